@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type CliIo, UsageError } from "./io.ts";
+import { COMMANDS } from "./registry.ts";
+
+const HELP = `cairn keeps AI coding-agent work resumable.
+
+Usage: cairn <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
+  .join("\n")}
+
+Run 'cairn <command> --help' for a command's options.
+`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    io.stderr.write(`cairn: unknown command '${name}'. Run 'cairn --help' for the list.\n`);
+    return 2;
+  }
+  const command = await entry.load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`cairn ${name}: ${error.message}\n${command.usage}\n`);
+      return 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`cairn ${name}: ${message}\n`);
+    if (io.env["CAIRN_DEBUG"] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    return 1;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const controller = new AbortController();
+  process.once("SIGINT", () => controller.abort());
+  process.once("SIGTERM", () => controller.abort());
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,12 @@
+import type { Command } from "./io.ts";
+
+/**
+ * Every `cairn` subcommand, loaded lazily so that `cairn inspect` does not pay for the web server's imports.
+ * Add one line per command.
+ */
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  inspect: {
+    summary: "print what cairn makes of transcript files",
+    load: async () => (await import("./commands/inspect.ts")).inspectCommand,
+  },
+};

@@ -1,0 +1,3 @@
+/** cairn's public library surface. */
+export * from "./readers/types.ts";
+export * from "./topology/types.ts";

@@ -1,0 +1,131 @@
+/**
+ * The provider-neutral record stream that every reader produces. Readers know file formats; they do not decide
+ * what an event, an edge or an entity is (that is `topology/`).
+ */
+import type { Meta, Provider, SessionKind } from "../topology/types.ts";
+
+export interface RecordBase {
+  /** 1-based line in the source file. */
+  line: number;
+  /** ISO-8601 time of the record, when the format has one. */
+  ts: string | null;
+  /**
+   * Stable identity of the record within its session: Claude line `uuid`, pi entry `id`, Codex `call_id` or line
+   * number. Event ids are derived from it, never from insertion order.
+   */
+  key: string;
+  /** The provider's own tree parent (Claude `parentUuid`, pi `parentId`). */
+  parentKey?: string | null;
+  /**
+   * Set when this record re-states an earlier record with the same key (a Claude API message written over several
+   * lines, a compaction summary arriving after its boundary). The event keeps its first ordinal.
+   */
+  update?: boolean;
+  meta?: Meta;
+}
+
+/** Session identity and metadata. Later records merge into earlier ones (fields left undefined do not override). */
+export interface SessionRecord extends RecordBase {
+  kind: "session";
+  sessionId: string;
+  sessionKind?: SessionKind;
+  cwd?: string | null;
+  title?: string | null;
+  model?: string | null;
+  gitBranch?: string | null;
+  parentSessionId?: string | null;
+  startedAt?: string | null;
+}
+
+export const MESSAGE_ROLES = ["user", "assistant", "system", "developer"] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+export interface MessageRecord extends RecordBase {
+  kind: "message";
+  role: MessageRole;
+  text: string;
+  /**
+   * True for words a person typed (prompts, mid-turn steering). False for injected context, hook output, slash
+   * command echoes and other harness text that arrives in a user-role envelope.
+   */
+  typed: boolean;
+}
+
+export interface ToolCallRecord extends RecordBase {
+  kind: "tool_call";
+  callId: string;
+  name: string;
+  input: unknown;
+  /** Key of the assistant message that issued the call, when the format links them. */
+  messageKey?: string | null;
+}
+
+export interface ToolResultRecord extends RecordBase {
+  kind: "tool_result";
+  callId: string;
+  output: string;
+  /** The format's own failure flag; null when the format has none. */
+  isError: boolean | null;
+  exitCode: number | null;
+}
+
+export const RESUME_POINT_KINDS = [
+  "compaction",
+  "branch_summary",
+  "handoff",
+  "checkpoint",
+  "label",
+  "sequence_step",
+] as const;
+export type ResumePointKind = (typeof RESUME_POINT_KINDS)[number];
+
+export interface ResumePointRecord extends RecordBase {
+  kind: "resume_point";
+  pointKind: ResumePointKind;
+  text: string;
+}
+
+/** Harness-level notices: API errors, hook failures, aborted turns. `error` notices become error events. */
+export interface NoticeRecord extends RecordBase {
+  kind: "notice";
+  level: "error" | "warning" | "info";
+  text: string;
+}
+
+export type RawRecord =
+  | SessionRecord
+  | MessageRecord
+  | ToolCallRecord
+  | ToolResultRecord
+  | ResumePointRecord
+  | NoticeRecord;
+
+export interface LineProblem {
+  line: number;
+  reason: string;
+  excerpt: string;
+}
+
+export interface ParseOutput<S> {
+  records: RawRecord[];
+  problems: LineProblem[];
+  state: S;
+}
+
+/** One line of input: its text (without the newline) and its 1-based number. */
+export interface SourceLine {
+  text: string;
+  line: number;
+}
+
+/**
+ * A transcript format. `parse` is pure and resumable: parsing lines [1..k] and then [k+1..n] with the state
+ * returned by the first call yields exactly the records of parsing [1..n] at once. States are plain JSON.
+ */
+export interface Reader<S = unknown> {
+  provider: Provider;
+  /** Whether a file looks like this format, from its path and first line. */
+  detect(path: string, firstLine: string): boolean;
+  initialState(path: string): S;
+  parse(lines: Iterable<SourceLine>, state: S): ParseOutput<S>;
+}

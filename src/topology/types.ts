@@ -1,0 +1,141 @@
+/**
+ * Row shapes of the event topology. Field names follow the seed's `session_events` columns (snake_case), so the
+ * same objects are what the store persists and what `--json` prints.
+ */
+
+export const PROVIDERS = ["claude", "codex", "pi"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const EVENT_TYPES = [
+  "user_message",
+  "assistant_message",
+  "tool_call",
+  "tool_result",
+  "file_action",
+  "command",
+  "test_result",
+  "error",
+  "decision",
+  "resume_point",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Event kinds computed from other events; they always carry `parent_event_id`. */
+export const DERIVED_EVENT_TYPES: readonly EventType[] = [
+  "file_action",
+  "command",
+  "test_result",
+  "error",
+  "decision",
+] as const;
+
+export const EDGE_TYPES = [
+  /** event → next event of the same session (primary events only, by ordinal). */
+  "next",
+  /** assistant_message → tool_call it issued. */
+  "calls",
+  /** tool_call → its tool_result. */
+  "result",
+  /** tool_call → file entity (op in meta). */
+  "touches",
+  /** tool_call → command entity. */
+  "runs",
+  /** tool_result → error_signature entity. */
+  "fails_with",
+  /** session → decision event. */
+  "decision",
+  /** session → resume_point event. */
+  "resume_point",
+  /** event → the provider's own parent (Claude `parentUuid`, pi `parentId`), so branches stay visible. */
+  "parent",
+  /** derived event → the event it was derived from. */
+  "derived_from",
+  /** session → branch entity. */
+  "on_branch",
+  /** session → the session it was forked or spawned from. */
+  "spawned_by",
+] as const;
+export type EdgeType = (typeof EDGE_TYPES)[number];
+
+export const ENTITY_KINDS = ["file", "command", "error_signature", "branch"] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export type Meta = Record<string, unknown>;
+
+export interface SessionEvent {
+  event_id: string;
+  session_id: string;
+  provider: Provider;
+  /** Position in the session's timeline, dense from 0; stable under appends. */
+  ordinal: number;
+  timestamp: string | null;
+  role: string | null;
+  event_type: EventType;
+  text: string;
+  tool_name: string | null;
+  command: string | null;
+  file_path: string | null;
+  status: string | null;
+  parent_event_id: string | null;
+  source_file: string;
+  /** 1-based line of the record the event came from. */
+  source_line: number;
+  /** Index of the typed user message this event follows (0 before the first one). */
+  turn: number;
+  /** Estimated tokens of `text`, counted once at normalization. */
+  tokens: number;
+  meta: Meta;
+}
+
+/** An edge endpoint is an event id, a session id (`session:<id>`) or an entity id (`<kind>:<key>`). */
+export interface Edge {
+  src: string;
+  dst: string;
+  edge_type: EdgeType;
+  session_id: string;
+  meta?: Meta;
+}
+
+export interface Entity {
+  entity_id: string;
+  kind: EntityKind;
+  key: string;
+  display: string;
+}
+
+export interface SessionInfo {
+  session_id: string;
+  provider: Provider;
+  kind: SessionKind;
+  cwd: string | null;
+  /** Project label: the working directory's last path segment. */
+  project: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  parent_session_id: string | null;
+  git_branch: string | null;
+  model: string | null;
+  source_file: string;
+  meta: Meta;
+}
+
+/** A line that could not be used, or was used only in part. Nothing is skipped without one of these. */
+export interface Problem {
+  source_file: string;
+  source_line: number;
+  reason: string;
+  /** The first bytes of the line, for debugging. */
+  excerpt: string;
+}
+
+export function sessionNode(sessionId: string): string {
+  return `session:${sessionId}`;
+}
+
+export function entityId(kind: EntityKind, key: string): string {
+  return `${kind}:${key}`;
+}
