@@ -57,6 +57,11 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // `cairn … | head` closes the pipe early; that is the reader's choice, not an error.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
   process.once("SIGTERM", () => controller.abort());

@@ -1,11 +1,102 @@
-import type { Command } from "../io.ts";
+import { parseArgs } from "node:util";
+import { inspectPaths } from "../../index/inspect.ts";
+import { EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
+import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+
+const USAGE = `Usage: cairn inspect <file|dir>... [--json] [--events]
+
+Reads transcript files (Claude Code, Codex, pi) and prints what cairn makes of them: sessions, events by kind,
+edges, entities, and every line it could not use, with file, line and reason. Nothing is written anywhere.
+
+  --json     print one object { sessions, events, edges, entities, problems }
+  --events   also list every event (ordinal, kind, status, first line of text)`;
 
 export const inspectCommand: Command = {
   name: "inspect",
   summary: "print what cairn makes of transcript files",
-  usage: "Usage: cairn inspect <file|dir>... [--json]",
-  async run(_argv, io) {
-    io.stderr.write("cairn inspect: not built yet\n");
-    return 1;
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv);
+    if (positionals.length === 0) throw new UsageError("give at least one transcript file or folder");
+    const result = inspectPaths(positionals, io.cwd);
+    if (values.json) {
+      writeJson(io, {
+        sessions: result.sessions,
+        events: result.events,
+        edges: result.edges,
+        entities: result.entities,
+        problems: result.problems,
+      });
+      return 0;
+    }
+    printHuman(io, result, values.events === true);
+    return 0;
   },
 };
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: "boolean" }, events: { type: "boolean" } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function printHuman(io: CliIo, result: ReturnType<typeof inspectPaths>, listEvents: boolean): void {
+  const out = (s: string) => io.stdout.write(`${s}\n`);
+  const bySession = new Map<string, SessionEvent[]>();
+  for (const e of result.events) {
+    const list = bySession.get(e.session_id) ?? [];
+    list.push(e);
+    bySession.set(e.session_id, list);
+  }
+  out(
+    `${result.files.length} file(s), ${result.sessions.length} session(s), ${result.events.length} events, ${result.edges.length} edges, ${result.entities.length} entities, ${result.problems.length} problem(s)`,
+  );
+  for (const s of result.sessions) {
+    const events = bySession.get(s.session_id) ?? [];
+    out("");
+    out(`${s.provider} ${s.kind} session ${s.session_id}${s.title ? ` — ${s.title}` : ""}`);
+    out(`  file     ${s.source_file}`);
+    if (s.cwd) out(`  cwd      ${s.cwd}${s.git_branch ? ` (branch ${s.git_branch})` : ""}`);
+    if (s.started_at) out(`  time     ${s.started_at} → ${s.updated_at ?? "?"}`);
+    if (s.parent_session_id) out(`  parent   ${s.parent_session_id}`);
+    const counts = EVENT_TYPES.map((t) => [t, events.filter((e) => e.event_type === t).length] as const).filter(
+      ([, n]) => n > 0,
+    );
+    out(`  events   ${counts.map(([t, n]) => `${t} ${n}`).join(", ")}`);
+    const tools = new Map<string, number>();
+    for (const e of events)
+      if (e.event_type === "tool_call" && e.tool_name) tools.set(e.tool_name, (tools.get(e.tool_name) ?? 0) + 1);
+    if (tools.size > 0)
+      out(
+        `  tools    ${[...tools]
+          .sort((a, b) => b[1] - a[1])
+          .map(([t, n]) => `${t} ${n}`)
+          .join(", ")}`,
+      );
+    const tests = events.filter((e) => e.event_type === "test_result");
+    if (tests.length > 0)
+      out(`  checks   ${tests.length} runs, ${tests.filter((e) => e.status === "fail").length} failing`);
+    if (listEvents) {
+      for (const e of events)
+        out(
+          `  ${String(e.ordinal).padStart(5)} ${e.event_type.padEnd(17)} ${(e.status ?? "").padEnd(7)} ${oneLine(e.text)}`,
+        );
+    }
+  }
+  if (result.problems.length > 0) {
+    out("");
+    out("problems:");
+    for (const p of result.problems) out(`  ${p.source_file}:${p.source_line}  ${p.reason}`);
+  }
+}
+
+function oneLine(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > 100 ? `${t.slice(0, 99)}…` : t;
+}

@@ -1,0 +1,119 @@
+/**
+ * Reads a transcript file from a byte offset in bounded chunks and feeds complete lines to the resumable parser.
+ * Memory stays bounded by the chunk size plus the longest line; a line longer than `maxLineBytes` is skipped and
+ * reported, never buffered without limit.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { splitLines } from "../readers/lines.ts";
+import type { TopologyBatch } from "../topology/normalize.ts";
+import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
+import type { Problem } from "../topology/types.ts";
+
+export interface ReadFileOptions {
+  /** Byte offset to start from (the end of the last complete line read before). */
+  offset?: number;
+  /** Number of the line at `offset`. */
+  line?: number;
+  /** Saved state for `offset`; null starts the file from scratch (and detects its format). */
+  state?: TranscriptState | null;
+  /**
+   * Whether a last line without a newline is read when it is complete JSON. The indexer leaves it (a writer may be
+   * mid-line); `inspect` takes it.
+   */
+  takeUnterminated?: boolean;
+  chunkBytes?: number;
+  maxLineBytes?: number;
+  onBatch(batch: TopologyBatch, problems: Problem[]): void;
+}
+
+export interface ReadFileResult {
+  /** Null when the file's format could not be recognised. */
+  state: TranscriptState | null;
+  /** Offset just after the last line consumed. */
+  offset: number;
+  line: number;
+  /** Bytes after `offset` that were not consumed: a half-written line, or an unterminated invalid one. */
+  pendingBytes: number;
+  bytesRead: number;
+}
+
+const DEFAULT_CHUNK = 8 * 1024 * 1024;
+const DEFAULT_MAX_LINE = 256 * 1024 * 1024;
+
+export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFileResult {
+  const chunkBytes = opts.chunkBytes ?? DEFAULT_CHUNK;
+  const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE;
+  let offset = opts.offset ?? 0;
+  let line = opts.line ?? 1;
+  let state = opts.state ?? null;
+  let bytesRead = 0;
+  const fd = openSync(path, "r");
+  try {
+    let carry: Buffer = Buffer.alloc(0);
+    let readPos = offset;
+    let skipping = false;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes);
+      const n = readSync(fd, chunk, 0, chunkBytes, readPos);
+      readPos += n;
+      bytesRead += n;
+      const eof = n < chunkBytes;
+      let buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      if (skipping) {
+        // Inside an over-long line: drop bytes up to its end.
+        const nl = buf.indexOf(10);
+        if (nl === -1) {
+          offset += buf.length;
+          carry = Buffer.alloc(0);
+          if (eof) break;
+          continue;
+        }
+        offset += nl + 1;
+        line++;
+        buf = buf.subarray(nl + 1);
+        skipping = false;
+      }
+      if (state === null) {
+        const head = buf
+          .subarray(0, Math.min(buf.length, 64 * 1024))
+          .toString("utf8")
+          .split("\n")
+          .slice(0, 8);
+        state = startTranscript(path, head);
+        if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
+      }
+      const split = splitLines(buf, line, eof && (opts.takeUnterminated ?? false));
+      if (split.lines.length > 0) {
+        const parsed = parseTranscript(split.lines, state);
+        state = parsed.state;
+        opts.onBatch(parsed.batch, parsed.problems);
+      }
+      offset += split.consumed;
+      line = split.nextLine;
+      carry = buf.subarray(split.consumed);
+      if (carry.length > maxLine) {
+        opts.onBatch(emptyBatch(), [
+          {
+            source_file: path,
+            source_line: line,
+            reason: `line longer than ${Math.round(maxLine / 1048576)} MiB; skipped`,
+            excerpt: carry.subarray(0, 160).toString("utf8"),
+          },
+        ]);
+        offset += carry.length;
+        carry = Buffer.alloc(0);
+        skipping = true;
+      }
+      if (eof) return { state, offset, line, pendingBytes: carry.length, bytesRead };
+      // Copy the carry out of the chunk so the next allocation can release it.
+      carry = Buffer.from(carry);
+    }
+    return { state, offset, line, pendingBytes: 0, bytesRead };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function emptyBatch(): TopologyBatch {
+  return { sessions: [], events: [], edges: [], entities: [] };
+}

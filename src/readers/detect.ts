@@ -1,0 +1,26 @@
+import type { Provider } from "../topology/types.ts";
+import { claudeReader } from "./claude-code.ts";
+import { codexReader } from "./codex.ts";
+import { piReader } from "./pi.ts";
+import type { Reader } from "./types.ts";
+
+export const READERS: readonly Reader<unknown>[] = [piReader, codexReader, claudeReader] as Reader<unknown>[];
+
+/**
+ * Picks the reader for a file. The content of the first lines decides (so copied or renamed transcripts are read
+ * correctly); the path is the tie-breaker for files whose first lines say nothing (empty, truncated, garbage).
+ */
+export function detectReader(path: string, headLines: readonly string[]): Reader<unknown> | null {
+  for (const line of headLines.slice(0, 8)) {
+    if (line.trim() === "") continue;
+    for (const reader of READERS) if (reader.detect("", line)) return reader;
+  }
+  for (const reader of READERS) if (reader.detect(path, "")) return reader;
+  return null;
+}
+
+export function readerFor(provider: Provider): Reader<unknown> {
+  const reader = READERS.find((r) => r.provider === provider);
+  if (!reader) throw new Error(`no reader for provider '${provider}'`);
+  return reader;
+}

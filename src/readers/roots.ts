@@ -1,0 +1,35 @@
+/** Where each agent keeps its transcripts, and which files under those folders are transcripts. */
+import { join } from "node:path";
+import type { Provider } from "../topology/types.ts";
+
+export interface TranscriptRoot {
+  provider: Provider;
+  dir: string;
+}
+
+/**
+ * The agents' own folders, honouring their environment overrides: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
+ * `PI_CODING_AGENT_DIR` (and `PI_AGENT_DIR`, which some tools use for the same thing).
+ */
+export function defaultRoots(env: Record<string, string | undefined>, home: string): TranscriptRoot[] {
+  const roots: TranscriptRoot[] = [];
+  const claude = env["CLAUDE_CONFIG_DIR"];
+  if (claude)
+    for (const dir of claude.split(",")) roots.push({ provider: "claude", dir: join(dir.trim(), "projects") });
+  else {
+    roots.push({ provider: "claude", dir: join(home, ".claude", "projects") });
+    roots.push({ provider: "claude", dir: join(home, ".config", "claude", "projects") });
+  }
+  const codex = env["CODEX_HOME"] || join(home, ".codex");
+  roots.push({ provider: "codex", dir: join(codex, "sessions") });
+  roots.push({ provider: "codex", dir: join(codex, "archived_sessions") });
+  const pi = env["PI_CODING_AGENT_DIR"] || env["PI_AGENT_DIR"] || join(home, ".pi", "agent");
+  roots.push({ provider: "pi", dir: join(pi, "sessions") });
+  return roots;
+}
+
+/** Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file). */
+export function isTranscriptFile(name: string): boolean {
+  if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl");
+  return /^rollout-.*\.json$/.test(name);
+}

@@ -1,0 +1,286 @@
+/**
+ * Shell commands: which tool calls are shell-like, the canonical form that groups repeated runs of "the same"
+ * command (research/resume-method §4.3), and the check family (test, typecheck, lint, build) of a command.
+ */
+import { effectiveWords, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
+
+export const CHECK_FAMILIES = ["test", "typecheck", "lint", "build", "check"] as const;
+export type CheckFamily = (typeof CHECK_FAMILIES)[number];
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Tool names that run a shell command, across Claude Code (`Bash`), Codex and pi. */
+const SHELL_TOOLS = new Set([
+  "bash",
+  "shell",
+  "shell_command",
+  "exec_command",
+  "local_shell",
+  "run_terminal_cmd",
+  "run_command",
+  "terminal",
+]);
+
+/**
+ * The command line a tool call runs, or null when it is not a shell call. Codex's argv form
+ * (`["bash", "-lc", "…"]`) is reduced to the script it runs.
+ */
+export function shellCommandOf(toolName: string, input: unknown): string | null {
+  const name = toolName.toLowerCase();
+  if (!SHELL_TOOLS.has(name) && !name.endsWith("__bash") && !name.endsWith("__shell")) return null;
+  if (!isRecord(input)) return typeof input === "string" ? input : null;
+  const raw = input["command"] ?? input["cmd"];
+  if (typeof raw === "string") return raw;
+  if (Array.isArray(raw) && raw.every((w) => typeof w === "string")) {
+    const words = raw as string[];
+    return unwrapShell(words) ?? words.map(quoteWord).join(" ");
+  }
+  return null;
+}
+
+function quoteWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Pipeline stages that only shape output for reading; they do not change what the command is. */
+const PLUMBING = new Set([
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "rg",
+  "wc",
+  "sort",
+  "uniq",
+  "less",
+  "more",
+  "cat",
+  "tee",
+  "cut",
+  "tr",
+  "column",
+  "awk",
+  "sed",
+  "jq",
+  "nl",
+  "fold",
+  "ansi2txt",
+  "strip-ansi",
+]);
+
+/** Segments that set up the shell rather than do work. */
+const SETUP = new Set([
+  "cd",
+  "pushd",
+  "popd",
+  "export",
+  "source",
+  ".",
+  "set",
+  "unset",
+  "alias",
+  "ulimit",
+  "true",
+  ":",
+  "clear",
+]);
+
+export interface CommandInfo {
+  /** The command as grouped across runs: `cd`, env assignments, wrappers, redirections and output plumbing removed. */
+  canonical: string;
+  /** The main program (`npm`, `pytest`, `git`, …). */
+  program: string | null;
+  family: CheckFamily | null;
+  /** The simple commands that do the work, for file-action and runner detection. */
+  commands: SimpleCommand[];
+}
+
+export function analyzeCommand(command: string, depth = 0): CommandInfo {
+  const items = parseShell(command);
+  const kept: string[] = [];
+  const commands: SimpleCommand[] = [];
+  let family: CheckFamily | null = null;
+  let program: string | null = null;
+  const addFamily = (f: CheckFamily | null) => {
+    if (f && (family === null || FAMILY_RANK[f] > FAMILY_RANK[family])) family = f;
+  };
+  for (const item of items) {
+    const stages: string[] = [];
+    item.pipeline.forEach((cmd, idx) => {
+      const inner = depth < 3 ? unwrapShell(cmd.words) : null;
+      if (inner !== null) {
+        // `bash -lc "…"`: the script inside is the command.
+        const sub = analyzeCommand(inner, depth + 1);
+        if (sub.canonical) stages.push(sub.canonical);
+        commands.push(...sub.commands);
+        program ??= sub.program;
+        addFamily(sub.family);
+        return;
+      }
+      const words = effectiveWords(cmd.words);
+      if (words.length === 0) return;
+      const prog = basenameOf(words[0]!);
+      if (idx === 0 && SETUP.has(prog)) return;
+      commands.push(cmd);
+      if (idx > 0 && PLUMBING.has(prog) && !words.includes("-i")) return;
+      stages.push(words.join(" "));
+      program ??= prog;
+      addFamily(checkFamilyOf(words));
+    });
+    if (stages.length > 0) kept.push(stages.join(" | "));
+  }
+  const canonical = kept.join(" && ").replace(/\s+/g, " ").trim();
+  return { canonical: canonical || command.trim().replace(/\s+/g, " "), program, family, commands };
+}
+
+function basenameOf(program: string): string {
+  return program.replace(/^.*\//, "");
+}
+
+/** When a command chains several checks, the most telling one names it. */
+const FAMILY_RANK: Record<CheckFamily, number> = { build: 1, check: 2, lint: 3, typecheck: 4, test: 5 };
+
+const PKG_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun", "deno"]);
+const TEST_RUNNERS = new Set([
+  "vitest",
+  "jest",
+  "mocha",
+  "ava",
+  "tap",
+  "pytest",
+  "py.test",
+  "rspec",
+  "phpunit",
+  "ctest",
+  "tox",
+  "nox",
+  "karma",
+  "playwright",
+  "cypress",
+  "bats",
+  "nextest",
+]);
+const TYPECHECKERS = new Set(["tsc", "tsgo", "vue-tsc", "mypy", "pyright", "basedpyright", "flow", "svelte-check"]);
+const LINTERS = new Set([
+  "eslint",
+  "biome",
+  "ruff",
+  "flake8",
+  "pylint",
+  "golangci-lint",
+  "shellcheck",
+  "stylelint",
+  "oxlint",
+  "rubocop",
+  "prettier",
+  "black",
+  "isort",
+  "clippy-driver",
+  "markdownlint",
+  "hadolint",
+  "knip",
+  "depcheck",
+  "cspell",
+  "dprint",
+]);
+
+/** The check family a single command belongs to, from its words. */
+export function checkFamilyOf(words: string[]): CheckFamily | null {
+  let prog = basenameOf(words[0] ?? "");
+  let args = words.slice(1);
+  if (
+    prog === "npx" ||
+    prog === "pnpx" ||
+    prog === "bunx" ||
+    (prog === "pnpm" && args[0] === "exec") ||
+    (prog === "yarn" && args[0] === "dlx")
+  ) {
+    const rest = prog === "npx" || prog === "pnpx" || prog === "bunx" ? args : args.slice(1);
+    const idx = rest.findIndex((a) => !a.startsWith("-"));
+    if (idx === -1) return null;
+    prog = basenameOf(rest[idx]!);
+    args = rest.slice(idx + 1);
+  }
+  if (prog === "python" || prog === "python3" || prog === "uv" || prog === "poetry" || prog === "pipenv") {
+    const mIdx = args.indexOf("-m");
+    if (mIdx !== -1 && args[mIdx + 1]) return checkFamilyOf([args[mIdx + 1]!, ...args.slice(mIdx + 2)]);
+    if ((prog === "uv" || prog === "poetry" || prog === "pipenv") && args[0] === "run")
+      return checkFamilyOf(args.slice(1));
+    return null;
+  }
+  if (prog === "node" && (args.includes("--test") || args.some((a) => a.startsWith("--test=")))) return "test";
+  if (TEST_RUNNERS.has(prog)) return "test";
+  if (TYPECHECKERS.has(prog)) return args.includes("-b") || args.includes("--build") ? "build" : "typecheck";
+  if (LINTERS.has(prog)) {
+    if (prog === "prettier" && !args.includes("--check") && !args.includes("-c")) return null;
+    if (
+      prog === "biome" &&
+      (args[0] === "format" || args.includes("--write")) &&
+      !args.includes("check") &&
+      !args.includes("ci")
+    )
+      return null;
+    if (prog === "dprint" && args[0] !== "check") return null;
+    return "lint";
+  }
+  if (prog === "go")
+    return args[0] === "test" ? "test" : args[0] === "vet" ? "lint" : args[0] === "build" ? "build" : null;
+  if (prog === "cargo") {
+    const sub = args[0];
+    if (sub === "test" || sub === "nextest") return "test";
+    if (sub === "check") return "typecheck";
+    if (sub === "clippy") return "lint";
+    if (sub === "build") return "build";
+    return null;
+  }
+  if (prog === "make" || prog === "just" || prog === "task") {
+    const target = args.find((a) => !a.startsWith("-") && !a.includes("="));
+    if (!target) return prog === "make" ? "build" : null;
+    return scriptFamily(target);
+  }
+  if (prog === "mvn" || prog === "gradle" || prog === "./gradlew" || prog === "gradlew") {
+    if (args.some((a) => a === "test" || a === "verify")) return "test";
+    if (args.some((a) => a === "build" || a === "package" || a === "compile" || a === "assemble")) return "build";
+    return null;
+  }
+  if (prog === "dotnet") return args[0] === "test" ? "test" : args[0] === "build" ? "build" : null;
+  if (prog === "swift") return args[0] === "test" ? "test" : args[0] === "build" ? "build" : null;
+  if (
+    prog === "vite" ||
+    prog === "webpack" ||
+    prog === "rollup" ||
+    prog === "esbuild" ||
+    prog === "tsup" ||
+    prog === "turbo"
+  ) {
+    if (prog === "turbo" && args[0] === "run" && args[1]) return scriptFamily(args[1]);
+    return args[0] === "build" || prog !== "vite" ? "build" : null;
+  }
+  if (PKG_MANAGERS.has(prog)) {
+    const sub = args[0];
+    if (sub === "test" || sub === "t") return "test";
+    if (sub === "run" || sub === "run-script") return args[1] ? scriptFamily(args[1]) : null;
+    if (prog === "deno" && (sub === "check" || sub === "lint")) return sub === "check" ? "typecheck" : "lint";
+    if (
+      (prog === "yarn" || prog === "pnpm" || prog === "bun") &&
+      sub &&
+      !["install", "add", "remove", "i", "x", "dlx", "exec", "create", "init"].includes(sub)
+    ) {
+      return scriptFamily(sub);
+    }
+  }
+  return null;
+}
+
+/** The family of a package script or make target from its name (`test:unit`, `typecheck`, `lint:fix`, …). */
+export function scriptFamily(name: string): CheckFamily | null {
+  const n = name.toLowerCase();
+  if (/^(test|tests|spec|e2e|unit|integration|coverage|ci)\b|^test[:_-]|[:_-]test$/.test(n)) return "test";
+  if (/^(typecheck|type-check|types|tsc|check-types|check:types|typecheck:.*)$/.test(n)) return "typecheck";
+  if (/^(lint|eslint|biome|format:check|fmt:check|stylelint)(\b|[:_-])/.test(n)) return "lint";
+  if (/^(build|compile|bundle|dist)(\b|[:_-])/.test(n)) return "build";
+  if (/^(check|verify|validate|precommit|pre-commit)(\b|[:_-]|$)/.test(n)) return "check";
+  return null;
+}

@@ -1,0 +1,242 @@
+/**
+ * File actions (read, edit, write, delete, move) from file tools and from shell commands that touch files.
+ * pi's own tracking sees only its read/write/edit tools; `sed -i`, `mv`, redirections and `apply_patch` count here.
+ */
+import { posix } from "node:path";
+import { effectiveWords, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
+
+export const FILE_OPS = ["read", "edit", "write", "delete", "move"] as const;
+export type FileOp = (typeof FILE_OPS)[number];
+
+export interface FileAction {
+  op: FileOp;
+  path: string;
+  /** For moves: the new path. */
+  to?: string;
+  /** Lines added and removed, when the call shows them. */
+  added?: number;
+  removed?: number;
+}
+
+function rec(v: unknown): Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function s(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+function lineCount(text: string | undefined): number {
+  if (!text) return 0;
+  let n = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return text.endsWith("\n") ? n - 1 : n;
+}
+
+/** File actions of a non-shell tool call, by tool name and arguments. */
+export function fileActionsOfTool(toolName: string, input: unknown): FileAction[] {
+  const name = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
+  const a = rec(input);
+  const path = s(a["file_path"]) ?? s(a["path"]) ?? s(a["notebook_path"]) ?? s(a["filePath"]) ?? s(a["filename"]);
+  switch (name) {
+    case "read":
+    case "read_file":
+    case "view":
+    case "view_image":
+    case "notebookread":
+    case "read_text_file":
+    case "read_media_file":
+      return path ? [{ op: "read", path }] : [];
+    case "write":
+    case "write_file":
+    case "create_file":
+      return path ? [{ op: "write", path, added: lineCount(s(a["content"]) ?? s(a["contents"])) }] : [];
+    case "edit":
+    case "edit_file":
+    case "str_replace_editor":
+    case "str_replace_based_edit_tool":
+    case "notebookedit":
+    case "multiedit": {
+      if (!path) return [];
+      if (name.startsWith("str_replace") && s(a["command"]) === "view") return [{ op: "read", path }];
+      if (name.startsWith("str_replace") && s(a["command"]) === "create")
+        return [{ op: "write", path, added: lineCount(s(a["file_text"])) }];
+      const edits = Array.isArray(a["edits"]) ? a["edits"].map(rec) : [a];
+      let added = 0;
+      let removed = 0;
+      for (const e of edits) {
+        added += lineCount(s(e["new_string"]) ?? s(e["newText"]) ?? s(e["new_str"]) ?? s(e["new_source"]));
+        removed += lineCount(s(e["old_string"]) ?? s(e["oldText"]) ?? s(e["old_str"]));
+      }
+      return [{ op: "edit", path, added, removed }];
+    }
+    case "apply_patch": {
+      const patch = s(a["input"]) ?? s(a["patch"]) ?? (typeof input === "string" ? input : undefined);
+      return patch ? fileActionsOfPatch(patch) : [];
+    }
+    case "delete_file":
+      return path ? [{ op: "delete", path }] : [];
+    case "move_file": {
+      const from = s(a["source"]) ?? path;
+      const to = s(a["destination"]);
+      return from && to ? [{ op: "move", path: from, to }] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The files an `apply_patch` envelope touches (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`). */
+export function fileActionsOfPatch(patch: string): FileAction[] {
+  const out: FileAction[] = [];
+  let current: FileAction | null = null;
+  for (const line of patch.split("\n")) {
+    const m = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+    if (m) {
+      const op: FileOp = m[1] === "Add" ? "write" : m[1] === "Delete" ? "delete" : "edit";
+      current = { op, path: m[2]!.trim(), added: 0, removed: 0 };
+      out.push(current);
+      continue;
+    }
+    const mv = /^\*\*\* Move to: (.+)$/.exec(line);
+    if (mv && current) {
+      current.op = "move";
+      current.to = mv[1]!.trim();
+      continue;
+    }
+    if (!current || line.startsWith("***")) continue;
+    if (line.startsWith("+")) current.added = (current.added ?? 0) + 1;
+    else if (line.startsWith("-")) current.removed = (current.removed ?? 0) + 1;
+  }
+  return out;
+}
+
+const READERS = new Set(["cat", "head", "tail", "nl", "less", "more", "bat", "batcat", "wc", "view"]);
+const NOT_FILES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "-", "/dev/tty"]);
+
+function plainPath(w: string | undefined): string | null {
+  if (!w || w.startsWith("-") || w.includes("$") || w.includes("*") || w.includes("`") || NOT_FILES.has(w)) return null;
+  if (/^[&|<>]/.test(w) || /^\d+$/.test(w)) return null;
+  return w;
+}
+
+/**
+ * File actions of a shell command line. A `cd` earlier in the line moves where later relative paths point
+ * (`cd packages/app && sed -i … src/x.ts` edits `packages/app/src/x.ts`).
+ */
+export function fileActionsOfShell(command: string, depth = 0): FileAction[] {
+  const out: FileAction[] = [];
+  let dir: string | null = null;
+  const place = (p: string) => (dir === null || p.startsWith("/") || p.startsWith("~") ? p : posix.join(dir, p));
+  for (const item of parseShell(command)) {
+    for (const cmd of item.pipeline) {
+      const inner = depth < 3 ? unwrapShell(cmd.words) : null;
+      if (inner !== null) {
+        for (const a of fileActionsOfShell(inner, depth + 1))
+          out.push({ ...a, path: place(a.path), ...(a.to ? { to: place(a.to) } : {}) });
+        continue;
+      }
+      const words = effectiveWords(cmd.words);
+      if (words[0] === "cd") {
+        const target = words[1];
+        dir =
+          !target || target === "-" || target.includes("$")
+            ? null
+            : target.startsWith("/") || target.startsWith("~")
+              ? target
+              : posix.join(dir ?? ".", target);
+        continue;
+      }
+      for (const a of actionsOfSimple(cmd))
+        out.push({ ...a, path: place(a.path), ...(a.to ? { to: place(a.to) } : {}) });
+    }
+  }
+  return out;
+}
+
+function operands(words: string[]): string[] {
+  const out: string[] = [];
+  let opts = true;
+  for (const w of words) {
+    if (opts && w === "--") {
+      opts = false;
+      continue;
+    }
+    if (opts && w.startsWith("-") && w !== "-") continue;
+    out.push(w);
+  }
+  return out;
+}
+
+function actionsOfSimple(cmd: SimpleCommand): FileAction[] {
+  const out: FileAction[] = [];
+  for (const r of cmd.redirects) {
+    if (/>/.test(r.op) && !r.op.endsWith("&")) {
+      const p = plainPath(r.target);
+      if (p) out.push({ op: "write", path: p });
+    }
+  }
+  const words = effectiveWords(cmd.words);
+  const prog = (words[0] ?? "").replace(/^.*\//, "");
+  const args = words.slice(1);
+  const ops = operands(args);
+  const push = (op: FileOp, w: string | undefined, to?: string) => {
+    const p = plainPath(w);
+    if (p) out.push(to ? { op, path: p, to } : { op, path: p });
+  };
+  switch (prog) {
+    case "sed": {
+      const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"));
+      const hasScriptFlag = args.some((a) => a === "-e" || a === "-f" || a === "--expression");
+      const files = hasScriptFlag ? filesAfterScriptFlags(args) : ops.slice(1);
+      for (const f of files) push(inPlace ? "edit" : "read", f);
+      break;
+    }
+    case "mv":
+    case "git-mv":
+      if (ops.length === 2) push("move", ops[0], plainPath(ops[1]) ?? undefined);
+      break;
+    case "cp":
+      if (ops.length >= 2) push("write", ops[ops.length - 1]);
+      break;
+    case "rm":
+    case "unlink":
+      for (const f of ops) push("delete", f);
+      break;
+    case "touch":
+      for (const f of ops) push("write", f);
+      break;
+    case "tee":
+      for (const f of ops) push("write", f);
+      break;
+    case "git": {
+      const sub = args[0];
+      const rest = operands(args.slice(1));
+      if (sub === "mv" && rest.length === 2) push("move", rest[0], plainPath(rest[1]) ?? undefined);
+      else if (sub === "rm") for (const f of rest) push("delete", f);
+      else if (sub === "checkout" && args.includes("--"))
+        for (const f of args.slice(args.indexOf("--") + 1)) push("write", f);
+      break;
+    }
+    case "perl":
+      if (args.some((a) => /^-[a-zA-Z]*i/.test(a))) for (const f of ops.slice(1)) push("edit", f);
+      break;
+    default:
+      if (READERS.has(prog)) for (const f of ops) push("read", f);
+  }
+  return out;
+}
+
+function filesAfterScriptFlags(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "-e" || a === "-f" || a === "--expression") {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-")) continue;
+    out.push(a);
+  }
+  return out;
+}

@@ -1,0 +1,579 @@
+/**
+ * The normalizer folds a reader's record stream into the topology: events with stable ids and dense ordinals,
+ * typed edges, entities and the derived events. Like the readers it is resumable: its state is plain JSON and
+ * normalizing records in two batches equals normalizing them at once.
+ */
+import type {
+  NoticeRecord,
+  RawRecord,
+  ResumePointRecord,
+  SessionRecord,
+  ToolCallRecord,
+  ToolResultRecord,
+} from "../readers/types.ts";
+import { analyzeCommand, type CheckFamily, shellCommandOf } from "./command.ts";
+import {
+  assistantDecisions,
+  type DecisionCandidate,
+  isPlanFile,
+  planFileDecisions,
+  userDecision,
+} from "./decisions.ts";
+import { errorSignature, fallbackSignature } from "./error-signature.ts";
+import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
+import { derivedEventId, eventId } from "./ids.ts";
+import { normalizePath } from "./paths.ts";
+import { parseTestOutput } from "./test-output.ts";
+import { clip, estimateTokens } from "./text.ts";
+import {
+  type Edge,
+  type EdgeType,
+  type Entity,
+  type EntityKind,
+  type EventType,
+  entityId,
+  type Meta,
+  type Provider,
+  type SessionEvent,
+  type SessionInfo,
+  sessionNode,
+} from "./types.ts";
+
+export interface TopologyBatch {
+  sessions: SessionInfo[];
+  /** Events in ordinal order. An event id may repeat: a later copy supersedes an earlier one (upsert). */
+  events: SessionEvent[];
+  edges: Edge[];
+  entities: Entity[];
+}
+
+interface PendingCall {
+  id: string;
+  name: string;
+  turn: number;
+  command: string | null;
+  canonical: string | null;
+  family: CheckFamily | null;
+  files: Array<FileAction & { key: string; display: string; toKey?: string }>;
+  /** Content written to a plan or decision file, for decision extraction once the write succeeds. */
+  planText: string | null;
+  userInitiated: boolean;
+}
+
+interface OpenRecord {
+  key: string;
+  id: string;
+  ordinal: number;
+  turn: number;
+  /** Where the event started; an update re-states it but does not move it. */
+  line: number;
+  ts: string | null;
+  parent: string | null;
+  derived: Record<string, number>;
+}
+
+export interface NormalizerState {
+  provider: Provider;
+  sourceFile: string;
+  session: SessionInfo | null;
+  ordinal: number;
+  turn: number;
+  lastPrimary: string | null;
+  lastAssistant: { id: string; turn: number } | null;
+  calls: Record<string, PendingCall>;
+  /** The last few records that a later `update` record may re-state. */
+  open: OpenRecord[];
+}
+
+const OPEN_LIMIT = 32;
+/** Runners that report diagnostics, not tests: their counts are errors. */
+const DIAGNOSTIC_RUNNERS = new Set(["tsc", "eslint", "biome"]);
+
+export function initialNormalizerState(provider: Provider, sourceFile: string): NormalizerState {
+  return {
+    provider,
+    sourceFile,
+    session: null,
+    ordinal: 0,
+    turn: 0,
+    lastPrimary: null,
+    lastAssistant: null,
+    calls: {},
+    open: [],
+  };
+}
+
+export function normalize(
+  records: readonly RawRecord[],
+  state: NormalizerState,
+): { batch: TopologyBatch; state: NormalizerState } {
+  const n = new Normalizer(structuredClone(state));
+  for (const r of records) n.add(r);
+  return { batch: n.batch(), state: n.s };
+}
+
+class Normalizer {
+  readonly s: NormalizerState;
+  private readonly events: SessionEvent[] = [];
+  private readonly edges: Edge[] = [];
+  private readonly entities = new Map<string, Entity>();
+  /** Whether the session row changed in this batch. */
+  private touched = false;
+
+  constructor(s: NormalizerState) {
+    this.s = s;
+  }
+
+  batch(): TopologyBatch {
+    const session = this.s.session;
+    const sessions = this.touched && session ? [{ ...session, meta: { ...session.meta } }] : [];
+    return { sessions, events: this.events, edges: this.edges, entities: [...this.entities.values()] };
+  }
+
+  add(r: RawRecord): void {
+    if (r.kind === "session") return this.session(r);
+    const session = this.ensureSession(r.ts);
+    if (r.ts) {
+      if (session.started_at === null) session.started_at = r.ts;
+      if (session.updated_at === null || r.ts > session.updated_at) {
+        session.updated_at = r.ts;
+        this.touched = true;
+      }
+    }
+    switch (r.kind) {
+      case "message":
+        return r.role === "assistant" ? this.assistant(r) : this.userSide(r);
+      case "tool_call":
+        return this.toolCall(r);
+      case "tool_result":
+        return this.toolResult(r);
+      case "resume_point":
+        return this.resumePoint(r);
+      case "notice":
+        return this.notice(r);
+    }
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------------------------
+
+  private session(r: SessionRecord): void {
+    let info = this.s.session;
+    if (info === null) {
+      info = {
+        session_id: r.sessionId,
+        provider: this.s.provider,
+        kind: r.sessionKind ?? "main",
+        cwd: null,
+        project: null,
+        title: null,
+        started_at: r.startedAt ?? r.ts ?? null,
+        updated_at: r.ts ?? null,
+        parent_session_id: null,
+        git_branch: null,
+        model: null,
+        source_file: this.s.sourceFile,
+        meta: {},
+      };
+      this.s.session = info;
+    }
+    if (r.sessionKind) info.kind = r.sessionKind;
+    if (r.cwd) {
+      info.cwd = r.cwd;
+      info.project = projectOf(r.cwd);
+    }
+    if (r.title) info.title = r.title;
+    if (r.model) info.model = r.model;
+    if (r.gitBranch) {
+      info.git_branch = r.gitBranch;
+      this.entity("branch", r.gitBranch, r.gitBranch);
+      this.edge(sessionNode(info.session_id), entityId("branch", r.gitBranch), "on_branch");
+    }
+    if (r.parentSessionId) {
+      info.parent_session_id = r.parentSessionId;
+      this.edge(sessionNode(info.session_id), sessionNode(r.parentSessionId), "spawned_by");
+    }
+    if (r.startedAt && (info.started_at === null || r.startedAt < info.started_at)) info.started_at = r.startedAt;
+    if (r.meta) info.meta = { ...info.meta, ...r.meta };
+    this.touched = true;
+  }
+
+  private ensureSession(ts: string | null): SessionInfo {
+    if (this.s.session === null) {
+      const stem = this.s.sourceFile.replace(/^.*[\\/]/, "").replace(/\.jsonl?$/, "");
+      this.session({
+        kind: "session",
+        line: 0,
+        ts,
+        key: "session",
+        sessionId: stem,
+        meta: { id_from_file_name: true },
+      });
+    }
+    return this.s.session!;
+  }
+
+  // ---- events --------------------------------------------------------------------------------------------------
+
+  private place(r: RawRecord): { id: string; ordinal: number; turn: number; open: OpenRecord; isNew: boolean } {
+    const sid = this.s.session!.session_id;
+    const id = eventId(this.s.provider, sid, r.key);
+    if (r.update) {
+      const open = this.s.open.find((o) => o.key === r.key);
+      if (open) return { id, ordinal: open.ordinal, turn: open.turn, open, isNew: false };
+    }
+    const parent = r.parentKey ? eventId(this.s.provider, sid, r.parentKey) : null;
+    const open: OpenRecord = {
+      key: r.key,
+      id,
+      ordinal: this.s.ordinal++,
+      turn: this.s.turn,
+      line: r.line,
+      ts: r.ts,
+      parent,
+      derived: {},
+    };
+    this.s.open.push(open);
+    if (this.s.open.length > OPEN_LIMIT) this.s.open.shift();
+    return { id, ordinal: open.ordinal, turn: open.turn, open, isNew: true };
+  }
+
+  private emit(
+    p: { id: string; ordinal: number; turn: number },
+    type: EventType,
+    r: { line: number; ts: string | null },
+    fields: Partial<
+      Pick<SessionEvent, "role" | "tool_name" | "command" | "file_path" | "status" | "parent_event_id">
+    > & { text: string; meta?: Meta },
+  ): SessionEvent {
+    const ev: SessionEvent = {
+      event_id: p.id,
+      session_id: this.s.session!.session_id,
+      provider: this.s.provider,
+      ordinal: p.ordinal,
+      timestamp: r.ts,
+      role: fields.role ?? null,
+      event_type: type,
+      text: fields.text,
+      tool_name: fields.tool_name ?? null,
+      command: fields.command ?? null,
+      file_path: fields.file_path ?? null,
+      status: fields.status ?? null,
+      parent_event_id: fields.parent_event_id ?? null,
+      source_file: this.s.sourceFile,
+      source_line: r.line,
+      turn: p.turn,
+      tokens: estimateTokens(fields.text),
+      meta: fields.meta ?? {},
+    };
+    this.events.push(ev);
+    return ev;
+  }
+
+  /** A primary event: linked into the session's `next` chain and to its provider-tree parent. */
+  private primary(
+    r: RawRecord,
+    type: EventType,
+    fields: Parameters<Normalizer["emit"]>[3],
+  ): { ev: SessionEvent; open: OpenRecord; isNew: boolean } {
+    const p = this.place(r);
+    const parent = p.open.parent;
+    const at = p.isNew ? r : { line: p.open.line, ts: p.open.ts ?? r.ts };
+    const ev = this.emit(p, type, at, { parent_event_id: parent, ...fields, meta: { ...r.meta, ...fields.meta } });
+    if (p.isNew) {
+      if (this.s.lastPrimary) this.edge(this.s.lastPrimary, p.id, "next");
+      this.s.lastPrimary = p.id;
+      if (parent && parent !== p.id) this.edge(p.id, parent, "parent");
+    }
+    return { ev, open: p.open, isNew: p.isNew };
+  }
+
+  /** A derived event: placed right after its source, with `derived_from` to it. */
+  private derived(
+    source: { ev: SessionEvent; open?: OpenRecord },
+    kind: EventType,
+    index: number,
+    fields: Parameters<Normalizer["emit"]>[3],
+  ): SessionEvent {
+    const id = derivedEventId(source.ev.event_id, kind, index);
+    let ordinal = source.open?.derived[id];
+    if (ordinal === undefined) {
+      ordinal = this.s.ordinal++;
+      if (source.open) source.open.derived[id] = ordinal;
+    }
+    const ev = this.emit(
+      { id, ordinal, turn: source.ev.turn },
+      kind,
+      { line: source.ev.source_line, ts: source.ev.timestamp },
+      { parent_event_id: source.ev.event_id, ...fields },
+    );
+    this.edge(id, source.ev.event_id, "derived_from");
+    return ev;
+  }
+
+  private edge(src: string, dst: string, type: EdgeType, meta?: Meta): void {
+    this.edges.push(
+      meta
+        ? { src, dst, edge_type: type, session_id: this.s.session!.session_id, meta }
+        : { src, dst, edge_type: type, session_id: this.s.session!.session_id },
+    );
+  }
+
+  private entity(kind: EntityKind, key: string, display: string): string {
+    const id = entityId(kind, key);
+    if (!this.entities.has(id)) this.entities.set(id, { entity_id: id, kind, key, display });
+    return id;
+  }
+
+  // ---- messages ------------------------------------------------------------------------------------------------
+
+  private userSide(r: Extract<RawRecord, { kind: "message" }>): void {
+    const typed = r.typed && r.role === "user";
+    if (typed && !r.update) this.s.turn++;
+    const role = typed ? "user" : r.role === "user" ? "system" : r.role;
+    const src = this.primary(r, "user_message", { role, text: r.text });
+    const candidates: DecisionCandidate[] = [];
+    if (typed) {
+      const d = userDecision(r.text);
+      if (d) candidates.push(d);
+    } else if (r.meta?.["notebook"] === true && r.text.trim() !== "") {
+      candidates.push({ rule: "notebook_page", text: clip(r.text, 600) });
+    }
+    this.decisions(src, candidates);
+  }
+
+  private assistant(r: Extract<RawRecord, { kind: "message" }>): void {
+    const src = this.primary(r, "assistant_message", { role: "assistant", text: r.text });
+    this.s.lastAssistant = { id: src.ev.event_id, turn: src.ev.turn };
+    if (r.meta?.["reasoning"] !== true) this.decisions(src, assistantDecisions(r.text));
+  }
+
+  private decisions(src: { ev: SessionEvent; open?: OpenRecord }, candidates: DecisionCandidate[]): void {
+    candidates.forEach((d, i) => {
+      const ev = this.derived(src, "decision", i, { role: src.ev.role, text: d.text, meta: { rule: d.rule } });
+      this.edge(sessionNode(ev.session_id), ev.event_id, "decision");
+    });
+  }
+
+  // ---- tools ---------------------------------------------------------------------------------------------------
+
+  private toolCall(r: ToolCallRecord): void {
+    const session = this.s.session!;
+    const input = r.input;
+    const command = shellCommandOf(r.name, input);
+    const info = command !== null ? analyzeCommand(command) : null;
+    const workdir = workdirOf(input) ?? session.cwd;
+    const rawActions = command !== null ? fileActionsOfShell(command) : fileActionsOfTool(r.name, input);
+    const files: PendingCall["files"] = [];
+    for (const a of rawActions) {
+      const np = normalizePath(a.path, workdir);
+      if (!np) continue;
+      const to = a.to ? normalizePath(a.to, workdir) : null;
+      files.push({ ...a, key: np.key, display: np.display, ...(to ? { to: to.display, toKey: to.key } : {}) });
+    }
+    const text = command ?? stringifyInput(input);
+    const src = this.primary(r, "tool_call", {
+      role: "assistant",
+      text,
+      tool_name: r.name,
+      command: command,
+      file_path: files[0]?.key ?? null,
+      meta: { call_id: r.callId, ...(info?.family ? { family: info.family } : {}) },
+    });
+    const messageId = r.messageKey
+      ? eventId(this.s.provider, session.session_id, r.messageKey)
+      : this.s.lastAssistant && this.s.lastAssistant.turn === this.s.turn
+        ? this.s.lastAssistant.id
+        : null;
+    if (messageId) this.edge(messageId, src.ev.event_id, "calls");
+    for (const f of files) {
+      this.edge(src.ev.event_id, this.entity("file", f.key, f.display), "touches", { op: f.op });
+      if (f.toKey)
+        this.edge(src.ev.event_id, this.entity("file", f.toKey, f.to ?? f.toKey), "touches", { op: "move_target" });
+    }
+    if (info) this.edge(src.ev.event_id, this.entity("command", info.canonical, clip(info.canonical, 200)), "runs");
+    let planText: string | null = null;
+    const written = files.find((f) => (f.op === "write" || f.op === "edit") && isPlanFile(f.display));
+    if (written && command === null) planText = writtenText(input);
+    this.s.calls[r.callId] = {
+      id: src.ev.event_id,
+      name: r.name,
+      turn: this.s.turn,
+      command,
+      canonical: info?.canonical ?? null,
+      family: info?.family ?? null,
+      files,
+      planText,
+      userInitiated: r.meta?.["user_initiated"] === true,
+    };
+  }
+
+  private toolResult(r: ToolResultRecord): void {
+    const call = this.s.calls[r.callId];
+    if (call) delete this.s.calls[r.callId];
+    const failed = r.isError === true || (r.exitCode !== null && r.exitCode !== 0);
+    const succeeded = !failed && (r.isError === false || r.exitCode === 0);
+    const status = failed ? "error" : succeeded || call?.command === null ? "ok" : "unknown";
+    const meta: Meta = { call_id: r.callId };
+    if (r.exitCode !== null) meta["exit_code"] = r.exitCode;
+    const toolName = call?.name ?? (typeof r.meta?.["tool_name"] === "string" ? (r.meta["tool_name"] as string) : null);
+    const src = this.primary(r, "tool_result", {
+      role: "tool",
+      text: r.output,
+      tool_name: toolName,
+      command: call?.command ?? null,
+      file_path: call?.files[0]?.key ?? null,
+      status,
+      meta,
+      ...(call ? { parent_event_id: call.id } : {}),
+    });
+    if (call) this.edge(call.id, src.ev.event_id, "result");
+    let index = 0;
+    if (call) {
+      for (const f of call.files) {
+        this.derived(src, "file_action", index++, {
+          role: "tool",
+          text: f.to ? `${f.op} ${f.display} → ${f.to}` : `${f.op} ${f.display}`,
+          tool_name: call.name,
+          file_path: f.key,
+          status: failed ? "error" : "ok",
+          meta: {
+            op: f.op,
+            ...(f.to ? { to: f.toKey } : {}),
+            ...(f.added !== undefined ? { added: f.added } : {}),
+            ...(f.removed !== undefined ? { removed: f.removed } : {}),
+            via: call.command !== null ? "shell" : "tool",
+          },
+        });
+      }
+      if (call.command !== null) {
+        this.derived(src, "command", 0, {
+          role: call.userInitiated ? "user" : "tool",
+          text: call.command,
+          tool_name: call.name,
+          command: call.canonical,
+          status: failed ? "error" : status,
+          meta: {
+            ...(r.exitCode !== null ? { exit_code: r.exitCode } : {}),
+            ...(call.family ? { family: call.family } : {}),
+            ...(call.userInitiated ? { user_initiated: true } : {}),
+          },
+        });
+      }
+      if (call.family) this.testResult(src, call, r, failed);
+      if (call.planText && !failed) {
+        planFileDecisions(call.planText).forEach((d, i) => {
+          const ev = this.derived(src, "decision", i, { role: "tool", text: d.text, meta: { rule: d.rule } });
+          this.edge(sessionNode(ev.session_id), ev.event_id, "decision");
+        });
+      }
+    }
+    if (failed) this.error(src, r.output, { tool_name: toolName, command: call?.canonical ?? null });
+  }
+
+  private testResult(
+    src: { ev: SessionEvent; open?: OpenRecord },
+    call: PendingCall,
+    r: ToolResultRecord,
+    failed: boolean,
+  ): void {
+    const report = parseTestOutput(r.output);
+    const fails = failed || (report !== null && report.failed > 0);
+    const known = report !== null || r.exitCode !== null || r.isError !== null;
+    const status = fails ? "fail" : known ? "pass" : "unknown";
+    const counts = !report
+      ? status
+      : DIAGNOSTIC_RUNNERS.has(report.runner)
+        ? `${status}, ${report.failed} error${report.failed === 1 ? "" : "s"}`
+        : `${status}, ${report.failed} failed, ${report.passed} passed${report.skipped ? `, ${report.skipped} skipped` : ""}`;
+    const names = report && report.failing.length > 0 ? `: ${report.failing.slice(0, 5).join(", ")}` : "";
+    this.derived(src, "test_result", 0, {
+      role: "tool",
+      text: `${call.family} \`${call.canonical}\` ${counts}${names}`,
+      tool_name: call.name,
+      command: call.canonical,
+      status,
+      meta: {
+        family: call.family,
+        runner: report?.runner ?? null,
+        passed: report?.passed ?? null,
+        failed: report?.failed ?? null,
+        skipped: report?.skipped ?? null,
+        failing_tests: report?.failing ?? [],
+        error_lines: report?.errors ?? [],
+        ...(r.exitCode !== null ? { exit_code: r.exitCode } : {}),
+      },
+    });
+  }
+
+  private error(
+    src: { ev: SessionEvent; open?: OpenRecord },
+    output: string,
+    ctx: { tool_name: string | null; command: string | null },
+  ): void {
+    const sig = errorSignature(output) ??
+      fallbackSignature(output) ?? {
+        signature: `${ctx.tool_name ?? "tool"} failed`,
+        line: `${ctx.tool_name ?? "tool"} failed`,
+        code: null,
+      };
+    this.derived(src, "error", 0, {
+      role: "tool",
+      text: sig.line,
+      tool_name: ctx.tool_name,
+      command: ctx.command,
+      status: "error",
+      meta: { signature: sig.signature, ...(sig.code ? { code: sig.code } : {}) },
+    });
+    const ent = this.entity("error_signature", sig.signature, sig.signature);
+    this.edge(src.ev.event_id, ent, "fails_with");
+  }
+
+  // ---- resume points and notices ---------------------------------------------------------------------------------
+
+  private resumePoint(r: ResumePointRecord): void {
+    const src = this.primary(r, "resume_point", { role: "system", text: r.text, meta: { kind: r.pointKind } });
+    if (src.isNew) this.edge(sessionNode(src.ev.session_id), src.ev.event_id, "resume_point");
+  }
+
+  private notice(r: NoticeRecord): void {
+    if (r.level !== "error") {
+      this.primary(r, "user_message", { role: "system", text: r.text, meta: { notice: r.level } });
+      return;
+    }
+    const sig = errorSignature(r.text) ?? fallbackSignature(r.text);
+    const src = this.primary(r, "error", {
+      role: "system",
+      text: r.text,
+      status: "error",
+      meta: sig ? { signature: sig.signature, ...(sig.code ? { code: sig.code } : {}) } : {},
+    });
+    if (sig) this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
+  }
+}
+
+function projectOf(cwd: string): string | null {
+  const parts = cwd.replace(/\\/g, "/").replace(/\/+$/, "").split("/");
+  return parts[parts.length - 1] || null;
+}
+
+function workdirOf(input: unknown): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const w = (input as Record<string, unknown>)["workdir"] ?? (input as Record<string, unknown>)["cwd"];
+  return typeof w === "string" && w.startsWith("/") ? w : null;
+}
+
+function writtenText(input: unknown): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const a = input as Record<string, unknown>;
+  const v = a["content"] ?? a["new_string"] ?? a["newText"] ?? a["file_text"];
+  return typeof v === "string" ? v : null;
+}
+
+function stringifyInput(input: unknown): string {
+  if (typeof input === "string") return input;
+  try {
+    return JSON.stringify(input) ?? "";
+  } catch {
+    return String(input);
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { errorSignature, fallbackSignature, normalizeSignature } from "../../src/topology/error-signature.ts";
+
+describe("error signature", () => {
+  const table: Array<[string, string, string | null]> = [
+    [
+      "src/modes/interactive/interactive-mode.ts(412,7): error TS2304: Cannot find name 'settingsManager'",
+      "interactive-mode.ts(N,N): error TSN: Cannot find name 'settingsManager'",
+      "TS2304",
+    ],
+    ["Exit code: 1\nerror: target shim binary not found", "error: target shim binary not found", null],
+    [
+      "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>",
+      "String to replace not found in file.",
+      null,
+    ],
+    [
+      'Traceback (most recent call last):\n  File "/a/b.py", line 3\nValueError: bad value 42',
+      "ValueError: bad value N",
+      null,
+    ],
+    ["Rebasing (1/22)\rerror: could not apply fb89908... fix things", "error: could not apply H... fix things", null],
+    [
+      "\u001b[31mError: ENOENT: no such file or directory, open '/home/u/x.json'\u001b[0m",
+      "Error: ENOENT: no such file or directory, open 'x.json'",
+      "ENOENT",
+    ],
+    [
+      "fatal: 'main' is already used by worktree at '/Users/t/p'",
+      "fatal: 'main' is already used by worktree at 'p'",
+      null,
+    ],
+  ];
+  for (const [output, signature, code] of table) {
+    it(JSON.stringify(output.slice(0, 50)), () => {
+      const sig = errorSignature(output);
+      expect(sig?.signature).toBe(signature);
+      expect(sig?.code ?? null).toBe(code);
+    });
+  }
+  it("ignores clean summaries and minified dumps", () => {
+    expect(errorSignature("Found 0 errors. Watching for file changes.")).toBeNull();
+    expect(errorSignature(`${"a=1;b=2;c=[3,4];".repeat(10)} error`)).toBeNull();
+  });
+  it("repeats of one failure share a signature", () => {
+    const a = errorSignature("src/x.ts(10,3): error TS2339: Property 'foo' does not exist on type 'Bar'.");
+    const b = errorSignature("/abs/path/src/x.ts(99,12): error TS2339: Property 'foo' does not exist on type 'Bar'.");
+    expect(a?.signature).toBe(b?.signature);
+  });
+  it("falls back to the first line that reads as text", () => {
+    expect(fallbackSignature("╭──────╮\n│ 🥊 lefthook v1.12.3  hook: pre-commit │\n")?.signature).toBe(
+      "│ 🥊 lefthook vN.N.N hook: pre-commit │",
+    );
+  });
+  it("clips at 140 characters", () => expect(normalizeSignature(`error ${"x".repeat(300)}`)).toHaveLength(140));
+});
