@@ -3,7 +3,7 @@
  * Memory stays bounded by the chunk size plus the longest line; a line longer than `maxLineBytes` is skipped and
  * reported, never buffered without limit.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { splitLines } from "../readers/lines.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
@@ -52,12 +52,16 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
     let carry: Buffer = Buffer.alloc(0);
     let readPos = offset;
     let skipping = false;
+    const size = fstatSync(fd).size;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkBytes);
-      const n = readSync(fd, chunk, 0, chunkBytes, readPos);
+      // Size reads to what is left (most transcripts are far smaller than a chunk): a big buffer per small file
+      // is external memory the garbage collector has to chase. One byte more than what is left shows EOF.
+      const want = Math.max(1, Math.min(chunkBytes, size - readPos + 1));
+      const chunk = Buffer.allocUnsafe(want);
+      const n = readSync(fd, chunk, 0, want, readPos);
       readPos += n;
       bytesRead += n;
-      const eof = n < chunkBytes;
+      const eof = n < want;
       let buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
       if (skipping) {
         // Inside an over-long line: drop bytes up to its end.

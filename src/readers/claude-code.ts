@@ -4,7 +4,7 @@
  */
 import { basename, dirname } from "node:path";
 import { arr, contentText, isObj, type Obj, obj, parseObjectLine, problem, str } from "./json.ts";
-import type { LineProblem, ParseOutput, RawRecord, Reader, SourceLine } from "./types.ts";
+import type { LineProblem, ParseOutput, RawRecord, Reader, SessionRecord, SourceLine } from "./types.ts";
 
 interface ClaudeMessage {
   id: string;
@@ -247,21 +247,22 @@ function sessionUpdate(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
     }
     s.pendingSummary = null;
   }
+  // Every line repeats these; compare before allocating anything.
   const cwd = str(o["cwd"]) ?? null;
   const branch = str(o["gitBranch"]) ?? null;
   const version = str(o["version"]) ?? null;
   const model = isObj(o["message"]) ? (str(o["message"]["model"]) ?? null) : null;
-  const changed: Record<string, unknown> = {};
-  if (cwd && cwd !== s.seen.cwd) changed["cwd"] = s.seen.cwd = cwd;
-  if (branch && branch !== s.seen.branch && branch !== "HEAD") changed["gitBranch"] = s.seen.branch = branch;
-  if (model && model !== s.seen.model && model !== "<synthetic>") changed["model"] = s.seen.model = model;
-  if (version && version !== s.seen.version) {
-    s.seen.version = version;
-    changed["meta"] = { version };
-  }
-  if (Object.keys(changed).length > 0) {
-    out.push({ kind: "session", line: line.line, ts, key: "session", sessionId: s.sessionId, ...changed });
-  }
+  const newCwd = cwd !== null && cwd !== s.seen.cwd;
+  const newBranch = branch !== null && branch !== s.seen.branch && branch !== "HEAD";
+  const newModel = model !== null && model !== s.seen.model && model !== "<synthetic>";
+  const newVersion = version !== null && version !== s.seen.version;
+  if (!newCwd && !newBranch && !newModel && !newVersion) return;
+  const rec: SessionRecord = { kind: "session", line: line.line, ts, key: "session", sessionId: s.sessionId };
+  if (newCwd) rec.cwd = s.seen.cwd = cwd;
+  if (newBranch) rec.gitBranch = s.seen.branch = branch;
+  if (newModel) rec.model = s.seen.model = model;
+  if (newVersion) rec.meta = { version: (s.seen.version = version) };
+  out.push(rec);
 }
 
 function parentOf(s: ClaudeState, o: Obj): string | null {

@@ -426,10 +426,14 @@ function readResponseItem(
       const raw = p["arguments"];
       let input: unknown = raw;
       if (typeof raw === "string") {
-        try {
-          input = JSON.parse(raw);
-        } catch {
-          input = { raw };
+        // Arguments are a JSON object in a string; anything else is kept raw without paying for a thrown error.
+        input = { raw };
+        if (raw.charCodeAt(0) === 123 /* { */) {
+          try {
+            input = JSON.parse(raw);
+          } catch {
+            // kept raw
+          }
         }
       }
       out.push({

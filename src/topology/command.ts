@@ -2,7 +2,7 @@
  * Shell commands: which tool calls are shell-like, the canonical form that groups repeated runs of "the same"
  * command (research/resume-method §4.3), and the check family (test, typecheck, lint, build) of a command.
  */
-import { effectiveWords, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
+import { effectiveWords, type ListItem, parseShell, unwrapShell } from "./shell.ts";
 
 export const CHECK_FAMILIES = ["test", "typecheck", "lint", "build", "check"] as const;
 export type CheckFamily = (typeof CHECK_FAMILIES)[number];
@@ -93,14 +93,13 @@ export interface CommandInfo {
   /** The main program (`npm`, `pytest`, `git`, …). */
   program: string | null;
   family: CheckFamily | null;
-  /** The simple commands that do the work, for file-action and runner detection. */
-  commands: SimpleCommand[];
+  /** The parsed command line, for the file actions (so it is parsed once). */
+  items: ListItem[];
 }
 
 export function analyzeCommand(command: string, depth = 0): CommandInfo {
   const items = parseShell(command);
   const kept: string[] = [];
-  const commands: SimpleCommand[] = [];
   let family: CheckFamily | null = null;
   let program: string | null = null;
   const addFamily = (f: CheckFamily | null) => {
@@ -114,7 +113,6 @@ export function analyzeCommand(command: string, depth = 0): CommandInfo {
         // `bash -lc "…"`: the script inside is the command.
         const sub = analyzeCommand(inner, depth + 1);
         if (sub.canonical) stages.push(sub.canonical);
-        commands.push(...sub.commands);
         program ??= sub.program;
         addFamily(sub.family);
         return;
@@ -123,7 +121,6 @@ export function analyzeCommand(command: string, depth = 0): CommandInfo {
       if (words.length === 0) return;
       const prog = basenameOf(words[0]!);
       if (idx === 0 && SETUP.has(prog)) return;
-      commands.push(cmd);
       if (idx > 0 && PLUMBING.has(prog) && !words.includes("-i")) return;
       stages.push(words.join(" "));
       program ??= prog;
@@ -132,7 +129,7 @@ export function analyzeCommand(command: string, depth = 0): CommandInfo {
     if (stages.length > 0) kept.push(stages.join(" | "));
   }
   const canonical = kept.join(" && ").replace(/\s+/g, " ").trim();
-  return { canonical: canonical || command.trim().replace(/\s+/g, " "), program, family, commands };
+  return { canonical: canonical || command.trim().replace(/\s+/g, " "), program, family, items };
 }
 
 function basenameOf(program: string): string {

@@ -3,7 +3,7 @@
  * pi's own tracking sees only its read/write/edit tools; `sed -i`, `mv`, redirections and `apply_patch` count here.
  */
 import { posix } from "node:path";
-import { effectiveWords, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
+import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
 
 export const FILE_OPS = ["read", "edit", "write", "delete", "move"] as const;
 export type FileOp = (typeof FILE_OPS)[number];
@@ -29,7 +29,7 @@ function s(v: unknown): string | undefined {
 function lineCount(text: string | undefined): number {
   if (!text) return 0;
   let n = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   return text.endsWith("\n") ? n - 1 : n;
 }
 
@@ -124,11 +124,11 @@ function plainPath(w: string | undefined): string | null {
  * File actions of a shell command line. A `cd` earlier in the line moves where later relative paths point
  * (`cd packages/app && sed -i … src/x.ts` edits `packages/app/src/x.ts`).
  */
-export function fileActionsOfShell(command: string, depth = 0): FileAction[] {
+export function fileActionsOfShell(command: string | ListItem[], depth = 0): FileAction[] {
   const out: FileAction[] = [];
   let dir: string | null = null;
   const place = (p: string) => (dir === null || p.startsWith("/") || p.startsWith("~") ? p : posix.join(dir, p));
-  for (const item of parseShell(command)) {
+  for (const item of typeof command === "string" ? parseShell(command) : command) {
     for (const cmd of item.pipeline) {
       const inner = depth < 3 ? unwrapShell(cmd.words) : null;
       if (inner !== null) {

@@ -21,7 +21,7 @@ import {
 } from "./decisions.ts";
 import { errorSignature, fallbackSignature } from "./error-signature.ts";
 import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
-import { derivedEventId, eventId } from "./ids.ts";
+import { derivedEventId, sessionIdHasher } from "./ids.ts";
 import { normalizePath } from "./paths.ts";
 import { parseTestOutput } from "./test-output.ts";
 import { clip, estimateTokens } from "./text.ts";
@@ -86,6 +86,13 @@ export interface NormalizerState {
 }
 
 const OPEN_LIMIT = 32;
+
+type EventFields = Partial<
+  Pick<SessionEvent, "role" | "tool_name" | "command" | "file_path" | "status" | "parent_event_id">
+> & {
+  text: string;
+  meta?: Meta;
+};
 /** Runners that report diagnostics, not tests: their counts are errors. */
 const DIAGNOSTIC_RUNNERS = new Set(["tsc", "eslint", "biome"]);
 
@@ -119,6 +126,7 @@ class Normalizer {
   private readonly entities = new Map<string, Entity>();
   /** Whether the session row changed in this batch. */
   private touched = false;
+  private hasher: { sessionId: string; hash: (key: string) => string } | null = null;
 
   constructor(s: NormalizerState) {
     this.s = s;
@@ -214,14 +222,20 @@ class Normalizer {
 
   // ---- events --------------------------------------------------------------------------------------------------
 
-  private place(r: RawRecord): { id: string; ordinal: number; turn: number; open: OpenRecord; isNew: boolean } {
+  private idOf(key: string): string {
     const sid = this.s.session!.session_id;
-    const id = eventId(this.s.provider, sid, r.key);
+    if (this.hasher === null || this.hasher.sessionId !== sid)
+      this.hasher = { sessionId: sid, hash: sessionIdHasher(this.s.provider, sid) };
+    return this.hasher.hash(key);
+  }
+
+  private place(r: RawRecord): { id: string; ordinal: number; turn: number; open: OpenRecord; isNew: boolean } {
+    const id = this.idOf(r.key);
     if (r.update) {
       const open = this.s.open.find((o) => o.key === r.key);
       if (open) return { id, ordinal: open.ordinal, turn: open.turn, open, isNew: false };
     }
-    const parent = r.parentKey ? eventId(this.s.provider, sid, r.parentKey) : null;
+    const parent = r.parentKey ? this.idOf(r.parentKey) : null;
     const open: OpenRecord = {
       key: r.key,
       id,
@@ -232,25 +246,28 @@ class Normalizer {
       parent,
       derived: {},
     };
-    this.s.open.push(open);
-    if (this.s.open.length > OPEN_LIMIT) this.s.open.shift();
+    // Only messages and resume points are ever re-stated; tool records need no place in the state.
+    if (r.kind === "message" || r.kind === "resume_point") {
+      this.s.open.push(open);
+      if (this.s.open.length > OPEN_LIMIT) this.s.open.shift();
+    }
     return { id, ordinal: open.ordinal, turn: open.turn, open, isNew: true };
   }
 
   private emit(
     p: { id: string; ordinal: number; turn: number },
     type: EventType,
-    r: { line: number; ts: string | null },
-    fields: Partial<
-      Pick<SessionEvent, "role" | "tool_name" | "command" | "file_path" | "status" | "parent_event_id">
-    > & { text: string; meta?: Meta },
+    line: number,
+    ts: string | null,
+    parent: string | null,
+    fields: EventFields,
   ): SessionEvent {
     const ev: SessionEvent = {
       event_id: p.id,
       session_id: this.s.session!.session_id,
       provider: this.s.provider,
       ordinal: p.ordinal,
-      timestamp: r.ts,
+      timestamp: ts,
       role: fields.role ?? null,
       event_type: type,
       text: fields.text,
@@ -258,9 +275,9 @@ class Normalizer {
       command: fields.command ?? null,
       file_path: fields.file_path ?? null,
       status: fields.status ?? null,
-      parent_event_id: fields.parent_event_id ?? null,
+      parent_event_id: parent,
       source_file: this.s.sourceFile,
-      source_line: r.line,
+      source_line: line,
       turn: p.turn,
       tokens: estimateTokens(fields.text),
       meta: fields.meta ?? {},
@@ -273,12 +290,14 @@ class Normalizer {
   private primary(
     r: RawRecord,
     type: EventType,
-    fields: Parameters<Normalizer["emit"]>[3],
+    fields: EventFields,
   ): { ev: SessionEvent; open: OpenRecord; isNew: boolean } {
     const p = this.place(r);
-    const parent = p.open.parent;
-    const at = p.isNew ? r : { line: p.open.line, ts: p.open.ts ?? r.ts };
-    const ev = this.emit(p, type, at, { parent_event_id: parent, ...fields, meta: { ...r.meta, ...fields.meta } });
+    const parent = fields.parent_event_id ?? p.open.parent;
+    if (r.meta !== undefined) fields.meta = fields.meta === undefined ? r.meta : { ...r.meta, ...fields.meta };
+    const ev = p.isNew
+      ? this.emit(p, type, r.line, r.ts, parent, fields)
+      : this.emit(p, type, p.open.line, p.open.ts ?? r.ts, parent, fields);
     if (p.isNew) {
       if (this.s.lastPrimary) this.edge(this.s.lastPrimary, p.id, "next");
       this.s.lastPrimary = p.id;
@@ -292,7 +311,7 @@ class Normalizer {
     source: { ev: SessionEvent; open?: OpenRecord },
     kind: EventType,
     index: number,
-    fields: Parameters<Normalizer["emit"]>[3],
+    fields: EventFields,
   ): SessionEvent {
     const id = derivedEventId(source.ev.event_id, kind, index);
     let ordinal = source.open?.derived[id];
@@ -303,8 +322,10 @@ class Normalizer {
     const ev = this.emit(
       { id, ordinal, turn: source.ev.turn },
       kind,
-      { line: source.ev.source_line, ts: source.ev.timestamp },
-      { parent_event_id: source.ev.event_id, ...fields },
+      source.ev.source_line,
+      source.ev.timestamp,
+      source.ev.event_id,
+      fields,
     );
     this.edge(id, source.ev.event_id, "derived_from");
     return ev;
@@ -362,7 +383,7 @@ class Normalizer {
     const command = shellCommandOf(r.name, input);
     const info = command !== null ? analyzeCommand(command) : null;
     const workdir = workdirOf(input) ?? session.cwd;
-    const rawActions = command !== null ? fileActionsOfShell(command) : fileActionsOfTool(r.name, input);
+    const rawActions = info !== null ? fileActionsOfShell(info.items) : fileActionsOfTool(r.name, input);
     const files: PendingCall["files"] = [];
     for (const a of rawActions) {
       const np = normalizePath(a.path, workdir);
@@ -370,7 +391,7 @@ class Normalizer {
       const to = a.to ? normalizePath(a.to, workdir) : null;
       files.push({ ...a, key: np.key, display: np.display, ...(to ? { to: to.display, toKey: to.key } : {}) });
     }
-    const text = command ?? stringifyInput(input);
+    const text = command ?? renderInput(input);
     const src = this.primary(r, "tool_call", {
       role: "assistant",
       text,
@@ -380,7 +401,7 @@ class Normalizer {
       meta: { call_id: r.callId, ...(info?.family ? { family: info.family } : {}) },
     });
     const messageId = r.messageKey
-      ? eventId(this.s.provider, session.session_id, r.messageKey)
+      ? this.idOf(r.messageKey)
       : this.s.lastAssistant && this.s.lastAssistant.turn === this.s.turn
         ? this.s.lastAssistant.id
         : null;
@@ -569,11 +590,26 @@ function writtenText(input: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
 
-function stringifyInput(input: unknown): string {
+/**
+ * The text of a tool call: `key: value` lines, so paths, old/new text and patterns read (and search) as
+ * written, without JSON escaping; nested values stay JSON.
+ */
+function renderInput(input: unknown): string {
   if (typeof input === "string") return input;
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return safeJson(input);
+  let out = "";
+  for (const key in input) {
+    const v = (input as Record<string, unknown>)[key];
+    const text = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : safeJson(v);
+    out = out === "" ? `${key}: ${text}` : `${out}\n${key}: ${text}`;
+  }
+  return out;
+}
+
+function safeJson(v: unknown): string {
   try {
-    return JSON.stringify(input) ?? "";
+    return JSON.stringify(v) ?? "";
   } catch {
-    return String(input);
+    return String(v);
   }
 }

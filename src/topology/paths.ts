@@ -11,16 +11,19 @@ export interface NormalizedPath {
 export function normalizePath(path: string, cwd: string | null): NormalizedPath | null {
   let p = path.trim();
   if (p === "" || p === "." || p.includes("\n") || p.length > 1000) return null;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(p)) return null;
-  p = p.replace(/\\/g, "/");
-  if (/^[A-Za-z]:\//.test(p)) p = `/${p}`;
-  const base = cwd ? cwd.replace(/\\/g, "/") : null;
+  if (p.includes("://") && /^[a-z][a-z0-9+.-]*:\/\//i.test(p)) return null;
+  if (p.includes("\\")) {
+    p = p.replace(/\\/g, "/");
+    if (/^[A-Za-z]:\//.test(p)) p = `/${p}`;
+  }
+  const base = cwd === null ? null : cwd.includes("\\") ? cwd.replace(/\\/g, "/") : cwd;
   const abs = p.startsWith("/") || p.startsWith("~") ? p : base ? `${base}/${p}` : p;
-  const key = posix.normalize(abs).replace(/\/$/, "");
+  // posix.normalize is only needed for `.`/`..` segments and doubled slashes.
+  const key = (/\/\.{1,2}(\/|$)|\/\//.test(abs) || abs.startsWith(".") ? posix.normalize(abs) : abs).replace(/\/$/, "");
   if (key === "" || key === "/") return null;
   let display = key;
   if (base) {
-    const root = posix.normalize(base).replace(/\/$/, "");
+    const root = base.endsWith("/") ? base.slice(0, -1) : base;
     if (key.startsWith(`${root}/`)) display = key.slice(root.length + 1);
   }
   return { key, display };

@@ -24,6 +24,8 @@ export interface ListItem {
   next: string | null;
 }
 
+/** Characters with no special meaning to the shell (sticky, used from the current position). */
+const PLAIN = /[^\s\\'"$`#&|;()<>{}]+/y;
 const REDIRECT_RE = /^(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|<)/;
 
 /** Parses a command line into a list of pipelines. Never throws. */
@@ -76,6 +78,19 @@ export function parseShell(input: string): ListItem[] {
   };
 
   while (i < n) {
+    // Most of a command line is ordinary word characters: take a run of them at once.
+    PLAIN.lastIndex = i;
+    const run = PLAIN.exec(input);
+    if (run !== null) {
+      const text = run[0];
+      // A run of digits right before a redirection is its file descriptor; leave that to the slow path.
+      if (!(/^\d+$/.test(text) && (input[i + text.length] === ">" || input[i + text.length] === "<"))) {
+        word += text;
+        inWord = true;
+        i += text.length;
+        continue;
+      }
+    }
     const c = input[i]!;
     if (c === "\\" && i + 1 < n) {
       if (input[i + 1] === "\n") {

@@ -165,7 +165,9 @@ const pytest: Parser = (text, lines) => {
   };
 };
 
-const goTest: Parser = (_text, lines) => {
+const goTest: Parser = (text, lines) => {
+  // A cheap look over the whole text before a regex per line.
+  if (!/^\s*--- (PASS|FAIL|SKIP): |^(ok|FAIL)\s+\S+\s/m.test(text)) return null;
   let pass = 0;
   let fail = 0;
   let skip = 0;
@@ -200,6 +202,7 @@ const goTest: Parser = (_text, lines) => {
 };
 
 const cargo: Parser = (text, lines) => {
+  if (!text.includes("test result: ")) return null;
   const results = [...text.matchAll(/^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/gm)];
   if (results.length === 0) return null;
   let passed = 0;
@@ -219,6 +222,7 @@ const cargo: Parser = (text, lines) => {
 const TSC_LINE = /^(.+?)(?:\((\d+),(\d+)\)|:(\d+):(\d+)) ?[-:] ?error (TS\d+): (.+)$/;
 
 const tsc: Parser = (text, lines) => {
+  if (!text.includes("error TS") && !text.includes("Found ")) return null;
   const errs = lines.map((l) => TSC_LINE.exec(l)).filter((m): m is RegExpExecArray => m !== null);
   // "Found N errors." alone is also biome's summary; tsc is recognised by its TSnnnn lines or its "in N files".
   const found =
@@ -236,6 +240,7 @@ const tsc: Parser = (text, lines) => {
 };
 
 const eslint: Parser = (text, lines) => {
+  if (!text.includes("✖ ")) return null;
   const m = /^✖ (\d+) problems? \((\d+) errors?, (\d+) warnings?\)/m.exec(text);
   if (!m) return null;
   const files: string[] = [];
