@@ -58,6 +58,8 @@ export interface LiveApp {
   handleRequest(req: IncomingMessage, res: ServerResponse): void;
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   readonly connections: number;
+  /** Drops every viewport socket (they reconnect and catch up); for restarts and tests. */
+  disconnectAll(code: number, reason: string): void;
   /** Closes every viewport socket and stops the heartbeat. */
   close(): void;
 }
@@ -272,6 +274,9 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
     },
     get connections() {
       return viewports.size;
+    },
+    disconnectAll(code, reason) {
+      for (const connection of viewports.values()) connection.close(code, reason);
     },
     close() {
       clearInterval(heartbeat);
