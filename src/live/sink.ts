@@ -13,6 +13,8 @@ export interface OutFrame {
   frame: ServerFrame;
   /** The frame serialized once, shared by every sink that writes it unchanged. */
   json: string;
+  /** `json` encoded once (UTF-8) by the first transport that needs bytes, then reused by the others. */
+  bytes?: Uint8Array;
 }
 
 /** Contract: `send` must not throw and must not block; the controller drops a sink whose `send` throws. */
@@ -24,7 +26,7 @@ export interface LiveSink {
 /** The bit of a socket the queued sink needs. `ws`'s WebSocket fits through a three-line adapter. */
 export interface FrameTransport {
   bufferedAmount(): number;
-  write(json: string): void;
+  write(out: OutFrame): void;
   close(code: number, reason: string): void;
 }
 
@@ -108,7 +110,7 @@ export function createQueuedSink(transport: FrameTransport, options: Partial<Que
     while (queue.length > 0 && transport.bufferedAmount() < o.highWaterBytes) {
       const item = queue.shift()!;
       queuedBytes -= item.bytes;
-      transport.write(item.json ?? JSON.stringify(item.frame));
+      transport.write({ frame: item.frame, json: item.json ?? JSON.stringify(item.frame) });
     }
     if (queue.length === 0) {
       behindSince = null;
@@ -122,7 +124,7 @@ export function createQueuedSink(transport: FrameTransport, options: Partial<Que
     send(out) {
       if (closed) return;
       if (queue.length === 0 && transport.bufferedAmount() < o.highWaterBytes) {
-        transport.write(out.json);
+        transport.write(out);
         return;
       }
       const last = queue[queue.length - 1];

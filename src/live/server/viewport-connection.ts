@@ -31,7 +31,11 @@ export function attachViewport(options: ViewportConnectionOptions): ViewportConn
   const sink = createQueuedSink(
     {
       bufferedAmount: () => socket.bufferedAmount,
-      write: (json) => socket.send(json),
+      // One UTF-8 encoding per frame for all viewports, instead of one per socket.
+      write: (out) => {
+        out.bytes ??= Buffer.from(out.json);
+        socket.send(out.bytes, { binary: false });
+      },
       close: (code, reason) => socket.close(code, reason),
     },
     options.sink,
