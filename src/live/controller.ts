@@ -303,6 +303,11 @@ export function createLiveController(options: LiveControllerOptions): LiveContro
   };
 
   const ensureSession = async (resumeSessionId?: string): Promise<DriverSession> => {
+    if (session?.ended) {
+      // The agent process went away between turns: resume the same conversation in a new one.
+      resumeSessionId ??= session.sessionId;
+      session = null;
+    }
     if (session) return session;
     if (opening) return opening;
     const gen = generation;

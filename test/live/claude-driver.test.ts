@@ -112,6 +112,19 @@ describe("claude driver (real SDK, fake CLI)", () => {
     expect((await next.done).status).toBe("completed");
   });
 
+  it("fails the turn when Claude Code dies, then resumes the same session in a new process", async () => {
+    const { controller, sink } = setup();
+    const crashed = await controller.sendMessage({ text: "please crash" });
+    expect((await crashed.done).status).toBe("failed");
+    expect(sink.envelopes().some((e) => e.event.type === "error" && e.event.code === "driver_error")).toBe(true);
+    const next = await controller.sendMessage({ text: "are you back?" });
+    expect((await next.done).status).toBe("completed");
+    expect(lastText(controller)).toMatchObject({ text: "Echo: are you back?" });
+    const ids = sink.envelopes().flatMap((e) => (e.event.type === "session_started" ? [e.event.sessionId] : []));
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+  });
+
   it("explains a missing SDK instead of failing obscurely", async () => {
     const missing = "@anthropic-ai/not-installed-" + "sdk";
     await expect(loadOptional(() => import(missing), "claude", "@anthropic-ai/claude-agent-sdk")).rejects.toThrow(

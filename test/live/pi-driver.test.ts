@@ -185,6 +185,33 @@ describe("pi driver (faux provider)", () => {
     await controller.dispose();
   });
 
+  it("resumes a pi session by id into the same session file", async () => {
+    const seen = (context: { messages: Array<{ role: string; content?: unknown }> }) =>
+      fauxAssistantMessage(
+        `users so far: ${context.messages
+          .filter((m) => m.role === "user")
+          .map((m) =>
+            Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((b) => b.text).join("") : m.content,
+          )
+          .join(", ")}`,
+      );
+    const { controller, cwd, agentDir } = await setup([seen, seen]);
+    await (await controller.sendMessage({ text: "first" })).done;
+    const sessionId = controller.getState().sessionId!;
+    const firstEpoch = controller.epoch;
+
+    const resumed = await controller.resumeSession({ sessionId, prompt: "second" });
+    expect(resumed).toMatchObject({ sessionId });
+    expect(resumed.epoch).not.toBe(firstEpoch);
+    await vi.waitFor(() => expect(controller.isStreaming()).toBe(false));
+    expect(controller.getSnapshot().view.transcript.at(-1)).toMatchObject({ text: "users so far: first, second" });
+    expect(readdirSync(piSessionDir(agentDir, cwd)).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
+    await expect(controller.resumeSession({ sessionId: "no-such-session" })).rejects.toThrow(
+      /no pi session no-such-session/,
+    );
+    await controller.dispose();
+  });
+
   it("cancels the prompt and ends the turn on interrupt", async () => {
     const { controller, sink } = await setup([
       fauxAssistantMessage([fauxToolCall("bash", { command: "sleep 100" }, { id: "c3" })], { stopReason: "toolUse" }),

@@ -254,6 +254,9 @@ export function createClaudeDriver(options: ClaudeDriverOptions): LiveDriver {
         get model() {
           return model;
         },
+        get ended() {
+          return closed;
+        },
         runTurn(text, context) {
           if (closed) return Promise.reject(new Error("the Claude Code session has ended"));
           return new Promise<TurnResult>((resolve, reject) => {

@@ -36,6 +36,8 @@ export interface TurnResult {
 export interface DriverSession {
   readonly sessionId: string;
   readonly model: string | null;
+  /** True once the session died on its own (e.g. the agent process exited); the controller then reopens it. */
+  readonly ended?: boolean;
   /** Runs one user turn to its end. Rejecting counts as a failed turn; the error is shown to viewports. */
   runTurn(text: string, context: TurnContext): Promise<TurnResult>;
   /** Stops the running turn and keeps the session. Resolves once the SDK has taken the request. */
