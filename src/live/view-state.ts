@@ -11,11 +11,13 @@ import type { LiveView, SessionEvent, TranscriptItem } from "./protocol.ts";
 export interface ViewLimits {
   /** Items kept in `transcript`; older ones are dropped and counted in `droppedItems`. */
   maxItems: number;
-  /** Characters kept per assistant text or serialized tool payload. */
+  /** Characters kept per assistant message. */
   maxTextChars: number;
+  /** Characters kept per tool input or output (serialized); tool output can be huge and is in the log anyway. */
+  maxPayloadChars: number;
 }
 
-export const DEFAULT_VIEW_LIMITS: ViewLimits = { maxItems: 500, maxTextChars: 200_000 };
+export const DEFAULT_VIEW_LIMITS: ViewLimits = { maxItems: 500, maxTextChars: 200_000, maxPayloadChars: 16_000 };
 
 export function createEmptyView(): LiveView {
   return {
@@ -72,11 +74,11 @@ function addUsage(view: LiveView, usage: LiveView["usage"] | undefined): void {
 
 /** Bounds a tool payload for display without losing its type when it is small. */
 function boundPayload(value: unknown, limits: ViewLimits): unknown {
-  if (typeof value === "string")
-    return value.length > limits.maxTextChars ? value.slice(0, limits.maxTextChars) : value;
+  const max = limits.maxPayloadChars;
+  if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}…` : value;
   if (value === undefined || value === null || typeof value !== "object") return value;
   const text = JSON.stringify(value);
-  return text !== undefined && text.length > limits.maxTextChars ? `${text.slice(0, limits.maxTextChars)}…` : value;
+  return text !== undefined && text.length > max ? `${text.slice(0, max)}…` : value;
 }
 
 export function applyEvent(

@@ -464,3 +464,20 @@ describe("live controller", () => {
 function turnText(driver: FakeDriver, text: string): void {
   driver.currentTurn!.context.emit({ type: "response_chunk", messageId: "m", delta: text });
 }
+
+describe("snapshot view bounds", () => {
+  it("keeps the transcript and tool payloads bounded and counts what it dropped", async () => {
+    const driver = createFakeDriver();
+    const controller = createLiveController({ driver, view: { maxItems: 5, maxPayloadChars: 10 } });
+    await controller.sendMessage({ text: "many tools" });
+    const turn = await driver.nextTurn();
+    for (let i = 0; i < 8; i++) {
+      turn.context.emit({ type: "tool_start", toolUseId: `t${i}`, toolName: "read" });
+      turn.context.emit({ type: "tool_end", toolUseId: `t${i}`, output: "x".repeat(100) });
+    }
+    const view = controller.getSnapshot().view;
+    expect(view.transcript).toHaveLength(5);
+    expect(view.droppedItems).toBe(4);
+    expect(view.transcript.at(-1)).toMatchObject({ toolUseId: "t7", output: `${"x".repeat(10)}…` });
+  });
+});
