@@ -9,4 +9,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "print what cairn makes of transcript files",
     load: async () => (await import("./commands/inspect.ts")).inspectCommand,
   },
+  serve: {
+    summary: "serve a live agent session to browser tabs",
+    load: async () => (await import("./commands/serve.ts")).serveCommand,
+  },
 };

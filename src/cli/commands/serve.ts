@@ -1,0 +1,115 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createLiveController } from "../../live/controller.ts";
+import { createDriver } from "../../live/drivers/index.ts";
+import { parseScript, type Script } from "../../live/drivers/script-format.ts";
+import { DRIVER_NAMES, type DriverName } from "../../live/protocol.ts";
+import { isLoopback, startLiveServer } from "../../live/server/listen.ts";
+import { findWebRoot } from "../../live/server/web-root.ts";
+import { type Command, UsageError } from "../io.ts";
+
+const USAGE = `Usage: cairn serve [--cwd DIR] [--driver pi|scripted|claude] [--script FILE] [--port N] [--host H]
+
+Serves one live agent session to any number of browser tabs.
+
+  --cwd DIR          directory the agent works in (default: the current directory)
+  --driver NAME      pi (default), scripted (replays --script), or claude (Claude Agent SDK)
+  --script FILE      a JSON script (see examples/live-*.json) or a recorded pi session file
+  --port N           port to listen on (default: 0, a free port)
+  --host H           address to bind (default: 127.0.0.1); anything else exposes the agent
+  --prompt-timeout S deny a permission prompt nobody answered within S seconds (default: wait forever)`;
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0..65535, not '${value}'`);
+  return port;
+}
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "serve a live agent session to browser tabs",
+  usage: USAGE,
+  async run(argv, io) {
+    let values: Record<string, string | undefined>;
+    try {
+      values = parseArgs({
+        args: argv,
+        strict: true,
+        allowPositionals: false,
+        options: {
+          cwd: { type: "string" },
+          driver: { type: "string" },
+          script: { type: "string" },
+          port: { type: "string" },
+          host: { type: "string" },
+          "prompt-timeout": { type: "string" },
+        },
+      }).values as Record<string, string | undefined>;
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const driverName = (values["driver"] ?? "pi") as DriverName;
+    if (!DRIVER_NAMES.includes(driverName)) throw new UsageError(`--driver must be one of ${DRIVER_NAMES.join(", ")}`);
+    const cwd = resolve(io.cwd, values["cwd"] ?? ".");
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${cwd} is not a directory`);
+    const port = parsePort(values["port"]);
+    const host = values["host"] ?? "127.0.0.1";
+    let promptTimeoutMs: number | null = null;
+    if (values["prompt-timeout"] !== undefined) {
+      const seconds = Number(values["prompt-timeout"]);
+      if (!(seconds > 0)) throw new UsageError("--prompt-timeout must be a positive number of seconds");
+      promptTimeoutMs = Math.round(seconds * 1000);
+    }
+
+    let script: Script | undefined;
+    if (driverName === "scripted") {
+      const file = values["script"];
+      if (!file) throw new UsageError("--driver scripted needs --script FILE");
+      const path = resolve(io.cwd, file);
+      if (!existsSync(path)) throw new UsageError(`--script ${path} does not exist`);
+      const parsed = parseScript(readFileSync(path, "utf8"), path);
+      if (!parsed.ok) throw new UsageError(parsed.error);
+      script = parsed.script;
+    } else if (values["script"] !== undefined) {
+      throw new UsageError("--script only goes with --driver scripted");
+    }
+
+    const driver = await createDriver({ name: driverName, cwd, ...(script ? { script } : {}) });
+    const controller = createLiveController({
+      driver,
+      promptTimeoutMs,
+      log: (message) => io.stderr.write(`${message}\n`),
+    });
+    const webRoot = findWebRoot();
+    if (!existsSync(join(webRoot, "index.html"))) {
+      io.stderr.write(`cairn serve: the viewport page is not built (${webRoot}); run 'npm run build'\n`);
+    }
+    const server = await startLiveServer({
+      controller,
+      webRoot,
+      host,
+      port,
+      log: (message) => io.stderr.write(`${message}\n`),
+    });
+    if (!isLoopback(host)) {
+      io.stderr.write(
+        `cairn serve: WARNING: listening on ${host}, not loopback. Anyone who can reach this address and learns ` +
+          "the token can run commands as you. Prefer an SSH tunnel; never expose it without TLS in front.\n",
+      );
+    }
+    io.stdout.write(`cairn serve: ${driverName} session in ${cwd}\nOpen ${server.url}\n`);
+
+    await new Promise<void>((done) => {
+      if (!io.signal) return;
+      if (io.signal.aborted) done();
+      io.signal.addEventListener("abort", () => done(), { once: true });
+    });
+    io.stdout.write("cairn serve: shutting down\n");
+    await server.close();
+    await controller.dispose();
+    return 0;
+  },
+};

@@ -1,0 +1,108 @@
+/**
+ * One WebSocket viewport: validates and rate-limits what it sends, subscribes it to the controller through a
+ * back-pressured sink, and answers each command with a unicast ack or nack. Holds no session state of its own:
+ * closing the tab only unsubscribes.
+ */
+import type { WebSocket } from "ws";
+import { parseClientCommand } from "../commands.ts";
+import type { LiveController } from "../controller.ts";
+import { type CommandReply, type HelloFrame, type NackCode, PROTOCOL_VERSION, type ServerFrame } from "../protocol.ts";
+import { createQueuedSink, type QueuedSinkOptions } from "../sink.ts";
+import { createRateLimiter, type RateLimitOptions } from "./rate-limit.ts";
+
+export interface ViewportConnectionOptions {
+  socket: WebSocket;
+  controller: LiveController;
+  viewportId: string;
+  rateLimit: Omit<RateLimitOptions, "now">;
+  /** Refused commands tolerated before the connection is closed with 1008. */
+  maxRateStrikes: number;
+  sink?: Partial<QueuedSinkOptions>;
+  now: () => number;
+}
+
+export interface ViewportConnection {
+  readonly viewportId: string;
+  close(code: number, reason: string): void;
+}
+
+export function attachViewport(options: ViewportConnectionOptions): ViewportConnection {
+  const { socket, controller, viewportId } = options;
+  const sink = createQueuedSink(
+    {
+      bufferedAmount: () => socket.bufferedAmount,
+      // One UTF-8 encoding per frame for all viewports, instead of one per socket.
+      write: (out) => {
+        out.bytes ??= Buffer.from(out.json);
+        socket.send(out.bytes, { binary: false });
+      },
+      close: (code, reason) => socket.close(code, reason),
+    },
+    options.sink,
+  );
+  const limiter = createRateLimiter({ ...options.rateLimit, now: options.now });
+  let strikes = 0;
+  let unsubscribe: (() => void) | null = null;
+
+  const send = (frame: ServerFrame): void => sink.send({ frame, json: JSON.stringify(frame) });
+  const nack = (clientMsgId: string | null, code: NackCode, message: string): void =>
+    send({ kind: "nack", clientMsgId, code, message });
+
+  const hello: HelloFrame = {
+    kind: "hello",
+    v: PROTOCOL_VERSION,
+    viewportId,
+    epoch: controller.epoch,
+    headSeq: controller.getState().headSeq,
+    oldestSeq: controller.getState().oldestSeq,
+  };
+  send(hello);
+
+  socket.on("message", (data, isBinary) => {
+    if (!limiter.take()) {
+      strikes++;
+      if (strikes > options.maxRateStrikes) {
+        sink.close(1008, "rate limit exceeded");
+        return;
+      }
+      nack(null, "rate_limited", "too many commands; slow down");
+      return;
+    }
+    if (isBinary) {
+      nack(null, "invalid", "binary frames are not accepted");
+      return;
+    }
+    const parsed = parseClientCommand(data.toString());
+    if (!parsed.ok) {
+      nack(parsed.clientMsgId, "invalid", parsed.message);
+      return;
+    }
+    const command = parsed.command;
+    if (command.type === "subscribe") {
+      unsubscribe?.();
+      const subscription = controller.subscribe(
+        {
+          viewportId,
+          ...(command.afterSeq !== undefined ? { afterSeq: command.afterSeq } : {}),
+          ...(command.epoch !== undefined ? { epoch: command.epoch } : {}),
+        },
+        sink,
+      );
+      unsubscribe = subscription.unsubscribe;
+      send({ kind: "ack", clientMsgId: command.clientMsgId, result: { mode: subscription.mode } });
+      return;
+    }
+    void controller.execute(command, viewportId).then((reply: CommandReply) => send(reply));
+  });
+
+  socket.on("close", () => {
+    unsubscribe?.();
+    unsubscribe = null;
+    sink.close(1000, "closed");
+  });
+
+  return {
+    viewportId,
+    close: (code, reason) => sink.close(code, reason),
+  };
+}
