@@ -261,7 +261,10 @@ function sessionUpdate(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
   if (newCwd) rec.cwd = s.seen.cwd = cwd;
   if (newBranch) rec.gitBranch = s.seen.branch = branch;
   if (newModel) rec.model = s.seen.model = model;
-  if (newVersion) rec.meta = { version: (s.seen.version = version) };
+  if (newVersion) {
+    s.seen.version = version;
+    rec.meta = { version };
+  }
   out.push(rec);
 }
 
