@@ -150,6 +150,8 @@ const GIT_READ_OPTIONS: Record<string, ReadonlySet<string>> = {
   tag: new Set(["-l", "--list", "-n", "--contains", "--merged", "--points-at"]),
   config: new Set(["--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin"]),
 };
+/** Subcommands that list when given no arguments (`git stash` alone is not one: it stashes). */
+const GIT_LIST_WITHOUT_ARGS = new Set(["branch", "tag", "remote", "reflog", "submodule", "worktree"]);
 const GIT_GLOBAL_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
 
 export function classifyBash(command: string): BashClassification {
@@ -261,7 +263,7 @@ function classifyGit(args: readonly string[]): BashClassification {
   if (sub === undefined) return { writes: false };
   if (GIT_READ_SUBCOMMANDS.has(sub)) return { writes: false };
   const rest = args.slice(index + 1);
-  if (rest.length === 0 && (sub in GIT_READ_FIRST_ARGS || sub in GIT_READ_OPTIONS)) return { writes: false };
+  if (rest.length === 0 && GIT_LIST_WITHOUT_ARGS.has(sub)) return { writes: false };
   if (GIT_READ_FIRST_ARGS[sub]?.has(rest[0] ?? "")) return { writes: false };
   const readOptions = GIT_READ_OPTIONS[sub];
   if (readOptions && rest.some((arg) => readOptions.has(arg))) return { writes: false };

@@ -37,7 +37,7 @@ export function tokenizeShell(input: string): ShellTokens {
   };
   const endCommand = () => {
     endWord();
-    const meaningful = words.filter((w) => w !== "{" && w !== "}" && w !== "!");
+    const meaningful = words.filter((w) => w !== "" && w !== "{" && w !== "}" && w !== "!");
     if (meaningful.length > 0) result.commands.push(meaningful);
     words = [];
   };

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is prompt-template syntax under test, not JavaScript.
 import { describe, expect, it } from "vitest";
 import { splitArgs, substituteArgs } from "../../../src/pi/sequence/args.ts";
 

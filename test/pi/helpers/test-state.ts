@@ -1,0 +1,43 @@
+/**
+ * A cairn state wired to a fake `pi` and deterministic services, for testing the shared command functions and the
+ * modules without a pi runtime.
+ */
+import type { SessionManager, SlashCommandInfo } from "@earendil-works/pi-coding-agent";
+import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
+import type { SandboxSupport } from "../../../src/pi/readonly/sandbox.ts";
+import type { RecallSource } from "../../../src/pi/recall/recall-source.ts";
+import { createRunRelay } from "../../../src/pi/run-relay.ts";
+import { type CairnServices, type CairnState, createCairnState } from "../../../src/pi/state.ts";
+import { cairnCommands, createFakePi, type FakePi } from "./fake-pi.ts";
+
+export interface TestStateOptions {
+  session?: SessionManager;
+  commandList?: SlashCommandInfo[];
+  sandbox?: SandboxSupport;
+  briefs?: HandoffBriefSource;
+  recall?: RecallSource;
+}
+
+export interface TestState {
+  pi: FakePi;
+  state: CairnState;
+  services: CairnServices;
+}
+
+export function createTestState(options: TestStateOptions = {}): TestState {
+  let clock = 1_000;
+  let ids = 0;
+  const services: CairnServices = {
+    briefs: options.briefs,
+    recall: options.recall,
+    sandbox: () => options.sandbox ?? { kind: "none", detail: "disabled in tests" },
+    relay: createRunRelay(),
+    now: () => ++clock,
+    newId: () => `id-${++ids}`,
+  };
+  const pi = createFakePi({
+    ...(options.session ? { session: options.session } : {}),
+    commandList: options.commandList ?? cairnCommands(),
+  });
+  return { pi, state: createCairnState(pi.api, services), services };
+}
