@@ -114,13 +114,16 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     unregisterProvider() {},
     events: { emit() {}, on: () => () => {} },
   };
-  return { ...fake, api };
+  // Same object, so tests see later changes to its fields (e.g. a replaced commandList).
+  return Object.assign(fake, { api });
 }
 
 export interface FakeUi {
   ui: ExtensionUIContext;
   notifications: Array<{ message: string; type: "info" | "warning" | "error" }>;
   statuses: Map<string, string>;
+  /** Every status change, in order (`undefined` clears). */
+  statusLog: Array<{ key: string; text: string | undefined }>;
   widgets: Map<string, string[]>;
   editorFactory: EditorFactory | undefined;
   /** Answers for `select`, `input` and `confirm`, consumed in order; an exhausted list answers "dismissed". */
@@ -133,6 +136,7 @@ export function createFakeUi(): FakeUi {
   const fake: Omit<FakeUi, "ui"> = {
     notifications: [],
     statuses: new Map(),
+    statusLog: [],
     widgets: new Map(),
     editorFactory: undefined,
     answers: { select: [], input: [], confirm: [] },
@@ -160,6 +164,7 @@ export function createFakeUi(): FakeUi {
       return () => fake.terminalListeners.delete(handler);
     },
     setStatus(key, text) {
+      fake.statusLog.push({ key, text });
       if (text === undefined) fake.statuses.delete(key);
       else fake.statuses.set(key, text);
     },
@@ -195,7 +200,7 @@ export function createFakeUi(): FakeUi {
     getToolsExpanded: () => false,
     setToolsExpanded() {},
   };
-  return { ...fake, ui };
+  return Object.assign(fake, { ui });
 }
 
 export interface FakeContextOptions {
