@@ -4,6 +4,8 @@
  * what the extension registers and writes, and lets tests emit events and run commands. Contexts are backed by a
  * real in-memory `SessionManager`, so branches, leaves and entries behave exactly as in pi.
  */
+
+import { fauxProvider } from "@earendil-works/pi-ai";
 import type {
   ExtensionAPI,
   ExtensionCommandContext,
@@ -42,6 +44,8 @@ export interface FakePiOptions {
   /** `appendEntry` also writes here, so the branch reflects what the extension persisted. */
   session?: SessionManager;
   commandList?: SlashCommandInfo[];
+  /** Plays the agent for `sendUserMessage` (pi would start a turn). */
+  onUserMessage?: (text: string) => void;
 }
 
 export function createFakePi(options: FakePiOptions = {}): FakePi {
@@ -93,7 +97,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     registerEntryRenderer() {},
     sendMessage() {},
     sendUserMessage(content) {
-      fake.userMessages.push(typeof content === "string" ? content : JSON.stringify(content));
+      const text = typeof content === "string" ? content : JSON.stringify(content);
+      fake.userMessages.push(text);
+      options.onUserMessage?.(text);
     },
     appendEntry(customType, data) {
       fake.entries.push({ customType, data });
@@ -208,7 +214,8 @@ export interface FakeContextOptions {
   ui?: FakeUi;
   mode?: ExtensionContext["mode"];
   cwd?: string;
-  hasModel?: boolean;
+  /** Without a model pi cannot start a turn; the runner checks for one before sending a prompt. */
+  withModel?: boolean;
   newSession?: ExtensionCommandContext["newSession"];
   compact?: ExtensionContext["compact"];
   idle?: () => boolean;
@@ -236,7 +243,7 @@ export function createFakeContext(options: FakeContextOptions = {}): FakeContext
     get modelRegistry(): never {
       throw new Error("no model registry in unit tests");
     },
-    model: undefined,
+    model: options.withModel ? fauxProvider({ provider: "faux" }).getModel() : undefined,
     scopedModels: [],
     isIdle: options.idle ?? (() => true),
     isProjectTrusted: () => true,

@@ -16,6 +16,9 @@ export interface TestStateOptions {
   sandbox?: SandboxSupport;
   briefs?: HandoffBriefSource;
   recall?: RecallSource;
+  onUserMessage?: (text: string) => void;
+  /** Share services with another test state, as instances made by one factory do. */
+  services?: CairnServices;
 }
 
 export interface TestState {
@@ -27,7 +30,7 @@ export interface TestState {
 export function createTestState(options: TestStateOptions = {}): TestState {
   let clock = 1_000;
   let ids = 0;
-  const services: CairnServices = {
+  const services: CairnServices = options.services ?? {
     briefs: options.briefs,
     recall: options.recall,
     sandbox: () => options.sandbox ?? { kind: "none", detail: "disabled in tests" },
@@ -38,6 +41,7 @@ export function createTestState(options: TestStateOptions = {}): TestState {
   const pi = createFakePi({
     ...(options.session ? { session: options.session } : {}),
     commandList: options.commandList ?? cairnCommands(),
+    ...(options.onUserMessage ? { onUserMessage: options.onUserMessage } : {}),
   });
   return { pi, state: createCairnState(pi.api, services), services };
 }
