@@ -136,6 +136,8 @@ export interface FakeUi {
   answers: { select: Array<string | undefined>; input: Array<string | undefined>; confirm: boolean[] };
   asked: Array<{ kind: "select" | "input" | "confirm"; title: string; options?: string[] }>;
   terminalListeners: Set<(data: string) => unknown>;
+  /** Resolves once `predicate` holds, checked now and after every UI change; rejects after `timeoutMs`. */
+  until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
 }
 
 export function createFakeUi(): FakeUi {
@@ -148,22 +150,46 @@ export function createFakeUi(): FakeUi {
     answers: { select: [], input: [], confirm: [] },
     asked: [],
     terminalListeners: new Set(),
+    until(predicate, what, timeoutMs = 10_000) {
+      if (predicate()) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!predicate()) return;
+          watchers.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`timed out waiting for ${what}`));
+        }, timeoutMs);
+        watchers.add(check);
+      });
+    },
+  };
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const watcher of [...watchers]) watcher();
   };
   const ui: ExtensionUIContext = {
     async select(title, options) {
       fake.asked.push({ kind: "select", title, options });
+      changed();
       return fake.answers.select.shift();
     },
     async confirm(title) {
       fake.asked.push({ kind: "confirm", title });
+      changed();
       return fake.answers.confirm.shift() ?? false;
     },
     async input(title) {
       fake.asked.push({ kind: "input", title });
+      changed();
       return fake.answers.input.shift();
     },
     notify(message, type = "info") {
       fake.notifications.push({ message, type });
+      changed();
     },
     onTerminalInput(handler) {
       fake.terminalListeners.add(handler);
@@ -173,6 +199,7 @@ export function createFakeUi(): FakeUi {
       fake.statusLog.push({ key, text });
       if (text === undefined) fake.statuses.delete(key);
       else fake.statuses.set(key, text);
+      changed();
     },
     setWorkingMessage() {},
     setWorkingVisible() {},
@@ -181,6 +208,7 @@ export function createFakeUi(): FakeUi {
     setWidget(key: string, content: unknown) {
       if (Array.isArray(content)) fake.widgets.set(key, content.map(String));
       else fake.widgets.delete(key);
+      changed();
     },
     setFooter() {},
     setHeader() {},
@@ -195,11 +223,10 @@ export function createFakeUi(): FakeUi {
     addAutocompleteProvider() {},
     setEditorComponent(factory) {
       fake.editorFactory = factory;
+      changed();
     },
     getEditorComponent: () => fake.editorFactory,
-    get theme(): never {
-      throw new Error("themes are not available in unit tests");
-    },
+    theme: plainTheme,
     getAllThemes: () => [],
     getTheme: () => undefined,
     setTheme: () => ({ success: false, error: "not available in unit tests" }),
@@ -208,6 +235,17 @@ export function createFakeUi(): FakeUi {
   };
   return Object.assign(fake, { ui });
 }
+
+/** Every styling call returns its text unstyled (the last argument), which is all tests need from a theme. */
+const plainTheme = new Proxy(
+  {},
+  {
+    get:
+      () =>
+      (...args: unknown[]) =>
+        String(args.at(-1) ?? ""),
+  },
+) as ExtensionUIContext["theme"];
 
 export interface FakeContextOptions {
   session?: SessionManager;
