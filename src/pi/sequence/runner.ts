@@ -102,8 +102,7 @@ async function iterate(
     }
 
     if (run.runIndex + 1 >= run.totalRuns) {
-      const runs = run.totalRuns === 1 ? "1 run" : `${run.totalRuns} runs`;
-      ctx.ui.notify(`Sequence finished: ${runs} of ${run.steps.length} steps.`, "info");
+      ctx.ui.notify(`Sequence finished: ${count(run.totalRuns, "run")} of ${count(run.steps.length, "step")}.`, "info");
       return "completed";
     }
     if (control.cancelled) return cancelled(ctx, control, run);
@@ -245,6 +244,10 @@ function compact(ctx: ExtensionCommandContext, customInstructions: string | unde
       onError: (error) => reject(error),
     });
   });
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function cancelled(ctx: ExtensionCommandContext, control: RunControl, run: SequenceRun): RunOutcome {
