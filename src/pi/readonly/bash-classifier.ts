@@ -12,9 +12,9 @@ export interface BashClassification {
   reason?: string;
 }
 
-const SAFE_REDIRECT_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
+const SAFE_REDIRECT_TARGETS: ReadonlySet<string> = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 
-const FILE_WRITERS = new Set([
+const FILE_WRITERS: ReadonlySet<string> = new Set([
   "rm",
   "rmdir",
   "mv",
@@ -43,12 +43,34 @@ const FILE_WRITERS = new Set([
 ]);
 
 /** Wrappers whose own options are skipped to reach the command they run. */
-const WRAPPERS = new Set(["sudo", "doas", "env", "nice", "nohup", "time", "exec", "stdbuf", "ionice"]);
+const WRAPPERS: ReadonlySet<string> = new Set([
+  "sudo",
+  "doas",
+  "env",
+  "nice",
+  "nohup",
+  "time",
+  "exec",
+  "stdbuf",
+  "ionice",
+]);
 /** Wrapper options that take a separate value (`sudo -u root`, `nice -n 5`). */
-const WRAPPER_OPTIONS_WITH_VALUE = new Set(["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-n", "-c"]);
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
+const WRAPPER_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set([
+  "-u",
+  "-g",
+  "-h",
+  "-p",
+  "-C",
+  "-D",
+  "-r",
+  "-t",
+  "-U",
+  "-n",
+  "-c",
+]);
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 
-const PACKAGE_MANAGERS = new Set([
+const PACKAGE_MANAGERS: ReadonlySet<string> = new Set([
   "npm",
   "pnpm",
   "yarn",
@@ -70,7 +92,7 @@ const PACKAGE_MANAGERS = new Set([
   "apk",
   "pacman",
 ]);
-const PACKAGE_WRITE_SUBCOMMANDS = new Set([
+const PACKAGE_WRITE_SUBCOMMANDS: ReadonlySet<string> = new Set([
   "install",
   "i",
   "add",
@@ -98,7 +120,7 @@ const PACKAGE_WRITE_SUBCOMMANDS = new Set([
   "version",
 ]);
 
-const GIT_READ_SUBCOMMANDS = new Set([
+const GIT_READ_SUBCOMMANDS: ReadonlySet<string> = new Set([
   "status",
   "log",
   "diff",
@@ -151,8 +173,21 @@ const GIT_READ_OPTIONS: Record<string, ReadonlySet<string>> = {
   config: new Set(["--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin"]),
 };
 /** Subcommands that list when given no arguments (`git stash` alone is not one: it stashes). */
-const GIT_LIST_WITHOUT_ARGS = new Set(["branch", "tag", "remote", "reflog", "submodule", "worktree"]);
-const GIT_GLOBAL_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"]);
+const GIT_LIST_WITHOUT_ARGS: ReadonlySet<string> = new Set([
+  "branch",
+  "tag",
+  "remote",
+  "reflog",
+  "submodule",
+  "worktree",
+]);
+const GIT_GLOBAL_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+]);
 
 export function classifyBash(command: string): BashClassification {
   const tokens = tokenizeShell(command);

@@ -11,7 +11,7 @@ import { wrapInBwrap } from "./sandbox.ts";
 
 export const READONLY_STATUS_KEY = "cairn-readonly";
 const PROMPT_SECTION = "cairn_readonly";
-const BLOCKED_TOOLS = new Set(["write", "edit"]);
+const BLOCKED_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 
 export interface ReadonlyToggleResult {
   enabled: boolean;

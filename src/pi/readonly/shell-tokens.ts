@@ -14,7 +14,7 @@ export interface ShellTokens {
   substitutions: string[];
 }
 
-const SEPARATORS = new Set([";", "&", "|", "(", ")", "\n"]);
+const SEPARATORS: ReadonlySet<string> = new Set([";", "&", "|", "(", ")", "\n"]);
 
 export function tokenizeShell(input: string): ShellTokens {
   const result: ShellTokens = { commands: [], redirects: [], substitutions: [] };
