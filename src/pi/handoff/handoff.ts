@@ -81,6 +81,7 @@ export async function requestHandoff(
   const details = { direction: goal, from: sessionFile, citedEventIds: [...brief.citedEventIds] };
   const content = renderBriefMessage(brief, goal);
 
+  let replaced = false;
   const result = await ctx.newSession({
     parentSession: sessionFile,
     setup: async (sessionManager) => {
@@ -89,12 +90,14 @@ export async function requestHandoff(
       sessionManager.appendCustomMessageEntry(HANDOFF_MESSAGE_TYPE, content, true, details);
     },
     withSession: async (fresh) => {
+      replaced = true;
       await fresh.sendUserMessage(goal);
       await options.continueWith?.(fresh);
     },
   });
-  // Only a cancelled replacement leaves `ctx` usable.
+  // `ctx` is usable only when no replacement happened: cancelled, or pi had no session control bound.
   if (result.cancelled) return stop(ctx, "cancelled", "Handoff cancelled; staying in this session.", "info");
+  if (!replaced) return stop(ctx, "failed", "Handoff failed: pi did not start a new session.", "error");
   return { status: "started" };
 }
 

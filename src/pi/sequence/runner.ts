@@ -54,9 +54,13 @@ export async function executeRun(
     return undefined;
   });
 
-  const outcome = await iterate(ctx, state, run, control);
-  state.sequence.activeRun = null;
-  state.runControl = null;
+  let outcome: RunOutcome = "failed";
+  try {
+    outcome = await runFromPosition(ctx, state, run, control);
+  } finally {
+    state.sequence.activeRun = null;
+    state.runControl = null;
+  }
   // After a replacement this instance's context is stale; the successor owns the UI.
   if (outcome === "handed-off" || control.sessionEnded) return outcome;
   stopListening();
@@ -64,64 +68,83 @@ export async function executeRun(
   return outcome;
 }
 
-async function iterate(
+/** Run the rest of the current iteration, then finish or hand the next iteration to a fresh session. */
+async function runFromPosition(
   ctx: ExtensionCommandContext,
   state: CairnState,
   run: SequenceRun,
   control: RunControl,
 ): Promise<RunOutcome> {
-  for (;;) {
-    // Fresh resolution on entry and before every iteration: templates, skills and commands may have changed.
-    const resolution = resolveSequence(run.steps, currentCatalog(state));
-    if (!resolution.ok) {
-      const [first] = resolution.failures;
-      const when = run.runIndex === 0 && run.stepIndex === 0 ? "before it started" : `at ${position(run)}`;
-      return fail(
-        ctx,
-        control,
-        `Sequence aborted ${when}: step ${(first?.index ?? 0) + 1} can no longer run.\n${first?.message ?? ""}`,
-      );
-    }
-
-    for (; run.stepIndex < run.steps.length; run.stepIndex++) {
-      if (control.cancelled) return cancelled(ctx, control, run);
-      ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run));
-      const step = resolution.steps[run.stepIndex];
-      if (!step) return fail(ctx, control, `Sequence aborted at ${position(run)}: the step is missing.`);
-      let outcome: StepOutcome;
-      try {
-        outcome = await executeStep(ctx, state, step, run, control);
-      } catch (error) {
-        outcome = { kind: "failed", message: error instanceof Error ? error.message : String(error) };
-      }
-      if (outcome.kind === "handed-off") return "handed-off";
-      if (outcome.kind === "cancelled" || control.cancelled) return cancelled(ctx, control, run);
-      if (outcome.kind === "failed") {
-        return fail(ctx, control, `Sequence aborted at ${position(run)} (${step.raw}): ${outcome.message}`);
-      }
-    }
-
-    if (run.runIndex + 1 >= run.totalRuns) {
-      ctx.ui.notify(`Sequence finished: ${count(run.totalRuns, "run")} of ${count(run.steps.length, "step")}.`, "info");
-      return "completed";
-    }
-    if (control.cancelled) return cancelled(ctx, control, run);
-    return (await resetForNextRun(ctx, state, run)) ? "handed-off" : cancelled(ctx, control, run);
+  // Resolved afresh whenever a run enters an instance: at the start, and at the start of every later iteration
+  // (always in a new instance). Templates, skills and commands may have changed in between.
+  const resolution = resolveSequence(run.steps, currentCatalog(state));
+  if (!resolution.ok) {
+    const [first] = resolution.failures;
+    const when = run.runIndex === 0 && run.stepIndex === 0 ? "before it started" : `at ${position(run)}`;
+    return fail(
+      ctx,
+      control,
+      `Sequence aborted ${when}: step ${(first?.index ?? 0) + 1} can no longer run.\n${first?.message ?? ""}`,
+    );
   }
+
+  for (; run.stepIndex < run.steps.length; run.stepIndex++) {
+    if (control.cancelled) return cancelled(ctx, control, run);
+    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run));
+    const step = resolution.steps[run.stepIndex];
+    if (!step) return fail(ctx, control, `Sequence aborted at ${position(run)}: the step is missing.`);
+    let outcome: StepOutcome;
+    try {
+      outcome = await executeStep(ctx, state, step, run, control);
+    } catch (error) {
+      outcome = { kind: "failed", message: error instanceof Error ? error.message : String(error) };
+    }
+    if (outcome.kind === "handed-off") return "handed-off";
+    if (outcome.kind === "cancelled" || control.cancelled) return cancelled(ctx, control, run);
+    if (outcome.kind === "failed") {
+      return fail(ctx, control, `Sequence aborted at ${position(run)} (${step.raw}): ${outcome.message}`);
+    }
+  }
+
+  if (run.runIndex + 1 >= run.totalRuns) {
+    ctx.ui.notify(`Sequence finished: ${count(run.totalRuns, "run")} of ${count(run.steps.length, "step")}.`, "info");
+    return "completed";
+  }
+  if (control.cancelled) return cancelled(ctx, control, run);
+  const reset = await resetForNextRun(ctx, state, run);
+  if (reset === "replaced") return "handed-off";
+  const nextRun = `run ${run.runIndex + 2}/${run.totalRuns}`;
+  if (reset === "cancelled") {
+    ctx.ui.notify(`Sequence cancelled before ${nextRun}: the new session was cancelled.`, "warning");
+    return "cancelled";
+  }
+  return fail(ctx, control, `Sequence stopped before ${nextRun}: pi did not start a new session.`);
 }
 
-/** Start the next iteration in a fresh session. False when the user (or an extension) cancelled the reset. */
-async function resetForNextRun(ctx: ExtensionCommandContext, state: CairnState, run: SequenceRun): Promise<boolean> {
+/**
+ * Start the next iteration in a fresh session. `cancelled` when the user or an extension vetoed the reset;
+ * `not-replaced` when pi reported success without replacing (command actions not bound), so `ctx` is still live.
+ */
+async function resetForNextRun(
+  ctx: ExtensionCommandContext,
+  state: CairnState,
+  run: SequenceRun,
+): Promise<"replaced" | "cancelled" | "not-replaced"> {
   const next: SequenceRun = { ...run, runIndex: run.runIndex + 1, stepIndex: 0 };
   const snapshot = snapshotOf(state, run);
   const relay = state.services.relay;
+  let replaced = false;
   const result = await ctx.newSession({
     setup: async (sessionManager) => {
       sessionManager.appendCustomEntry(SEQUENCE_SNAPSHOT_TYPE, snapshot);
     },
-    withSession: async (fresh) => continueIn(relay, fresh, next),
+    withSession: async (fresh) => {
+      replaced = true;
+      await continueIn(relay, fresh, next);
+    },
   });
-  return !result.cancelled;
+  if (result.cancelled) return "cancelled";
+  return replaced ? "replaced" : "not-replaced";
 }
 
 /** The snapshot a replacement session receives: the recorded sequence this run executes. */
@@ -205,6 +228,7 @@ async function sendPrompt(
   control: RunControl,
 ): Promise<StepOutcome> {
   await ctx.waitForIdle();
+  const before = ctx.sessionManager.getLeafId();
   if (isReplacedContext(ctx)) {
     await Promise.race([ctx.sendUserMessage(text), control.whenCancelled]);
   } else {
@@ -219,14 +243,16 @@ async function sendPrompt(
     return { kind: "cancelled" };
   }
   await ctx.waitForIdle();
-  return lastTurnOutcome(ctx);
+  return turnOutcome(ctx, before);
 }
 
-function lastTurnOutcome(ctx: ExtensionCommandContext): StepOutcome {
+/** How the turn started after entry `before` ended: its last assistant message's stop reason. */
+function turnOutcome(ctx: ExtensionCommandContext, before: string | null): StepOutcome {
   const branch = ctx.sessionManager.getBranch();
   for (let index = branch.length - 1; index >= 0; index--) {
     const entry = branch[index];
-    if (entry?.type !== "message" || entry.message.role !== "assistant") continue;
+    if (!entry || entry.id === before) break;
+    if (entry.type !== "message" || entry.message.role !== "assistant") continue;
     if (entry.message.stopReason === "aborted") return { kind: "cancelled" };
     if (entry.message.stopReason === "error") {
       return { kind: "failed", message: entry.message.errorMessage ?? "the model returned an error." };

@@ -99,6 +99,16 @@ describe("requestHandoff", () => {
     expect(replacement.sessions).toHaveLength(0);
   });
 
+  it("reports a handoff that pi did not carry out, and stays usable", async () => {
+    const setup = createTestState({ briefs: fakeBriefs() });
+    const { ctx, ui } = createFakeContext({ session: savedSession(), newSession: async () => ({ cancelled: false }) });
+    expect(await requestHandoff(ctx, setup.state, "go")).toEqual({
+      status: "failed",
+      message: "Handoff failed: pi did not start a new session.",
+    });
+    expect(ui.notifications.at(-1)?.type).toBe("error");
+  });
+
   it("needs a direction and a saved session", async () => {
     const setup = createTestState({ briefs: fakeBriefs() });
     const { ctx } = createFakeContext();

@@ -1,3 +1,4 @@
+import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { NOTEBOOK_ENTRY_TYPE } from "../../../src/pi/notebook/pages.ts";
@@ -203,6 +204,63 @@ describe("sequence runner", () => {
       undefined,
     ]);
     expect(last?.notifications.at(-1)).toEqual({ message: "Sequence finished: 3 runs of 2 steps.", type: "info" });
+  });
+
+  it.each([
+    [
+      { cancelled: true },
+      { message: "Sequence cancelled before run 2/2: the new session was cancelled.", type: "warning" },
+    ],
+    [
+      { cancelled: false },
+      { message: "Sequence stopped before run 2/2: pi did not start a new session.", type: "error" },
+    ],
+  ])("says so when the reset between runs does not happen (%j)", async (result, notification) => {
+    const { state, session } = instanceWithSnapshot(["/readonly"]);
+    const { ctx, ui } = createFakeContext({ session, newSession: async () => result });
+    const outcome = await executeRun(ctx, state, {
+      id: "run-1",
+      sequenceId: "seq-1",
+      steps: ["/readonly"],
+      args: [],
+      totalRuns: 2,
+      runIndex: 0,
+      stepIndex: 0,
+    });
+    expect(outcome).toBe(result.cancelled ? "cancelled" : "failed");
+    expect(ui.notifications.at(-1)).toEqual(notification);
+    expect(ui.statuses.has(SEQUENCE_STATUS_KEY)).toBe(false);
+    expect(state.sequence.activeRun).toBeNull();
+  });
+
+  it("aborts visibly when the model fails a prompt step", async () => {
+    const session = SessionManager.inMemory("/project");
+    session.appendCustomEntry(SEQUENCE_SNAPSHOT_TYPE, snapshot(["First", "Second"]));
+    const setup = createTestState({
+      session,
+      onUserMessage: () => {
+        // The turn ends with a model error.
+        setup.state.turns.started();
+        session.appendMessage(fauxAssistantMessage("", { stopReason: "error", errorMessage: "rate limited" }));
+        setup.state.turns.settled();
+      },
+    });
+    const { ctx, ui } = createFakeContext({ session, withModel: true });
+    const outcome = await executeRun(ctx, setup.state, {
+      id: "r",
+      sequenceId: "seq-1",
+      steps: ["First", "Second"],
+      args: [],
+      totalRuns: 1,
+      runIndex: 0,
+      stepIndex: 0,
+    });
+    expect(outcome).toBe("failed");
+    expect(setup.pi.userMessages).toEqual(["First"]);
+    expect(ui.notifications.at(-1)).toEqual({
+      message: "Sequence aborted at run 1/1, step 1/2 (First): rate limited",
+      type: "error",
+    });
   });
 
   it("cancels from /sequence while a step is running; later steps do not run", async () => {
