@@ -1,6 +1,6 @@
 /**
- * The sequence recorder in pi's real interactive TUI, driven through tmux: record (with a rejected third-party
- * command), preview, finish with Ctrl+Enter, answer the run count, watch the progress status, see both runs
+ * The sequence recorder in pi's real interactive TUI, driven through tmux: record (with slash autocomplete and a
+ * rejected third-party command), preview, finish with Ctrl+Enter, answer the run count, watch the progress status, see both runs
  * finish. The model is a scripted provider registered by a test-only extension; everything runs offline in temp
  * directories with a clean environment.
  */
@@ -73,7 +73,10 @@ describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
     expect(screen.capture()).toContain("cairn cannot execute third-party extension command handlers.");
     screen.sendKeys("C-u");
 
-    screen.sendText("/notebook write plan draft for $1");
+    // The recorder keeps pi's slash-command autocomplete.
+    screen.sendText("/noteb");
+    await screen.waitFor("Task notebook: list, show, write, append, delete or clear named pages");
+    screen.sendText("ook write plan draft for $1");
     screen.sendKeys("Enter");
     await screen.waitFor("● recording sequence · 2 steps ·");
     expect(screen.capture()).toMatch(/Sequence\n\s*1\. Say hello to \$1\n\s*2\. \/notebook write plan draft for \$1/);
