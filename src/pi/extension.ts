@@ -45,7 +45,7 @@ export function createCairnExtension(options: CairnExtensionOptions = {}): Exten
     registerReadonly(pi, state);
     registerHandoff(pi, state);
     registerSequence(pi, state);
-    if (services.recall) registerRecallTools(pi, services.recall);
+    registerRecallTools(pi, state);
 
     const receiver: RunReceiver = {
       continueRun: async (ctx, run) => {

@@ -5,12 +5,16 @@
  */
 import { Type } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { RecallHit, RecallSource } from "./recall-source.ts";
+import type { CairnState } from "../state.ts";
+import type { RecallHit } from "./recall-source.ts";
 
 export const RECALL_TOOL_NAMES = ["cairn_search", "cairn_resume_brief"] as const;
 const MAX_RESULTS = 50;
 
-export function registerRecallTools(pi: ExtensionAPI, source: RecallSource): void {
+/** Registers nothing when no recall source is wired in: the model never sees tools that cannot work. */
+export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
+  const source = state.services.recall;
+  if (!source) return;
   pi.registerTool({
     name: "cairn_search",
     label: "Search history",

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { RecallBriefRequest, RecallSearchRequest, RecallSource } from "../../../src/pi/recall/recall-source.ts";
 import { formatHits, registerRecallTools } from "../../../src/pi/recall/recall-tools.ts";
 import { createExtensionForTest } from "../helpers/extension.ts";
-import { createFakeContext, createFakePi } from "../helpers/fake-pi.ts";
+import { createFakeContext } from "../helpers/fake-pi.ts";
+import { createTestState } from "../helpers/test-state.ts";
 
 function fakeRecall(): RecallSource & { searches: RecallSearchRequest[]; briefs: RecallBriefRequest[] } {
   const searches: RecallSearchRequest[] = [];
@@ -34,8 +35,8 @@ function fakeRecall(): RecallSource & { searches: RecallSearchRequest[]; briefs:
 describe("recall tools", () => {
   it("search returns hits cited by event id, including the evidence chain", async () => {
     const source = fakeRecall();
-    const pi = createFakePi();
-    registerRecallTools(pi.api, source);
+    const { pi, state } = createTestState({ recall: source });
+    registerRecallTools(pi.api, state);
     const { ctx } = createFakeContext({ cwd: "/work/repo" });
     const result = await pi.tools.get("cairn_search")?.run({ query: "error:TypeError", limit: 500 }, ctx);
     expect(source.searches).toEqual([{ query: "error:TypeError", limit: 50, cwd: "/work/repo" }]);
@@ -50,8 +51,8 @@ describe("recall tools", () => {
 
   it("resume brief defaults to the current session and passes the budget", async () => {
     const source = fakeRecall();
-    const pi = createFakePi();
-    registerRecallTools(pi.api, source);
+    const { pi, state } = createTestState({ recall: source });
+    registerRecallTools(pi.api, state);
     const { ctx, session } = createFakeContext();
     const current = await pi.tools.get("cairn_resume_brief")?.run({ budget_tokens: 800 }, ctx);
     await pi.tools.get("cairn_resume_brief")?.run({ session: "s-9" }, ctx);
