@@ -4,11 +4,11 @@
  * `npm test` (pretest) produce.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const piCli = join(root, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
@@ -75,7 +75,9 @@ describe("cairn as a pi package", () => {
 
   it("loads with `pi -e <package dir>` and with `pi install <path>`", () => {
     expect(built, "dist/pi/index.js is missing: run `npm run build` (npm install and npm test do it)").toBe(true);
-    const agentDir = join(mkdtempSync(join(tmpdir(), "cairn-pkg-")), "agent");
+    const scratch = mkdtempSync(join(tmpdir(), "cairn-pkg-"));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    const agentDir = join(scratch, "agent");
 
     const direct = pi(agentDir, ["-e", root, "--no-session", "--mode", "json", "-p", "/notebook write plan via-e"]);
     expect(direct.stderr).not.toMatch(/Failed to load extension/);

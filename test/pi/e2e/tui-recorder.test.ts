@@ -4,7 +4,7 @@
  * finish. The model is a scripted provider registered by a test-only extension; everything runs offline in temp
  * directories with a clean environment.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,20 +18,24 @@ const scriptedProvider = resolve(here, "fixtures/scripted-provider.ts");
 const piCli = resolve(here, "../../../node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 
 let tmux: TmuxSession | undefined;
+let root: string | undefined;
 afterEach(() => {
   tmux?.kill();
   tmux = undefined;
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
 });
 
 describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
   it("records, previews, finishes, asks the run count and shows progress", async () => {
-    const root = mkdtempSync(join(tmpdir(), "cairn-tui-"));
-    const [home, agent, work] = ["home", "agent", "work"].map((name) => join(root, name));
+    const scratch = mkdtempSync(join(tmpdir(), "cairn-tui-"));
+    root = scratch;
+    const [home, agent, work] = ["home", "agent", "work"].map((name) => join(scratch, name));
     for (const dir of [home, agent, work]) mkdirSync(dir as string, { recursive: true });
-    const gate = join(root, "release-replies");
+    const gate = join(scratch, "release-replies");
 
     tmux = startTmux({
-      socketPath: join(root, "tmux.sock"),
+      socketPath: join(scratch, "tmux.sock"),
       cwd: work as string,
       command: [
         "env",

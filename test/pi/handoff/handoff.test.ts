@@ -1,8 +1,8 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { HandoffBriefRequest, HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
 import {
   HANDOFF_MESSAGE_TYPE,
@@ -30,8 +30,11 @@ function fakeBriefs(): HandoffBriefSource & { requests: HandoffBriefRequest[] } 
 }
 
 /** A persisted-looking session: pi reports a file path once the session is saved. */
+/** A session with a file path, as pi reports once a session is saved (nothing is written without a reply). */
 function savedSession(): SessionManager {
-  return SessionManager.create("/project", mkdtempSync(join(tmpdir(), "cairn-handoff-")));
+  const dir = mkdtempSync(join(tmpdir(), "cairn-handoff-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return SessionManager.create("/project", dir);
 }
 
 describe("requestHandoff", () => {

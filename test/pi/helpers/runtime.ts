@@ -4,7 +4,7 @@
  * provider, temp project/agent/session directories, in-memory settings with a tiny `keepRecentTokens` so small
  * sessions can compact, and a recording UI context in "tui" mode.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
@@ -45,7 +45,8 @@ export interface RuntimeHarness {
   /** The current session (it changes after every replacement). */
   readonly session: AgentSession;
   writeProjectFile(relativePath: string, content: string): string;
-  dispose(): void;
+  /** Shut the runtime down and delete the temp directories. */
+  dispose(): Promise<void>;
 }
 
 export interface RuntimeHarnessOptions {
@@ -167,8 +168,9 @@ export async function createRuntimeHarness(options: RuntimeHarnessOptions): Prom
       return runtime.session;
     },
     writeProjectFile,
-    dispose() {
-      void runtime.dispose();
+    async dispose() {
+      await runtime.dispose();
+      rmSync(root, { recursive: true, force: true });
     },
   };
 }

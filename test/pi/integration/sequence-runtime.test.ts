@@ -17,8 +17,8 @@ const TEMPLATE_V1 = "---\ndescription: One-line summary\n---\nSummarize $1 in on
 const TEMPLATE_V2 = "---\ndescription: One-line summary\n---\nSummarize $1 in one line (template v2).";
 
 let harness: RuntimeHarness | undefined;
-afterEach(() => {
-  harness?.dispose();
+afterEach(async () => {
+  await harness?.dispose();
   harness = undefined;
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createCairnExtension } from "../../../src/pi/extension.ts";
 import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
 import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
@@ -15,8 +15,8 @@ import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
 let harness: RuntimeHarness | undefined;
-afterEach(() => {
-  harness?.dispose();
+afterEach(async () => {
+  await harness?.dispose();
   harness = undefined;
   vi.unstubAllEnvs();
 });
@@ -43,7 +43,9 @@ function cairn(options: Parameters<typeof createCairnExtension>[0] = {}) {
 
 describe("sequence steps on the real pi runtime", () => {
   it("expands a skill from its SKILL.md and compacts through ctx.compact()", async () => {
-    vi.stubEnv("HOME", mkdtempSync(join(tmpdir(), "cairn-home-")));
+    const home = mkdtempSync(join(tmpdir(), "cairn-home-"));
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }));
+    vi.stubEnv("HOME", home);
     harness = await createRuntimeHarness({
       extensions: [cairn()],
       skills: true,

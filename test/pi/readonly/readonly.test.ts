@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolCallEvent, ToolCallEventResult } from "@earendil-works/pi-coding-agent";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { READONLY_STATUS_KEY, registerReadonly, runReadonlyToggle } from "../../../src/pi/readonly/readonly.ts";
 import { latestReadonly, READONLY_ENTRY_TYPE } from "../../../src/pi/readonly/readonly-state.ts";
 import { createBwrapProbe, wrapInBwrap } from "../../../src/pi/readonly/sandbox.ts";
@@ -136,6 +136,7 @@ const bwrapWorks = createBwrapProbe()().kind === "bwrap";
 describe.skipIf(!bwrapWorks)("bwrap sandbox (needs bubblewrap)", () => {
   it("lets a command read the project but not write to it, even under /tmp", () => {
     const project = mkdtempSync(join(tmpdir(), "cairn-ro-"));
+    onTestFinished(() => rmSync(project, { recursive: true, force: true }));
     writeFileSync(join(project, "notes.txt"), "original\n");
     const run = (command: string) =>
       spawnSync("/bin/bash", ["-c", wrapInBwrap(command, project)], { cwd: project, encoding: "utf8" });
