@@ -1,0 +1,78 @@
+/**
+ * cairn's pi extension. `createCairnExtension()` returns the factory pi calls once per extension instance (pi makes
+ * a new instance at startup and after every session replacement or reload). Each instance builds one state object,
+ * hands it to every module, and rebuilds it from the current branch whenever the branch changes.
+ */
+import { randomUUID } from "node:crypto";
+import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import type { HandoffBriefSource } from "./handoff/brief-source.ts";
+import { registerHandoff } from "./handoff/handoff.ts";
+import { registerNotebook } from "./notebook/notebook.ts";
+import { registerReadonly, showReadonlyStatus } from "./readonly/readonly.ts";
+import { createBwrapProbe, type SandboxProbe } from "./readonly/sandbox.ts";
+import type { RecallSource } from "./recall/recall-source.ts";
+import { registerRecallTools } from "./recall/recall-tools.ts";
+import { createRunRelay, type RunReceiver } from "./run-relay.ts";
+import { registerSequence } from "./sequence/command.ts";
+import { SESSION_ENDED } from "./sequence/run-control.ts";
+import { executeRun } from "./sequence/runner.ts";
+import { type CairnServices, createCairnState, rehydrateState } from "./state.ts";
+
+export interface CairnExtensionOptions {
+  /** Builds `/handoff` briefs (cairn's resume engine). Without it `/handoff` reports that it is unavailable. */
+  briefs?: HandoffBriefSource;
+  /** Backs the agent's recall tools (cairn's index). Without it the tools are not registered. */
+  recall?: RecallSource;
+  /** Overrides sandbox detection for read-only bash (tests). */
+  sandbox?: SandboxProbe;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export function createCairnExtension(options: CairnExtensionOptions = {}): ExtensionFactory {
+  const services: CairnServices = {
+    briefs: options.briefs,
+    recall: options.recall,
+    sandbox: options.sandbox ?? createBwrapProbe(),
+    relay: createRunRelay(),
+    now: options.now ?? Date.now,
+    newId: options.newId ?? randomUUID,
+  };
+
+  return (pi) => {
+    const state = createCairnState(pi, services);
+    registerNotebook(pi, state);
+    registerReadonly(pi, state);
+    registerHandoff(pi, state);
+    registerSequence(pi, state);
+    registerRecallTools(pi, state);
+
+    const receiver: RunReceiver = {
+      continueRun: async (ctx, run) => {
+        await executeRun(ctx, state, run);
+      },
+    };
+    let sessionId: string | undefined;
+
+    pi.on("session_start", (_event, ctx) => {
+      rehydrateState(state, ctx.sessionManager.getBranch());
+      showReadonlyStatus(ctx, state);
+      sessionId = ctx.sessionManager.getSessionId();
+      services.relay.register(sessionId, receiver);
+    });
+    pi.on("session_tree", (_event, ctx) => {
+      rehydrateState(state, ctx.sessionManager.getBranch());
+      showReadonlyStatus(ctx, state);
+    });
+    pi.on("session_shutdown", () => {
+      if (sessionId) services.relay.unregister(sessionId, receiver);
+      state.runControl?.cancel(SESSION_ENDED);
+    });
+    pi.on("agent_start", () => {
+      state.turns.started();
+    });
+    pi.on("agent_settled", () => {
+      state.turns.settled();
+    });
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * `/readonly`: blocks `write` and `edit`, and guards `bash` with the write classifier plus the OS sandbox where one
+ * works. The mode is branch state (see readonly-state.ts) and is announced to the model as a system-prompt
+ * section, so the tools stay advertised and the prompt prefix changes only when the mode does.
+ */
+import { type ExtensionAPI, type ExtensionContext, isToolCallEventType } from "@earendil-works/pi-coding-agent";
+import type { CairnState } from "../state.ts";
+import { classifyBash } from "./bash-classifier.ts";
+import { READONLY_ENTRY_TYPE, type ReadonlyEntry } from "./readonly-state.ts";
+import { wrapInBwrap } from "./sandbox.ts";
+
+export const READONLY_STATUS_KEY = "cairn-readonly";
+const PROMPT_SECTION = "cairn_readonly";
+const BLOCKED_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+
+export interface ReadonlyToggleResult {
+  enabled: boolean;
+}
+
+/** Flip read-only mode for the current branch. Shared by `/readonly` and the sequence runner. */
+export async function runReadonlyToggle(ctx: ExtensionContext, state: CairnState): Promise<ReadonlyToggleResult> {
+  const enabled = !state.readonly.enabled;
+  state.readonly.enabled = enabled;
+  const entry: ReadonlyEntry = { version: 1, enabled, updatedAt: state.services.now() };
+  state.api.appendEntry(READONLY_ENTRY_TYPE, entry);
+  showReadonlyStatus(ctx, state);
+  ctx.ui.notify(
+    enabled ? enabledNotice(state) : "Read-only mode off: write, edit and bash work normally again.",
+    "info",
+  );
+  return { enabled };
+}
+
+export function showReadonlyStatus(ctx: ExtensionContext, state: CairnState): void {
+  ctx.ui.setStatus(READONLY_STATUS_KEY, state.readonly.enabled ? "🔒 readonly" : undefined);
+}
+
+export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
+  pi.registerCommand("readonly", {
+    description: "Toggle read-only mode (blocks write/edit, sandboxes bash)",
+    handler: async (_args, ctx) => {
+      await runReadonlyToggle(ctx, state);
+    },
+  });
+
+  pi.on("tool_call", (event, ctx) => {
+    if (!state.readonly.enabled) return undefined;
+    if (BLOCKED_TOOLS.has(event.toolName)) {
+      return {
+        block: true,
+        reason: `Read-only mode is on: ${event.toolName} is blocked. Ask the user to run /readonly to leave it.`,
+      };
+    }
+    if (!isToolCallEventType("bash", event)) return undefined;
+    const verdict = classifyBash(event.input.command);
+    if (verdict.writes) {
+      return { block: true, reason: `Read-only mode is on: this command ${verdict.reason ?? "writes files"}.` };
+    }
+    if (state.services.sandbox().kind === "bwrap") event.input.command = wrapInBwrap(event.input.command, ctx.cwd);
+    return undefined;
+  });
+
+  pi.on("before_agent_start", (event) => {
+    const sections = event.systemPromptOptions.sections;
+    if (state.readonly.enabled) {
+      sections[PROMPT_SECTION] =
+        "Read-only mode is on. Do not modify files: write and edit are blocked, and bash commands that write are blocked or run in a read-only sandbox. Investigate, read and report.";
+    } else {
+      delete sections[PROMPT_SECTION];
+    }
+    return undefined;
+  });
+}
+
+function enabledNotice(state: CairnState): string {
+  const sandbox = state.services.sandbox();
+  const bash =
+    sandbox.kind === "bwrap"
+      ? "bash runs in a read-only bwrap sandbox"
+      : `bash is checked by a write classifier only (${sandbox.detail ?? "no sandbox"})`;
+  return `Read-only mode on: write and edit are blocked; ${bash}.`;
+}

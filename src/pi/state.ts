@@ -1,0 +1,62 @@
+/**
+ * The one state object of an extension instance. The factory creates it and hands it to every module; nothing
+ * lives at module level. Everything in it is a cache of the current branch (rebuilt on `session_start` and
+ * `session_tree`) or transient to the instance (the run it is executing, turn tracking).
+ */
+import type { ExtensionAPI, SessionEntry } from "@earendil-works/pi-coding-agent";
+import type { HandoffBriefSource } from "./handoff/brief-source.ts";
+import { createNotebookState, type NotebookState, rebuildPages } from "./notebook/pages.ts";
+import { latestReadonly, type ReadonlyState } from "./readonly/readonly-state.ts";
+import type { SandboxProbe } from "./readonly/sandbox.ts";
+import type { RecallSource } from "./recall/recall-source.ts";
+import type { RunRelay } from "./run-relay.ts";
+import type { RunControl } from "./sequence/run-control.ts";
+import { latestSnapshot } from "./sequence/snapshot.ts";
+import { createTurnWatch, type TurnWatch } from "./sequence/turns.ts";
+import type { SequenceState } from "./sequence/types.ts";
+
+/** What every instance made by one factory shares: injected sources and process-wide helpers. */
+export interface CairnServices {
+  /** Builds `/handoff` briefs; absent until cairn's resume engine is wired in. */
+  briefs: HandoffBriefSource | undefined;
+  /** Backs the agent's recall tools; absent until cairn's index is wired in. */
+  recall: RecallSource | undefined;
+  sandbox: SandboxProbe;
+  relay: RunRelay;
+  now(): number;
+  newId(): string;
+}
+
+export interface CairnState {
+  /** The `pi` of the instance that owns this state; never another instance's. */
+  readonly api: ExtensionAPI;
+  readonly services: CairnServices;
+  readonly sequence: SequenceState;
+  readonly notebook: NotebookState;
+  readonly readonly: ReadonlyState;
+  readonly turns: TurnWatch;
+  /** Cancellation for `sequence.activeRun`; null when no run is executing in this instance. */
+  runControl: RunControl | null;
+}
+
+export function createCairnState(api: ExtensionAPI, services: CairnServices): CairnState {
+  return {
+    api,
+    services,
+    sequence: { lastRecorded: null, activeRun: null },
+    notebook: createNotebookState(),
+    readonly: { enabled: false },
+    turns: createTurnWatch(),
+    runControl: null,
+  };
+}
+
+/**
+ * Rebuild the branch-derived caches. A run in progress is not touched: it belongs to this instance's execution,
+ * not to the branch.
+ */
+export function rehydrateState(state: CairnState, branch: readonly SessionEntry[]): void {
+  state.sequence.lastRecorded = latestSnapshot(branch);
+  state.notebook.pages = rebuildPages(branch);
+  state.readonly.enabled = latestReadonly(branch);
+}

@@ -1,0 +1,47 @@
+/**
+ * A cairn state wired to a fake `pi` and deterministic services, for testing the shared command functions and the
+ * modules without a pi runtime.
+ */
+import type { SessionManager, SlashCommandInfo } from "@earendil-works/pi-coding-agent";
+import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
+import type { SandboxSupport } from "../../../src/pi/readonly/sandbox.ts";
+import type { RecallSource } from "../../../src/pi/recall/recall-source.ts";
+import { createRunRelay } from "../../../src/pi/run-relay.ts";
+import { type CairnServices, type CairnState, createCairnState } from "../../../src/pi/state.ts";
+import { cairnCommands, createFakePi, type FakePi } from "./fake-pi.ts";
+
+export interface TestStateOptions {
+  session?: SessionManager;
+  commandList?: SlashCommandInfo[];
+  sandbox?: SandboxSupport;
+  briefs?: HandoffBriefSource;
+  recall?: RecallSource;
+  onUserMessage?: (text: string) => void;
+  /** Share services with another test state, as instances made by one factory do. */
+  services?: CairnServices;
+}
+
+export interface TestState {
+  pi: FakePi;
+  state: CairnState;
+  services: CairnServices;
+}
+
+export function createTestState(options: TestStateOptions = {}): TestState {
+  let clock = 1_000;
+  let ids = 0;
+  const services: CairnServices = options.services ?? {
+    briefs: options.briefs,
+    recall: options.recall,
+    sandbox: () => options.sandbox ?? { kind: "none", detail: "disabled in tests" },
+    relay: createRunRelay(),
+    now: () => ++clock,
+    newId: () => `id-${++ids}`,
+  };
+  const pi = createFakePi({
+    ...(options.session ? { session: options.session } : {}),
+    commandList: options.commandList ?? cairnCommands(),
+    ...(options.onUserMessage ? { onUserMessage: options.onUserMessage } : {}),
+  });
+  return { pi, state: createCairnState(pi.api, services), services };
+}
