@@ -6,6 +6,7 @@ import { parseScript } from "../../src/live/drivers/script-format.ts";
 import { createScriptedDriver } from "../../src/live/drivers/scripted.ts";
 import type { SessionEventType } from "../../src/live/protocol.ts";
 import type { LiveSink } from "../../src/live/sink.ts";
+import { realFixture } from "../helpers/transcripts.ts";
 import { createRecordingSink } from "./helpers/recording-sink.ts";
 
 const examples = join(import.meta.dirname, "../../examples");
@@ -116,10 +117,7 @@ describe("scripted driver", () => {
   });
 
   it("replays a recorded pi session as a script", async () => {
-    const file = join(
-      import.meta.dirname,
-      "../../../shared/fixtures/real/pi/agent-history__real_sessions_pi_session-01.jsonl",
-    );
+    const file = realFixture("pi/agent-history__real_sessions_pi_session-01.jsonl");
     const parsed = parseScript(readFileSync(file, "utf8"), "pi session");
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
