@@ -5,6 +5,10 @@ import type { Command } from "./io.ts";
  * Add one line per command.
  */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  index: {
+    summary: "index transcripts into the database",
+    load: async () => (await import("./commands/index-command.ts")).indexCommand,
+  },
   inspect: {
     summary: "print what cairn makes of transcript files",
     load: async () => (await import("./commands/inspect.ts")).inspectCommand,

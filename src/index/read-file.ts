@@ -23,7 +23,14 @@ export interface ReadFileOptions {
   takeUnterminated?: boolean;
   chunkBytes?: number;
   maxLineBytes?: number;
-  onBatch(batch: TopologyBatch, problems: Problem[]): void;
+  /** Called per chunk with what it yielded and where reading stands after it (offset, line, parser state). */
+  onBatch(batch: TopologyBatch, problems: Problem[], at: ReadPosition): void;
+}
+
+export interface ReadPosition {
+  offset: number;
+  line: number;
+  state: TranscriptState | null;
 }
 
 export interface ReadFileResult {
@@ -87,24 +94,29 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
         if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
       }
       const split = splitLines(buf, line, eof && (opts.takeUnterminated ?? false));
+      let parsed: ReturnType<typeof parseTranscript> | undefined;
       if (split.lines.length > 0) {
-        const parsed = parseTranscript(split.lines, state);
+        parsed = parseTranscript(split.lines, state);
         state = parsed.state;
-        opts.onBatch(parsed.batch, parsed.problems);
       }
       offset += split.consumed;
       line = split.nextLine;
+      if (split.lines.length > 0) opts.onBatch(parsed!.batch, parsed!.problems, { offset, line, state });
       carry = buf.subarray(split.consumed);
       if (carry.length > maxLine) {
-        opts.onBatch(emptyBatch(), [
-          {
-            source_file: path,
-            source_line: line,
-            reason: `line longer than ${Math.round(maxLine / 1048576)} MiB; skipped`,
-            excerpt: carry.subarray(0, 160).toString("utf8"),
-          },
-        ]);
         offset += carry.length;
+        opts.onBatch(
+          emptyBatch(),
+          [
+            {
+              source_file: path,
+              source_line: line,
+              reason: `line longer than ${Math.round(maxLine / 1048576)} MiB; skipped`,
+              excerpt: carry.subarray(0, 160).toString("utf8"),
+            },
+          ],
+          { offset, line, state },
+        );
         carry = Buffer.alloc(0);
         skipping = true;
       }

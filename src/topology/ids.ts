@@ -55,16 +55,23 @@ function finish([a, b]: [number, number], length: number): string {
  * another machine) gives the same ids; they never depend on insertion order.
  */
 export function eventId(provider: Provider, sessionId: string, key: string): string {
-  return hash64(`${provider}\u0000${sessionId}\u0000${key}`);
+  return sessionIdHasher(provider, sessionId)(key);
 }
 
-/** `eventId` for many keys of one session. */
+/**
+ * `eventId` for many keys of one session. The id's first 4 hex digits come from the session alone, the other 12
+ * from the session and the key: a session's events sort together, so the index's B-trees take a session's
+ * inserts in one region instead of all over the file (random keys made indexing 3x slower at scale). 48 bits per
+ * session keep collisions within a session negligible (about 1e-5 for a 100,000-event session).
+ */
 export function sessionIdHasher(provider: Provider, sessionId: string): (key: string) => string {
-  const prefix = hashPrefix(`${provider}\u0000${sessionId}\u0000`);
-  return (key) => hashWithPrefix(prefix, key);
+  const base = `${provider}\u0000${sessionId}\u0000`;
+  const prefix = hashPrefix(base);
+  const bucket = hash64(base).slice(0, 4);
+  return (key) => bucket + hashWithPrefix(prefix, key).slice(4);
 }
 
-/** Ids of derived events: the source event, the derivation and its index among that source's derivations. */
+/** Ids of derived events: the source's session bucket, then a hash of the source, the derivation and its index. */
 export function derivedEventId(sourceId: string, kind: string, index: number): string {
-  return hash64(`${sourceId}\u0000${kind}\u0000${index}`);
+  return sourceId.slice(0, 4) + hash64(`${sourceId}\u0000${kind}\u0000${index}`).slice(4);
 }

@@ -301,7 +301,8 @@ class Normalizer {
     if (p.isNew) {
       if (this.s.lastPrimary) this.edge(this.s.lastPrimary, p.id, "next");
       this.s.lastPrimary = p.id;
-      if (parent && parent !== p.id) this.edge(p.id, parent, "parent");
+      // An explicit parent (a call's message, a result's call) is linked by its own edge type.
+      if (parent && parent !== p.id && fields.parent_event_id === undefined) this.edge(p.id, parent, "parent");
     }
     return { ev, open: p.open, isNew: p.isNew };
   }
@@ -392,6 +393,13 @@ class Normalizer {
       files.push({ ...a, key: np.key, display: np.display, ...(to ? { to: to.display, toKey: to.key } : {}) });
     }
     const text = command ?? renderInput(input);
+    const messageId = r.messageKey
+      ? this.idOf(r.messageKey)
+      : this.s.lastAssistant && this.s.lastAssistant.turn === this.s.turn
+        ? this.s.lastAssistant.id
+        : null;
+    // A call hangs off the assistant message that issued it (the `calls` edge); only without one does the
+    // provider's tree parent stand in.
     const src = this.primary(r, "tool_call", {
       role: "assistant",
       text,
@@ -399,12 +407,8 @@ class Normalizer {
       command: command,
       file_path: files[0]?.key ?? null,
       meta: { call_id: r.callId, ...(info?.family ? { family: info.family } : {}) },
+      ...(messageId ? { parent_event_id: messageId } : {}),
     });
-    const messageId = r.messageKey
-      ? this.idOf(r.messageKey)
-      : this.s.lastAssistant && this.s.lastAssistant.turn === this.s.turn
-        ? this.s.lastAssistant.id
-        : null;
     if (messageId) this.edge(messageId, src.ev.event_id, "calls");
     for (const f of files) {
       this.edge(src.ev.event_id, this.entity("file", f.key, f.display), "touches", { op: f.op });

@@ -57,6 +57,19 @@ export const EDGE_TYPES = [
 ] as const;
 export type EdgeType = (typeof EDGE_TYPES)[number];
 
+/**
+ * Edge types that follow from event columns (`ordinal`, `parent_event_id`): the store keeps them implicit and
+ * rebuilds them on read, so it writes a fraction of the rows. `PARENT_EDGE_DIRECTION` says which way each of the
+ * parent-column edges points.
+ */
+export const IMPLICIT_EDGE_TYPES: readonly EdgeType[] = ["next", "parent", "derived_from", "result", "calls"];
+export const PARENT_EDGE_DIRECTION: Partial<Record<EdgeType, "child_to_parent" | "parent_to_child">> = {
+  parent: "child_to_parent",
+  derived_from: "child_to_parent",
+  result: "parent_to_child",
+  calls: "parent_to_child",
+};
+
 export const ENTITY_KINDS = ["file", "command", "error_signature", "branch"] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 

@@ -1,0 +1,113 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type IndexResult, indexPaths } from "../../index/indexer.ts";
+import { acquireLock } from "../../index/lock.ts";
+import { watchIndex } from "../../index/watch.ts";
+import { defaultRoots } from "../../readers/roots.ts";
+import { openStore } from "../../store/sqlite-store.ts";
+import { dbPathOf } from "../db.ts";
+import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { createProgress } from "../progress.ts";
+
+const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
+
+Indexes transcripts into cairn's SQLite database. Without --root it reads the agents' own folders
+(~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, honouring CLAUDE_CONFIG_DIR, CODEX_HOME and
+PI_CODING_AGENT_DIR). Unchanged files cost one stat; grown files are read from where the last run stopped.
+
+  --root DIR   a folder (or file) to index; repeatable
+  --db PATH    the database (default $CAIRN_DB, else $XDG_DATA_HOME/cairn/cairn.db)
+  --watch      keep running and index appended lines as they are written
+  --json       print only a JSON summary`;
+
+export const indexCommand: Command = {
+  name: "index",
+  summary: "index transcripts into the database",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parse(argv);
+    const dbPath = dbPathOf(values.db, io);
+    const paths =
+      values.root && values.root.length > 0
+        ? values.root.map((r) => resolve(io.cwd, r))
+        : defaultRoots(io.env, io.env["HOME"] ?? homedir());
+    const lock = await acquireLock(dbPath, 60_000, (e) => {
+      if (!values.json) io.stderr.write(`cairn index: waiting for pid ${e.pid}, which is indexing ${dbPath}…\n`);
+    });
+    const store = openStore(dbPath);
+    try {
+      if (values.watch) {
+        await watchIndex({
+          store,
+          paths,
+          signal: io.signal,
+          onResult(r) {
+            if (r.changed > 0) {
+              if (values.json) writeJson(io, summaryJson(r, dbPath));
+              else io.stdout.write(`${new Date().toISOString()} ${summaryLine(r)}\n`);
+            }
+          },
+        });
+        return 0;
+      }
+      const progress = createProgress(io);
+      const result = indexPaths({ store, paths, onProgress: values.json ? undefined : (p) => progress.update(p) });
+      progress.done();
+      if (values.json) {
+        writeJson(io, { ...summaryJson(result, dbPath), problems: store.problems(200) });
+        return 0;
+      }
+      io.stdout.write(`${summaryLine(result)}\n`);
+      for (const e of result.errors) io.stderr.write(`  cannot read ${e.path}: ${e.message}\n`);
+      if (result.problems > 0)
+        io.stdout.write(
+          `  ${result.problems} line(s) could not be used; see 'cairn index --json' or 'cairn inspect <file>'\n`,
+        );
+      return 0;
+    } finally {
+      store.close();
+      lock.release();
+    }
+  },
+};
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        root: { type: "string", multiple: true },
+        db: { type: "string" },
+        watch: { type: "boolean" },
+        json: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export function summaryLine(r: IndexResult): string {
+  const mb = r.bytes / 1048576;
+  const secs = r.ms / 1000;
+  return `indexed ${r.files} files (${r.changed} changed, ${r.unchanged} unchanged), ${r.sessions} sessions, +${r.events} events, ${r.problems} problems, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
+}
+
+function summaryJson(r: IndexResult, db: string) {
+  return {
+    db,
+    files: r.files,
+    changed: r.changed,
+    unchanged: r.unchanged,
+    rewritten: r.rewritten,
+    sessions: r.sessions,
+    events: r.events,
+    problems: r.problems,
+    bytes: r.bytes,
+    ms: r.ms,
+    errors: r.errors,
+  };
+}
+
+export type { CliIo };

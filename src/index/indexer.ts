@@ -1,0 +1,240 @@
+/**
+ * The incremental indexer. Per file it keeps size, mtime, inode, a hash of the first bytes, the offset after the
+ * last complete line and the parser state there. Unchanged file: one stat. Grown file: only the new bytes, each
+ * chunk committed together with its new offset and state (a crash resumes at the last commit). Shrunk or
+ * rewritten file: forgotten and read again, in one transaction.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import type { TranscriptRoot } from "../readers/roots.ts";
+import type { FileState, Store } from "../store/types.ts";
+import { emptyBatch, readTranscriptFile } from "./read-file.ts";
+import { findTranscripts } from "./scan.ts";
+
+const HEAD_BYTES = 4096;
+const GROUP_BYTES = 64 * 1024 * 1024;
+const GROUP_MS = 2_000;
+
+export type FileOutcome = "unchanged" | "appended" | "new" | "rewritten" | "unreadable" | "unrecognized";
+
+export interface FileResult {
+  path: string;
+  outcome: FileOutcome;
+  bytes: number;
+  events: number;
+  problems: number;
+  error?: string;
+}
+
+export interface IndexProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+export interface IndexOptions {
+  store: Store;
+  /** Folders or files to index (folders are searched for transcripts). */
+  paths: ReadonlyArray<string | TranscriptRoot>;
+  onProgress?: (p: IndexProgress) => void;
+  onFile?: (r: FileResult) => void;
+  now?: () => Date;
+  chunkBytes?: number;
+}
+
+export interface IndexResult {
+  files: number;
+  changed: number;
+  unchanged: number;
+  rewritten: number;
+  bytes: number;
+  events: number;
+  problems: number;
+  sessions: number;
+  ms: number;
+  errors: Array<{ path: string; message: string }>;
+}
+
+export function listTranscripts(paths: IndexOptions["paths"]): string[] {
+  const files = new Set<string>();
+  for (const p of paths) {
+    const dir = typeof p === "string" ? p : p.dir;
+    if (!existsSync(dir)) continue;
+    for (const f of findTranscripts(dir)) files.add(f);
+  }
+  return [...files].sort();
+}
+
+export function indexPaths(opts: IndexOptions): IndexResult {
+  const t0 = Date.now();
+  const files = listTranscripts(opts.paths);
+  const sizes = files.map((f) => {
+    try {
+      return statSync(f).size;
+    } catch {
+      return 0;
+    }
+  });
+  const bytesTotal = sizes.reduce((a, b) => a + b, 0);
+  const result: IndexResult = {
+    files: files.length,
+    changed: 0,
+    unchanged: 0,
+    rewritten: 0,
+    bytes: 0,
+    events: 0,
+    problems: 0,
+    sessions: 0,
+    ms: 0,
+    errors: [],
+  };
+  let bytesDone = 0;
+  // Files are written in groups, one transaction per group: every commit makes SQLite (and FTS5 in particular)
+  // flush and merge, so committing per small file costs more than the writing. A crash loses at most one group;
+  // each file's offset and state are committed with its events, so the next run resumes consistently.
+  let group: { open: boolean; bytes: number; since: number } = { open: false, bytes: 0, since: 0 };
+  const store = opts.store;
+  const commitGroup = () => {
+    if (group.open) store.commitGroup();
+    group = { open: false, bytes: 0, since: 0 };
+  };
+  files.forEach((path, i) => {
+    if (!group.open) {
+      store.beginGroup();
+      group = { open: true, bytes: 0, since: Date.now() };
+    }
+    let r: FileResult;
+    try {
+      r = indexFile(store, path, opts);
+    } catch (error) {
+      store.rollbackGroup();
+      group = { open: false, bytes: 0, since: 0 };
+      throw error;
+    }
+    group.bytes += r.bytes;
+    if (group.bytes >= GROUP_BYTES || Date.now() - group.since >= GROUP_MS) commitGroup();
+    bytesDone += sizes[i] ?? 0;
+    if (r.outcome === "unchanged") result.unchanged++;
+    else if (r.outcome === "unreadable") result.errors.push({ path, message: r.error ?? "unreadable" });
+    else result.changed++;
+    if (r.outcome === "rewritten") result.rewritten++;
+    result.bytes += r.bytes;
+    result.events += r.events;
+    result.problems += r.problems;
+    opts.onFile?.(r);
+    opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
+  });
+  commitGroup();
+  result.sessions = opts.store.counts().sessions;
+  result.ms = Date.now() - t0;
+  return result;
+}
+
+/**
+ * Runs `fn` atomically: inside an open group the group's transaction already does that, and a savepoint would
+ * make FTS5 flush a small segment every time.
+ */
+function atomically(store: Store, fn: () => void): void {
+  if (store.inGroup()) fn();
+  else store.transaction(fn);
+}
+
+function headHash(fd: number, length: number): string {
+  const buf = Buffer.alloc(length);
+  const n = length > 0 ? readSync(fd, buf, 0, length, 0) : 0;
+  return createHash("sha1").update(buf.subarray(0, n)).digest("hex");
+}
+
+export function indexFile(store: Store, path: string, opts: Pick<IndexOptions, "now" | "chunkBytes"> = {}): FileResult {
+  const now = opts.now ?? (() => new Date());
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(path);
+  } catch (error) {
+    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
+  }
+  const prev = store.getFileState(path);
+  if (prev && prev.size === st.size && prev.mtime_ms === st.mtimeMs && prev.inode === st.ino) {
+    return { path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 };
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
+  }
+  try {
+    const sameFile =
+      prev !== undefined &&
+      prev.state !== null &&
+      prev.inode === st.ino &&
+      st.size >= prev.offset &&
+      headHash(fd, Math.min(HEAD_BYTES, prev.offset)) === prev.head_hash;
+    const outcome: FileOutcome = sameFile ? "appended" : prev ? "rewritten" : "new";
+    let events = 0;
+    let problems = 0;
+    const touched = new Set<string>();
+    const base = { path, size: st.size, mtime_ms: st.mtimeMs, inode: st.ino };
+    const save = (offset: number, line: number, state: FileState["state"]) => {
+      store.putFileState({
+        ...base,
+        provider: state?.provider ?? null,
+        head_hash: headHash(fd, Math.min(HEAD_BYTES, offset)),
+        offset,
+        line,
+        state,
+        indexed_at: now().toISOString(),
+      });
+    };
+    const read = (perChunkTransaction: boolean) => {
+      const res = readTranscriptFile(path, {
+        offset: sameFile ? prev.offset : 0,
+        line: sameFile ? prev.line : 1,
+        state: sameFile ? prev.state : null,
+        chunkBytes: opts.chunkBytes,
+        onBatch(batch, batchProblems, at) {
+          const write = () => {
+            store.writeBatch(path, batch, batchProblems);
+            save(at.offset, at.line, at.state);
+          };
+          if (perChunkTransaction) atomically(store, write);
+          else write();
+          events += batch.events.length;
+          problems += batchProblems.length;
+          for (const s of batch.sessions) touched.add(s.session_id);
+          for (const e of batch.events) touched.add(e.session_id);
+        },
+      });
+      // Nothing consumed (empty file, or only a half-written line): still remember the file.
+      if (res.state === null) {
+        const unrecognized = st.size > 0 && res.offset === 0;
+        if (unrecognized) problems++;
+        const write = () => {
+          if (unrecognized) {
+            store.writeBatch(path, emptyBatch(), [
+              { source_file: path, source_line: 1, reason: "not a Claude Code, Codex or pi transcript", excerpt: "" },
+            ]);
+          }
+          save(0, 1, null);
+        };
+        if (perChunkTransaction) atomically(store, write);
+        else write();
+        return { res, unrecognized };
+      }
+      if (!sameFile || res.offset === (sameFile ? prev.offset : 0)) save(res.offset, res.line, res.state);
+      return { res, unrecognized: false };
+    };
+    let out: ReturnType<typeof read>;
+    if (outcome === "rewritten") {
+      out = store.transaction(() => {
+        store.deleteFile(path);
+        return read(false);
+      });
+    } else out = read(true);
+    if (touched.size > 0) atomically(store, () => store.refreshSessions(touched));
+    return { path, outcome: out.unrecognized ? "unrecognized" : outcome, bytes: out.res.bytesRead, events, problems };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * One writer per index: a lock file beside the database holding the writer's pid. SQLite alone would keep the
+ * data safe, but two indexers interleaving file batches would do all the work twice; the second one waits.
+ * A lock left by a process that no longer exists is taken over.
+ */
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+
+export interface IndexLock {
+  release(): void;
+}
+
+export class IndexLockedError extends Error {
+  override name = "IndexLockedError";
+  readonly pid: number;
+  readonly lockPath: string;
+  constructor(pid: number, lockPath: string) {
+    super(`another cairn is indexing this database (pid ${pid}; lock ${lockPath})`);
+    this.pid = pid;
+    this.lockPath = lockPath;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function tryLock(dbPath: string): IndexLock {
+  const lockPath = `${dbPath}.index-lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          try {
+            if (readFileSync(lockPath, "utf8") === String(process.pid)) unlinkSync(lockPath);
+          } catch {
+            // already gone
+          }
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      let pid = Number.NaN;
+      try {
+        pid = Number(readFileSync(lockPath, "utf8"));
+      } catch {
+        continue; // released between our two calls
+      }
+      if (Number.isInteger(pid) && pid > 0 && alive(pid) && pid !== process.pid)
+        throw new IndexLockedError(pid, lockPath);
+      try {
+        unlinkSync(lockPath); // stale: its writer is gone
+      } catch {
+        // someone else took it over first
+      }
+    }
+  }
+  throw new Error(`could not take the index lock ${lockPath}`);
+}
+
+/** Waits for the lock, polling, up to `timeoutMs`; calls `onWait` once when it has to wait. */
+export async function acquireLock(
+  dbPath: string,
+  timeoutMs: number,
+  onWait: (e: IndexLockedError) => void,
+): Promise<IndexLock> {
+  const start = Date.now();
+  let told = false;
+  for (;;) {
+    try {
+      return tryLock(dbPath);
+    } catch (error) {
+      if (!(error instanceof IndexLockedError) || Date.now() - start >= timeoutMs) throw error;
+      if (!told) {
+        onWait(error);
+        told = true;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

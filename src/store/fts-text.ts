@@ -1,0 +1,56 @@
+/**
+ * What goes into the full-text index for an event: its text, bounded (tool output keeps a head and a tail), and
+ * the parts of the code identifiers in it, so `parseTranscript`, `snake_case_name` and `HTTPServer` are found by
+ * their words too. The tokenizer splits `dotted.names`, paths and `kebab-case` by itself and keeps `_` inside
+ * tokens (`TS2304`, `snake_case` stay whole).
+ */
+import type { SessionEvent } from "../topology/types.ts";
+
+/**
+ * Tool output is mostly file contents and logs: what identifies it (the command's first lines, an error or a
+ * summary at the end) sits at its edges, and the whole of it stays in the event table for `show` and briefs.
+ */
+const OUTPUT_HEAD = 2_500;
+const OUTPUT_TAIL = 1_500;
+const CALL_HEAD = 3_000;
+const CALL_TAIL = 1_000;
+const TEXT_HEAD = 24_000;
+const TEXT_TAIL = 4_000;
+const MAX_IDENT_PARTS = 2_000;
+
+export function boundedText(ev: Pick<SessionEvent, "event_type" | "text">): string {
+  const [head, tail] =
+    ev.event_type === "tool_result"
+      ? [OUTPUT_HEAD, OUTPUT_TAIL]
+      : ev.event_type === "tool_call"
+        ? [CALL_HEAD, CALL_TAIL]
+        : [TEXT_HEAD, TEXT_TAIL];
+  const t = ev.text;
+  return t.length <= head + tail ? t : `${t.slice(0, head)}\n…\n${t.slice(-tail)}`;
+}
+
+const IDENT = /[A-Za-z_$][A-Za-z0-9_$]{3,}/g;
+/** Compound identifiers only: an inner `_`, a lower→upper hump, an acronym before a word, or a digit inside. */
+const COMPOUND = /._|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]+[A-Za-z]/;
+const HUMP = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+/** Word parts of identifiers that the tokenizer would keep whole: `snake_case`, `camelCase`, `HTTPServer2`. */
+export function identifierParts(text: string): string {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(IDENT)) {
+    const id = m[0];
+    if (seen.has(id) || !COMPOUND.test(id)) continue;
+    seen.add(id);
+    const words = id.split(/_+/).flatMap((w) => w.match(HUMP) ?? []);
+    if (words.length < 2) continue;
+    parts.push(words.join(" ").toLowerCase());
+    if (parts.length >= MAX_IDENT_PARTS) break;
+  }
+  return parts.join(" \n ");
+}
+
+export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text">): { text: string; idents: string } {
+  const text = boundedText(ev);
+  return { text, idents: identifierParts(text) };
+}

@@ -1,0 +1,175 @@
+/** Reads of the index: events, sessions, edges, entities, problems. */
+import type Database from "better-sqlite3";
+import {
+  type Edge,
+  type EdgeType,
+  type Entity,
+  PARENT_EDGE_DIRECTION,
+  type Problem,
+  type SessionEvent,
+} from "../topology/types.ts";
+import type { SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+
+type Raw<T> = Omit<T, "meta"> & { meta: string | null };
+
+export function toEvent(row: Raw<SessionEvent> & { rowid?: number }): SessionEvent {
+  const { rowid: _rowid, ...rest } = row;
+  return { ...rest, meta: row.meta ? (JSON.parse(row.meta) as SessionEvent["meta"]) : {} };
+}
+
+function toSession(row: Raw<SessionRow>): SessionRow {
+  return { ...row, meta: row.meta ? (JSON.parse(row.meta) as SessionRow["meta"]) : {} };
+}
+
+function toEdge(row: Raw<Edge>): Edge {
+  const { meta, ...rest } = row;
+  return meta ? { ...rest, meta: JSON.parse(meta) as Edge["meta"] } : rest;
+}
+
+export const EVENT_COLUMNS =
+  "event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command, file_path, status, parent_event_id, source_file, source_line, turn, tokens, meta";
+
+export function createReader(db: Database.Database) {
+  const getEvent = db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`);
+  const findEvents = db.prepare(
+    `SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`,
+  );
+  const sessionEvents = db.prepare(
+    `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = ? AND ordinal >= ? AND ordinal <= ? ORDER BY ordinal`,
+  );
+  const getSession = db.prepare("SELECT * FROM sessions WHERE session_id = ?");
+  const edgesFrom = db.prepare(
+    "SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE src = ? ORDER BY edge_type, dst",
+  );
+  const edgesTo = db.prepare(
+    "SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE dst = ? ORDER BY edge_type, src",
+  );
+  const eventLinks = db.prepare(
+    "SELECT event_id, session_id, ordinal, parent_event_id, parent_edge FROM session_events WHERE event_id = ?",
+  );
+  const children = db.prepare(
+    "SELECT event_id, parent_edge FROM session_events WHERE parent_event_id = ? ORDER BY session_id, ordinal",
+  );
+  const nextPrimary = db.prepare(
+    "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal > ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal LIMIT 1",
+  );
+  const prevPrimary = db.prepare(
+    "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal < ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal DESC LIMIT 1",
+  );
+  type Links = {
+    event_id: string;
+    session_id: string;
+    ordinal: number;
+    parent_event_id: string | null;
+    parent_edge: EdgeType | null;
+  };
+
+  /** The edges that the store keeps implicit, rebuilt from `ordinal`, `parent_event_id` and `parent_edge`. */
+  function implicitEdges(id: string, direction: "from" | "to"): Edge[] {
+    const ev = eventLinks.get(id) as Links | undefined;
+    if (!ev) return [];
+    const out: Edge[] = [];
+    const sid = ev.session_id;
+    const primary = ev.parent_edge !== "derived_from";
+    const parentEdge = ev.parent_edge ?? (ev.parent_event_id ? "parent" : null);
+    if (ev.parent_event_id && parentEdge) {
+      const up = PARENT_EDGE_DIRECTION[parentEdge] === "child_to_parent";
+      if (direction === "from" && up)
+        out.push({ src: id, dst: ev.parent_event_id, edge_type: parentEdge, session_id: sid });
+      if (direction === "to" && !up)
+        out.push({ src: ev.parent_event_id, dst: id, edge_type: parentEdge, session_id: sid });
+    }
+    for (const c of children.all(id) as Array<{ event_id: string; parent_edge: EdgeType | null }>) {
+      const type = c.parent_edge ?? "parent";
+      const up = PARENT_EDGE_DIRECTION[type] === "child_to_parent";
+      if (direction === "to" && up) out.push({ src: c.event_id, dst: id, edge_type: type, session_id: sid });
+      if (direction === "from" && !up) out.push({ src: id, dst: c.event_id, edge_type: type, session_id: sid });
+    }
+    if (primary) {
+      const other = (direction === "from" ? nextPrimary : prevPrimary).get(sid, ev.ordinal) as
+        | { event_id: string }
+        | undefined;
+      if (other)
+        out.push(
+          direction === "from"
+            ? { src: id, dst: other.event_id, edge_type: "next", session_id: sid }
+            : { src: other.event_id, dst: id, edge_type: "next", session_id: sid },
+        );
+    }
+    return out;
+  }
+  const getEntity = db.prepare("SELECT * FROM entities WHERE entity_id = ?");
+  const problems = db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?");
+  const counts =
+    db.prepare(`SELECT (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM session_events) AS events,
+    (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`);
+
+  return {
+    getEvent(eventId: string): SessionEvent | undefined {
+      const row = getEvent.get(eventId) as Raw<SessionEvent> | undefined;
+      return row ? toEvent(row) : undefined;
+    },
+    findEvents(idPrefix: string, limit: number): SessionEvent[] {
+      return (findEvents.all(idPrefix, `${idPrefix}\uffff`, limit) as Raw<SessionEvent>[]).map(toEvent);
+    },
+    sessionEvents(sessionId: string, range: { from?: number; to?: number } = {}): SessionEvent[] {
+      return (
+        sessionEvents.all(sessionId, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as Raw<SessionEvent>[]
+      ).map(toEvent);
+    },
+    getSession(sessionId: string): SessionRow | undefined {
+      const row = getSession.get(sessionId) as Raw<SessionRow> | undefined;
+      return row ? toSession(row) : undefined;
+    },
+    listSessions(filter: SessionFilter): SessionRow[] {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const inList = (col: string, values: readonly string[] | undefined) => {
+        if (!values || values.length === 0) return;
+        where.push(`${col} IN (${values.map(() => "?").join(",")})`);
+        params.push(...values);
+      };
+      inList("provider", filter.provider);
+      inList("kind", filter.kinds);
+      if (filter.project && filter.project.length > 0) {
+        where.push(
+          `(${filter.project.map(() => "(project = ? COLLATE NOCASE OR cwd LIKE ? ESCAPE '\\')").join(" OR ")})`,
+        );
+        for (const p of filter.project) params.push(p, `%${likeEscape(p)}%`);
+      }
+      if (filter.since) {
+        where.push("updated_at >= ?");
+        params.push(filter.since);
+      }
+      if (filter.until) {
+        where.push("started_at <= ?");
+        params.push(filter.until);
+      }
+      if (filter.idPrefix) {
+        where.push("session_id >= ? AND session_id < ?");
+        params.push(filter.idPrefix, `${filter.idPrefix}\uffff`);
+      }
+      const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY updated_at DESC, session_id LIMIT ?`;
+      return (db.prepare(sql).all(...params, filter.limit ?? 1_000_000) as Raw<SessionRow>[]).map(toSession);
+    },
+    edgesFrom(id: string): Edge[] {
+      return [...implicitEdges(id, "from"), ...(edgesFrom.all(id) as Array<Raw<Edge>>).map(toEdge)];
+    },
+    edgesTo(id: string): Edge[] {
+      return [...implicitEdges(id, "to"), ...(edgesTo.all(id) as Array<Raw<Edge>>).map(toEdge)];
+    },
+    getEntity(entityId: string): Entity | undefined {
+      return getEntity.get(entityId) as Entity | undefined;
+    },
+    problems(limit = 1_000_000): Problem[] {
+      return problems.all(limit) as Problem[];
+    },
+    counts(): StoreCounts {
+      return counts.get() as StoreCounts;
+    },
+  };
+}
+
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * The SQLite store (better-sqlite3): WAL, foreign keys, numbered migrations, sqlite-vec loaded. `openStore(":memory:")`
+ * is the in-memory twin used by tests; it runs the same SQL.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+import { MIGRATIONS } from "./schema.ts";
+import { createReader } from "./sqlite-read.ts";
+import { createSearch } from "./sqlite-search.ts";
+import { createWriter } from "./sqlite-write.ts";
+import type { Store } from "./types.ts";
+
+export interface OpenStoreOptions {
+  /** Open without writing (no migrations); fails if the database has never been created. */
+  readonly?: boolean;
+  /** How long to wait for another writer's lock, in ms. */
+  busyTimeoutMs?: number;
+}
+
+export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
+  if (path !== ":memory:" && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  try {
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+    if (!opts.readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+    db.pragma("foreign_keys = ON");
+    db.pragma("cache_size = -65536");
+    db.pragma("temp_store = MEMORY");
+    // Fewer, larger checkpoints: each one copies pages back into the database and syncs.
+    if (!opts.readonly) db.pragma("wal_autocheckpoint = 8192");
+    sqliteVec.load(db);
+    if (!opts.readonly) migrate(db);
+    else if ((db.pragma("user_version", { simple: true }) as number) < MIGRATIONS.length) {
+      throw new Error(`the index at ${path} is older than this cairn; run 'cairn index' to upgrade it`);
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const writer = createWriter(db);
+  const reader = createReader(db);
+  const search = createSearch(db);
+  return {
+    path,
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    beginGroup: () => {
+      if (!db.inTransaction) db.exec("BEGIN IMMEDIATE");
+    },
+    commitGroup: () => {
+      if (db.inTransaction) db.exec("COMMIT");
+    },
+    rollbackGroup: () => {
+      if (db.inTransaction) db.exec("ROLLBACK");
+    },
+    inGroup: () => db.inTransaction,
+    ...writer,
+    ...reader,
+    searchEvents: search.searchEvents,
+    close: () => db.close(),
+  };
+}
+
+function migrate(db: Database.Database): void {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const done = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as Array<{ version: number }>).map((r) => r.version),
+  );
+  const newest = MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > newest)
+    throw new Error(`the index was written by a newer cairn (schema ${current}, this one knows ${newest})`);
+  for (const m of MIGRATIONS) {
+    if (done.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare("INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)").run(
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      );
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}

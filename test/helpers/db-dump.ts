@@ -1,0 +1,62 @@
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+
+/**
+ * Everything a query can see in an index, in a stable order, minus what depends on the clock or on the order rows
+ * were written in (rowids, `indexed_at`): two indexes of the same transcripts must dump identically.
+ */
+export function dumpIndex(path: string, queries: string[] = ["error", "npm", "test", "file", "session"]): string {
+  const db = new Database(path, { readonly: true });
+  sqliteVec.load(db);
+  try {
+    const out: Record<string, unknown> = {};
+    out["sessions"] = db.prepare("SELECT * FROM sessions ORDER BY session_id").all();
+    out["events"] = db
+      .prepare(
+        "SELECT event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command, file_path, status, parent_event_id, parent_edge, source_file, source_line, turn, tokens, meta FROM session_events ORDER BY event_id",
+      )
+      .all();
+    out["edges"] = db.prepare("SELECT * FROM event_edges ORDER BY src, dst, edge_type").all();
+    out["entities"] = db.prepare("SELECT * FROM entities ORDER BY entity_id").all();
+    out["problems"] = db.prepare("SELECT * FROM problems ORDER BY source_file, source_line, reason").all();
+    out["files"] = db.prepare("SELECT path, provider, size, offset, line, state FROM source_files ORDER BY path").all();
+    out["search"] = queries.map((q) =>
+      db
+        .prepare(
+          "SELECT e.event_id FROM events_fts f JOIN session_events e ON e.rowid = f.rowid WHERE events_fts MATCH ? ORDER BY bm25(events_fts), e.event_id",
+        )
+        .all(q),
+    );
+    return JSON.stringify(out);
+  } finally {
+    db.close();
+  }
+}
+
+export function integrityCheck(path: string): string {
+  const db = new Database(path);
+  sqliteVec.load(db);
+  try {
+    return db.pragma("integrity_check", { simple: true }) as string;
+  } finally {
+    db.close();
+  }
+}
+
+/** Compares two dumps and names the first table (and row) that differs, instead of printing both. */
+export function firstDifference(a: string, b: string): string | null {
+  if (a === b) return null;
+  const x = JSON.parse(a) as Record<string, unknown[]>;
+  const y = JSON.parse(b) as Record<string, unknown[]>;
+  for (const table of Object.keys(x)) {
+    const ra = x[table] ?? [];
+    const rb = y[table] ?? [];
+    if (ra.length !== rb.length) return `${table}: ${ra.length} rows vs ${rb.length}`;
+    for (let i = 0; i < ra.length; i++) {
+      const sa = JSON.stringify(ra[i]);
+      const sb = JSON.stringify(rb[i]);
+      if (sa !== sb) return `${table}[${i}]: ${sa.slice(0, 300)} vs ${sb.slice(0, 300)}`;
+    }
+  }
+  return "dumps differ";
+}
