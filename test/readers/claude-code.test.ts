@@ -67,9 +67,10 @@ describe("Claude Code reader", () => {
       expect.objectContaining({ src: call.event_id, dst: result.event_id, edge_type: "result" }),
     );
     expect(result.parent_event_id).toBe(call.event_id);
-    // the tool_result line's parent (the tool_use line) resolves to the tool_call event
+    expect(call.parent_event_id).toBe(messages[0]!.event_id);
+    // the next message's tree parent (the tool_result line) resolves to the tool_result event
     expect(p.edges).toContainEqual(
-      expect.objectContaining({ src: result.event_id, dst: call.event_id, edge_type: "parent" }),
+      expect.objectContaining({ src: messages[1]!.event_id, dst: result.event_id, edge_type: "parent" }),
     );
   });
 
