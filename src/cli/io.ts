@@ -11,6 +11,12 @@ export interface CliIo {
 /** A mistake in how the command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+  /** Whether to print the command's usage after the message (not for a mistake inside an argument's value). */
+  readonly showUsage: boolean;
+  constructor(message: string, opts: { showUsage?: boolean } = {}) {
+    super(message);
+    this.showUsage = opts.showUsage ?? true;
+  }
 }
 
 export type CommandRun = (argv: string[], io: CliIo) => Promise<number>;

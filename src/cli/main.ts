@@ -6,7 +6,8 @@ import { COMMANDS } from "./registry.ts";
 
 const HELP = `cairn keeps AI coding-agent work resumable.
 
-Usage: cairn <command> [options]
+Usage: cairn                 index the agents' transcripts and show an overview
+       cairn <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
@@ -17,8 +18,12 @@ Run 'cairn <command> --help' for a command's options.
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  // `cairn` alone (or with only options) is the main job: index the default folders and show the overview.
+  const [first, ...others] = argv;
+  const implicit = first === undefined || (first.startsWith("-") && first !== "--help" && first !== "-h");
+  const name = implicit ? "overview" : first;
+  const rest = implicit ? argv : others;
+  if (name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(HELP);
     return 0;
   }
@@ -36,7 +41,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`cairn ${name}: ${error.message}\n${command.usage}\n`);
+      io.stderr.write(
+        `cairn ${name}: ${error.message}\n${error.showUsage ? `${command.usage}\n` : `Run 'cairn ${name} --help' for the syntax.\n`}`,
+      );
       return 2;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -13,6 +13,22 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "print what cairn makes of transcript files",
     load: async () => (await import("./commands/inspect.ts")).inspectCommand,
   },
+  overview: {
+    summary: "index the default folders and show an overview (what `cairn` alone runs)",
+    load: async () => (await import("./commands/overview.ts")).overviewCommand,
+  },
+  search: {
+    summary: "search transcripts: errors, tests, decisions, files, commands",
+    load: async () => (await import("./commands/search.ts")).searchCommand,
+  },
+  sessions: {
+    summary: "list indexed sessions with their counts",
+    load: async () => (await import("./commands/sessions.ts")).sessionsCommand,
+  },
+  timeline: {
+    summary: "show a session's events in order",
+    load: async () => (await import("./commands/timeline.ts")).timelineCommand,
+  },
   serve: {
     summary: "serve a live agent session to browser tabs",
     load: async () => (await import("./commands/serve.ts")).serveCommand,

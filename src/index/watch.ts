@@ -32,7 +32,8 @@ export async function watchIndex(opts: WatchOptions): Promise<void> {
     }
     running = true;
     try {
-      opts.onResult?.(indexPaths({ store: opts.store, paths: opts.paths }));
+      const result = indexPaths({ store: opts.store, paths: opts.paths });
+      opts.onResult?.(result);
     } finally {
       running = false;
     }

@@ -45,6 +45,25 @@ export function errorSignature(output: string): ErrorSignature | null {
   return fallback ? make(fallback) : null;
 }
 
+/** The first distinct error lines of an output (the signature's line first), for the error event's text. */
+export function topErrorLines(output: string, max = 5): string[] {
+  const out: string[] = [];
+  for (const line of lines(output)) {
+    if (
+      line.length === 0 ||
+      line.length >= 300 ||
+      !ERROR_RE.test(line) ||
+      NOT_ERROR_RE.test(line) ||
+      WEAK_RE.test(line)
+    )
+      continue;
+    if (letterShare(line) < 0.6 || out.includes(line)) continue;
+    out.push(line);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
 /** A signature for a failure whose output has no recognisable error line: its first line that reads as text. */
 export function fallbackSignature(output: string): ErrorSignature | null {
   const all = lines(output).filter((l) => l.length > 0);

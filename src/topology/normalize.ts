@@ -19,7 +19,7 @@ import {
   planFileDecisions,
   userDecision,
 } from "./decisions.ts";
-import { errorSignature, fallbackSignature } from "./error-signature.ts";
+import { errorSignature, fallbackSignature, topErrorLines } from "./error-signature.ts";
 import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
 import { derivedEventId, sessionIdHasher } from "./ids.ts";
 import { normalizePath } from "./paths.ts";
@@ -541,9 +541,11 @@ class Normalizer {
         line: `${ctx.tool_name ?? "tool"} failed`,
         code: null,
       };
+    // The text keeps the first few distinct error lines (a type check reports many codes); the signature is the first.
+    const more = topErrorLines(output).filter((l) => l !== sig.line);
     this.derived(src, "error", 0, {
       role: "tool",
-      text: sig.line,
+      text: more.length > 0 ? `${sig.line}\n${more.slice(0, 4).join("\n")}` : sig.line,
       tool_name: ctx.tool_name,
       command: ctx.command,
       status: "error",

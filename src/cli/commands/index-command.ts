@@ -55,7 +55,7 @@ export const indexCommand: Command = {
       const result = indexPaths({ store, paths, onProgress: values.json ? undefined : (p) => progress.update(p) });
       progress.done();
       if (values.json) {
-        writeJson(io, { ...summaryJson(result, dbPath), problems: store.problems(200) });
+        writeJson(io, { ...summaryJson(result, dbPath), problem_lines: store.problems(200) });
         return 0;
       }
       io.stdout.write(`${summaryLine(result)}\n`);

@@ -1,0 +1,143 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type IndexResult, indexPaths } from "../../index/indexer.ts";
+import { IndexLockedError, tryLock } from "../../index/lock.ts";
+import { defaultRoots } from "../../readers/roots.ts";
+import { buildOverview, type Overview } from "../../search/overview.ts";
+import { openStore } from "../../store/sqlite-store.ts";
+import { dbPathOf } from "../db.ts";
+import { bold, dim, red, shortTime } from "../format.ts";
+import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { createProgress } from "../progress.ts";
+
+const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
+
+Indexes the agents' transcripts (Claude Code, Codex, pi; or the folders given with --root) and shows what is
+there: sessions per agent and project, the latest sessions and what is still failing in them, and what to run
+next. Run 'cairn help' for every command.`;
+
+export const overviewCommand: Command = {
+  name: "overview",
+  summary: "index the default folders and show an overview (what `cairn` alone runs)",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parse(argv);
+    const home = io.env["HOME"] ?? homedir();
+    const roots =
+      values.root && values.root.length > 0 ? values.root.map((r) => resolve(io.cwd, r)) : defaultRoots(io.env, home);
+    const dbPath = dbPathOf(values.db, io);
+    const store = openStore(dbPath);
+    try {
+      let indexed: IndexResult | null = null;
+      let busy: number | null = null;
+      try {
+        const lock = tryLock(dbPath);
+        try {
+          const progress = createProgress(io);
+          indexed = indexPaths({
+            store,
+            paths: roots,
+            onProgress: values.json ? undefined : (p) => progress.update(p),
+          });
+          progress.done();
+        } finally {
+          lock.release();
+        }
+      } catch (error) {
+        if (!(error instanceof IndexLockedError)) throw error;
+        busy = error.pid; // a watcher keeps the index current; show what it has
+      }
+      const overview = buildOverview(store);
+      if (values.json) {
+        writeJson(io, {
+          db: dbPath,
+          roots: roots.map((r) => (typeof r === "string" ? r : r.dir)),
+          indexed,
+          index_busy_pid: busy,
+          ...overview,
+        });
+        return 0;
+      }
+      print(
+        io,
+        overview,
+        indexed,
+        busy,
+        dbPath,
+        roots.map((r) => (typeof r === "string" ? r : r.dir)),
+      );
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: { root: { type: "string", multiple: true }, db: { type: "string" }, json: { type: "boolean" } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function print(
+  io: CliIo,
+  o: Overview,
+  indexed: IndexResult | null,
+  busy: number | null,
+  db: string,
+  roots: string[],
+): void {
+  const out = (s = "") => io.stdout.write(`${s}\n`);
+  if (o.sessions === 0) {
+    out("cairn found no transcripts yet.");
+    out(`It looked in:\n${roots.map((r) => `  ${r}`).join("\n")}`);
+    out("");
+    out("Point it at a folder of Claude Code, Codex or pi transcripts:");
+    out("  cairn --root ~/path/to/transcripts");
+    out("  cairn index --root DIR --db PATH   (index only)");
+    out("Or set CLAUDE_CONFIG_DIR, CODEX_HOME or PI_CODING_AGENT_DIR if your agents keep them elsewhere.");
+    return;
+  }
+  const fresh = indexed ? `, +${indexed.events} new events` : busy ? `; index kept current by pid ${busy}` : "";
+  out(
+    `${bold(io, "cairn")}: ${o.sessions} sessions, ${o.events.toLocaleString("en-US")} events${fresh}  ${dim(io, `(${db})`)}`,
+  );
+  if (indexed && indexed.problems > 0)
+    out(dim(io, `${indexed.problems} transcript line(s) could not be used; 'cairn index --json' lists them`));
+  out();
+  out(bold(io, "By agent and project"));
+  for (const a of o.byAgent) {
+    const shown = a.projects.slice(0, 6).map((p) => `${p.project} ${p.sessions}`);
+    const more = a.projects.length > 6 ? ` · +${a.projects.length - 6} more` : "";
+    out(`  ${a.provider.padEnd(7)}${String(a.sessions).padStart(5)}  ${shown.join(" · ")}${more}`);
+  }
+  out();
+  out(bold(io, "Most recent"));
+  for (const { session: s, open_failures } of o.recent) {
+    const title = s.title ? ` "${s.title.slice(0, 50)}"` : "";
+    out(
+      `  ${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id.slice(0, 8)}${title}`,
+    );
+    out(`      ${dim(io, `${s.prompt_count} prompts, ${s.tool_count} tool calls, ${s.error_count} errors`)}`);
+    for (const f of open_failures.slice(0, 3)) {
+      const tests =
+        f.failing_tests.length > 0
+          ? ` — failing: ${f.failing_tests.slice(0, 3).join(", ")}${f.failing_tests.length > 3 ? ", …" : ""}`
+          : "";
+      out(`      ${red(io, "✗")} still failing: ${f.what.slice(0, 60)}${tests}`);
+    }
+  }
+  const latest = o.recent[0]?.session.session_id.slice(0, 8) ?? "<id>";
+  out();
+  out(bold(io, "Next"));
+  out(`  cairn timeline ${latest}                 what happened in the latest session`);
+  out(`  cairn search "test:fail since:7d"        checks that failed this week`);
+  out(`  cairn search "error: <words>"            where an error was seen before, with its evidence`);
+  out(`  cairn resume --latest                    a cited brief to restart the latest session`);
+}

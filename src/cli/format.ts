@@ -1,0 +1,41 @@
+/** Shared terminal formatting for the history commands. */
+import type { CliIo } from "./io.ts";
+
+export function color(io: CliIo): boolean {
+  return io.stdout.isTTY === true && !io.env["NO_COLOR"];
+}
+
+export function bold(io: CliIo, s: string): string {
+  return color(io) ? `\u001b[1m${s}\u001b[22m` : s;
+}
+
+export function dim(io: CliIo, s: string): string {
+  return color(io) ? `\u001b[2m${s}\u001b[22m` : s;
+}
+
+export function red(io: CliIo, s: string): string {
+  return color(io) ? `\u001b[31m${s}\u001b[39m` : s;
+}
+
+export function green(io: CliIo, s: string): string {
+  return color(io) ? `\u001b[32m${s}\u001b[39m` : s;
+}
+
+/** «matches» in snippets become bold on a terminal. */
+export function highlight(io: CliIo, snippet: string): string {
+  return color(io) ? snippet.replace(/«([^»]*)»/g, "\u001b[1;33m$1\u001b[22;39m") : snippet;
+}
+
+/** `2026-11-21T10:02:03.456Z` → `2026-11-21 10:02`. */
+export function shortTime(ts: string | null): string {
+  if (!ts) return "—".padEnd(16);
+  return ts.replace("T", " ").slice(0, 16);
+}
+
+export function shortId(id: string, n = 8): string {
+  return id.length > n ? id.slice(0, n) : id;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,36 @@
+/** What `cairn` (no arguments) shows after indexing: sessions per agent and project, the latest ones, and what is still failing in them. */
+import type { SessionRow, Store } from "../store/types.ts";
+import { type OpenFailure, openFailures } from "./sessions.ts";
+
+export interface Overview {
+  sessions: number;
+  events: number;
+  byAgent: Array<{ provider: string; sessions: number; projects: Array<{ project: string; sessions: number }> }>;
+  recent: Array<{ session: SessionRow; open_failures: OpenFailure[] }>;
+}
+
+export function buildOverview(store: Store, recentCount = 5): Overview {
+  const all = store.listSessions({ kinds: ["main", "fork"] });
+  const counts = store.counts();
+  const agents = new Map<string, Map<string, number>>();
+  for (const s of all) {
+    const projects = agents.get(s.provider) ?? new Map<string, number>();
+    const p = s.project ?? "(no folder)";
+    projects.set(p, (projects.get(p) ?? 0) + 1);
+    agents.set(s.provider, projects);
+  }
+  const byAgent = [...agents]
+    .map(([provider, projects]) => ({
+      provider,
+      sessions: [...projects.values()].reduce((a, b) => a + b, 0),
+      projects: [...projects]
+        .map(([project, sessions]) => ({ project, sessions }))
+        .sort((a, b) => b.sessions - a.sessions || a.project.localeCompare(b.project)),
+    }))
+    .sort((a, b) => b.sessions - a.sessions || a.provider.localeCompare(b.provider));
+  const recent = all
+    .slice(0, recentCount)
+    .map((session) => ({ session, open_failures: openFailures(store, session.session_id) }));
+  // Subagent and exec sessions are part of their parent's work; the overview counts the sessions people started.
+  return { sessions: all.length, events: counts.events, byAgent, recent };
+}

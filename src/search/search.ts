@@ -1,0 +1,186 @@
+/**
+ * `cairn search`: the parsed query becomes a store query (BM25 over the FTS index, filters on columns), and each
+ * hit gets its session's project, a highlighted snippet and its evidence chain (an error ← the tool result it came
+ * from ← the call ← the assistant message that made it).
+ */
+import type { EventQuery, SessionRow, Store } from "../store/types.ts";
+import type { EventType, SessionEvent } from "../topology/types.ts";
+import { buildMatch, ftsTokens } from "./fts-match.ts";
+import { type ParsedQuery, parseQuery, QueryError, type TextTerm } from "./query.ts";
+import { snippetOf } from "./snippet.ts";
+
+export interface EvidenceLink {
+  event_id: string;
+  event_type: EventType;
+  text: string;
+}
+
+export interface SearchHit {
+  event_id: string;
+  session_id: string;
+  provider: string;
+  project: string | null;
+  timestamp: string | null;
+  event_type: EventType;
+  status: string | null;
+  score: number | null;
+  snippet: string;
+  /** From the hit upwards: what it came from, up to the message that started it. */
+  evidence: EvidenceLink[];
+  source_file: string;
+  source_line: number;
+}
+
+export interface SearchOptions {
+  limit?: number;
+  now?: Date;
+}
+
+export interface SearchResult {
+  query: string;
+  hits: SearchHit[];
+}
+
+const PREFIX_KIND: Record<string, EventType> = {
+  decision: "decision",
+  error: "error",
+  test: "test_result",
+  resume: "resume_point",
+  tool: "tool_call",
+  cmd: "command",
+  file: "file_action",
+};
+
+const TEST_STATUS: Record<string, string> = {
+  pass: "pass",
+  passed: "pass",
+  passing: "pass",
+  fail: "fail",
+  failed: "fail",
+  failing: "fail",
+};
+
+/** Turns a parsed query into the store's query. Exported for tests and for the hybrid ranker. */
+export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
+  const terms: TextTerm[] = [...q.terms];
+  const types = new Set<EventType>(q.kinds);
+  const out: EventQuery = { match: null, limit };
+  let fileOnly = false;
+  for (const { prefix, value } of q.prefixes) {
+    switch (prefix) {
+      case "decision":
+      case "error":
+      case "resume":
+        types.add(PREFIX_KIND[prefix]!);
+        if (value) terms.push({ text: value, phrase: false, negated: false, or: false });
+        break;
+      case "test": {
+        types.add("test_result");
+        const status = TEST_STATUS[value.toLowerCase()];
+        if (status) out.statuses = [status];
+        else if (value) terms.push({ text: value, phrase: false, negated: false, or: false });
+        break;
+      }
+      case "tool":
+        if (!value) throw new QueryError("tool:", "'tool:' needs a tool name, e.g. tool:Bash");
+        out.tool = value;
+        break;
+      case "cmd":
+        if (!value) throw new QueryError("cmd:", "'cmd:' needs a command, e.g. cmd:\"npm test\"");
+        out.command = value;
+        break;
+      case "file":
+        if (!value) throw new QueryError("file:", "'file:' needs a path or part of one");
+        out.file = value;
+        fileOnly = true;
+        break;
+    }
+  }
+  if (q.sessions.length > 1) throw new QueryError(q.sessions.map((s) => `session:${s}`).join(" "), "give one session");
+  out.match = buildMatch(terms);
+  // A bare `tool:`, `cmd:` or `file:` picks its kind of event; with other words or kinds it only filters.
+  if (types.size === 0 && out.match === null) {
+    if (out.tool) types.add("tool_call");
+    else if (out.command) types.add("command");
+    else if (fileOnly) types.add("file_action");
+  }
+  if (types.size > 0) out.types = [...types];
+  if (q.providers.length > 0) out.providers = q.providers;
+  if (q.projects.length > 0) out.projects = q.projects;
+  if (q.sessions[0]) out.sessionPrefix = q.sessions[0];
+  if (q.since) out.since = q.since;
+  if (q.until) out.until = q.until;
+  if (out.match === null && terms.length > 0 && terms.every((t) => t.negated)) {
+    throw new QueryError(terms.map((t) => `-${t.text}`).join(" "), "exclusions need words to exclude from");
+  }
+  const empty =
+    out.match === null &&
+    !out.types &&
+    !out.tool &&
+    !out.command &&
+    !out.file &&
+    !out.providers &&
+    !out.projects &&
+    !out.sessionPrefix &&
+    !out.since &&
+    !out.until;
+  if (empty)
+    throw new QueryError(
+      "",
+      "the query is empty; give words, a prefix such as error: or test:fail, or a filter such as provider:codex",
+    );
+  return out;
+}
+
+export function search(store: Store, input: string, opts: SearchOptions = {}): SearchResult {
+  const parsed = parseQuery(input, opts.now ?? new Date());
+  const eq = toEventQuery(parsed, opts.limit ?? 20);
+  const rows = store.searchEvents(eq);
+  const words = [
+    ...parsed.terms.filter((t) => !t.negated).flatMap((t) => ftsTokens(t.text)),
+    ...parsed.prefixes.flatMap((p) =>
+      p.prefix === "tool" || (p.prefix === "test" && TEST_STATUS[p.value.toLowerCase()]) ? [] : ftsTokens(p.value),
+    ),
+  ];
+  const sessions = new Map<string, SessionRow | undefined>();
+  return {
+    query: input,
+    hits: rows.map(({ event, score }) => {
+      if (!sessions.has(event.session_id)) sessions.set(event.session_id, store.getSession(event.session_id));
+      return {
+        event_id: event.event_id,
+        session_id: event.session_id,
+        provider: event.provider,
+        project: sessions.get(event.session_id)?.project ?? null,
+        timestamp: event.timestamp,
+        event_type: event.event_type,
+        status: event.status,
+        score,
+        snippet: snippetOf(event.text, words),
+        evidence: evidenceChain(store, event),
+        source_file: event.source_file,
+        source_line: event.source_line,
+      };
+    }),
+  };
+}
+
+const CHAIN_END = new Set<EventType>(["user_message", "assistant_message"]);
+
+/** What an event came from: parents up to the message that started it (at most four steps). */
+export function evidenceChain(store: Store, event: SessionEvent): EvidenceLink[] {
+  const chain: EvidenceLink[] = [];
+  let current = event;
+  for (let depth = 0; depth < 4 && current.parent_event_id && !CHAIN_END.has(current.event_type); depth++) {
+    const parent = store.getEvent(current.parent_event_id);
+    if (!parent) break;
+    chain.push({ event_id: parent.event_id, event_type: parent.event_type, text: firstLine(parent.text) });
+    current = parent;
+  }
+  return chain;
+}
+
+function firstLine(text: string): string {
+  const line = text.trimStart().split("\n", 1)[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}

@@ -1,0 +1,135 @@
+/**
+ * A session's timeline as rows to print: primary events in order, tool output collapsed to its first line and a
+ * line count, derived errors, tests and decisions marked under the event they came from, resume points marked,
+ * branches (an event whose tree parent is not the event before it) and sidechains shown.
+ */
+import type { Store } from "../store/types.ts";
+import type { EventType, SessionEvent } from "../topology/types.ts";
+
+export const TIMELINE_MARKS = [
+  "prompt",
+  "reply",
+  "call",
+  "output",
+  "error",
+  "test_pass",
+  "test_fail",
+  "decision",
+  "resume",
+  "note",
+  "file",
+  "command",
+] as const;
+export type TimelineMark = (typeof TIMELINE_MARKS)[number];
+
+export interface TimelineRow {
+  event_id: string;
+  ordinal: number;
+  timestamp: string | null;
+  event_type: EventType;
+  mark: TimelineMark;
+  /** One line: the text, or the first line of tool output plus its size. */
+  summary: string;
+  /** Derived rows sit under their source. */
+  depth: number;
+  sidechain: boolean;
+  /** Set when the event does not continue from the row before it: the event it branches from. */
+  branch_from: string | null;
+  status: string | null;
+}
+
+export interface TimelineOptions {
+  /** Include file actions and commands (otherwise folded into their tool call). */
+  all?: boolean;
+  from?: number;
+  to?: number;
+}
+
+const FOLDED = new Set<EventType>(["file_action", "command"]);
+const DERIVED = new Set<EventType>(["file_action", "command", "test_result", "decision"]);
+
+export function buildTimeline(store: Store, sessionId: string, opts: TimelineOptions = {}): TimelineRow[] {
+  const events = store.sessionEvents(sessionId, { from: opts.from, to: opts.to });
+  return timelineRows(events, opts);
+}
+
+export function timelineRows(events: readonly SessionEvent[], opts: TimelineOptions = {}): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  const byId = new Map(events.map((e) => [e.event_id, e]));
+  let lastPrimary: SessionEvent | null = null;
+  for (const e of events) {
+    const derived =
+      DERIVED.has(e.event_type) ||
+      (e.event_type === "error" && byId.get(e.parent_event_id ?? "")?.event_type === "tool_result");
+    if (FOLDED.has(e.event_type) && !opts.all) continue;
+    let branch: string | null = null;
+    if (!derived) {
+      // A tree parent other than the previous primary event (or the call a result answers) is a branch point.
+      const parent = e.parent_event_id;
+      if (
+        parent &&
+        lastPrimary &&
+        parent !== lastPrimary.event_id &&
+        byId.has(parent) &&
+        e.event_type !== "tool_result" &&
+        e.event_type !== "tool_call"
+      ) {
+        branch = parent;
+      }
+      lastPrimary = e;
+    }
+    rows.push({
+      event_id: e.event_id,
+      ordinal: e.ordinal,
+      timestamp: e.timestamp,
+      event_type: e.event_type,
+      mark: markOf(e),
+      summary: summarize(e),
+      depth: derived ? 1 : 0,
+      sidechain: e.meta["sidechain"] === true,
+      branch_from: branch,
+      status: e.status,
+    });
+  }
+  return rows;
+}
+
+function markOf(e: SessionEvent): TimelineMark {
+  switch (e.event_type) {
+    case "user_message":
+      return e.role === "user" ? "prompt" : "note";
+    case "assistant_message":
+      return "reply";
+    case "tool_call":
+      return "call";
+    case "tool_result":
+      return e.status === "error" ? "error" : "output";
+    case "error":
+      return "error";
+    case "test_result":
+      return e.status === "fail" ? "test_fail" : "test_pass";
+    case "decision":
+      return "decision";
+    case "resume_point":
+      return "resume";
+    case "file_action":
+      return "file";
+    case "command":
+      return "command";
+  }
+}
+
+function summarize(e: SessionEvent): string {
+  const text = e.text.trim();
+  const nl = text.indexOf("\n");
+  const first = (nl === -1 ? text : text.slice(0, nl)).trim();
+  const clipped = first.length > 140 ? `${first.slice(0, 139)}…` : first;
+  if (e.event_type === "tool_result") {
+    const lines = text === "" ? 0 : text.split("\n").length;
+    return lines > 1 ? `${clipped} (${lines} lines)` : clipped || "(no output)";
+  }
+  if (e.event_type === "tool_call") return `${e.tool_name ?? "tool"}: ${clipped}`;
+  if (e.event_type === "resume_point") return `${String(e.meta["kind"] ?? "resume point")}: ${clipped}`;
+  if (e.event_type === "assistant_message" && clipped === "") return "(tool calls)";
+  return nl === -1 ? clipped : `${clipped} …`;
+}
