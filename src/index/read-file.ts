@@ -44,7 +44,7 @@ export interface ReadFileResult {
   bytesRead: number;
 }
 
-const DEFAULT_CHUNK = 8 * 1024 * 1024;
+const DEFAULT_CHUNK = 4 * 1024 * 1024;
 const DEFAULT_MAX_LINE = 256 * 1024 * 1024;
 
 export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFileResult {

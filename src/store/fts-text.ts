@@ -50,7 +50,19 @@ export function identifierParts(text: string): string {
   return parts.join(" \n ");
 }
 
-export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text">): { text: string; idents: string } {
+/** A filter value as a facet token: lowercase, anything but letters, digits and `_` folded to `_`. */
+export function facetToken(prefix: "k" | "t" | "p" | "s", value: string): string {
+  return `${prefix}_${value.toLowerCase().replace(/[^\p{L}\p{N}_]+/gu, "_")}`;
+}
+
+export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text" | "tool_name" | "provider" | "status">): {
+  text: string;
+  idents: string;
+  facets: string;
+} {
   const text = boundedText(ev);
-  return { text, idents: identifierParts(text) };
+  const facets = [facetToken("k", ev.event_type), facetToken("p", ev.provider)];
+  if (ev.tool_name) facets.push(facetToken("t", ev.tool_name));
+  if (ev.status) facets.push(facetToken("s", ev.status));
+  return { text, idents: identifierParts(text), facets: facets.join(" ") };
 }

@@ -65,7 +65,6 @@ CREATE TABLE session_events (
   meta TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX events_session ON session_events(session_id, ordinal);
-CREATE INDEX events_source ON session_events(source_file);
 CREATE INDEX events_type_time ON session_events(event_type, timestamp);
 CREATE INDEX events_parent ON session_events(parent_event_id) WHERE parent_event_id IS NOT NULL;
 
@@ -89,7 +88,11 @@ CREATE TABLE entities (
 ) WITHOUT ROWID;
 CREATE INDEX entities_kind ON entities(kind, key);
 
-CREATE VIRTUAL TABLE events_fts USING fts5(text, idents, content='', contentless_delete=1, tokenize="${FTS_TOKENIZE}");
+-- facets: one token per kind, tool, provider and status (k_error, t_bash, p_codex, s_fail), so filters narrow
+-- inside the index instead of after ranking.
+CREATE VIRTUAL TABLE events_fts USING fts5(text, idents, facets, content='', contentless_delete=1, tokenize="${FTS_TOKENIZE}");
+-- Rank by BM25 with the written words weighing more than the parts of identifiers; facets do not rank.
+INSERT INTO events_fts(events_fts, rank) VALUES ('rank', 'bm25(1.0, 0.4, 0.0)');
 
 CREATE TABLE source_files (
   path TEXT PRIMARY KEY,

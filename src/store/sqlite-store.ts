@@ -29,7 +29,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       db.pragma("synchronous = NORMAL");
     }
     db.pragma("foreign_keys = ON");
-    db.pragma("cache_size = -65536");
+    db.pragma("cache_size = -16384");
     db.pragma("temp_store = MEMORY");
     // Fewer, larger checkpoints: each one copies pages back into the database and syncs.
     if (!opts.readonly) db.pragma("wal_autocheckpoint = 8192");

@@ -21,8 +21,8 @@ export function createWriter(db: Database.Database) {
       source_file = @source_file, source_line = @source_line, turn = @turn, tokens = @tokens, meta = @meta
     WHERE event_id = @event_id`);
   const rowidOf = db.prepare("SELECT rowid FROM session_events WHERE event_id = ?").pluck();
-  const insertFts = db.prepare("INSERT INTO events_fts(rowid, text, idents) VALUES (?, ?, ?)");
-  const replaceFts = db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents) VALUES (?, ?, ?)");
+  const insertFts = db.prepare("INSERT INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
+  const replaceFts = db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
   const putEdge = db.prepare(
     "INSERT INTO event_edges(src, dst, edge_type, session_id, meta) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
   );
@@ -46,10 +46,13 @@ export function createWriter(db: Database.Database) {
     ON CONFLICT(path) DO UPDATE SET provider = excluded.provider, size = excluded.size, mtime_ms = excluded.mtime_ms,
       inode = excluded.inode, head_hash = excluded.head_hash, offset = excluded.offset, line = excluded.line,
       state = excluded.state, indexed_at = excluded.indexed_at`);
-  const rowsOfFile = db.prepare("SELECT rowid, event_id FROM session_events WHERE source_file = ?");
+  // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
   const sessionsOfFile = db.prepare("SELECT session_id FROM sessions WHERE source_file = ?");
+  const rowsOfSession = db.prepare(
+    "SELECT rowid, event_id FROM session_events WHERE session_id = ? AND source_file = ?",
+  );
+  const delEvent = db.prepare("DELETE FROM session_events WHERE rowid = ?");
   const delFts = db.prepare("DELETE FROM events_fts WHERE rowid = ?");
-  const delEvents = db.prepare("DELETE FROM session_events WHERE source_file = ?");
   const delEdgesFrom = db.prepare("DELETE FROM event_edges WHERE src = ? RETURNING dst");
   const entityInUse = db.prepare("SELECT 1 FROM event_edges WHERE dst = ? LIMIT 1").pluck();
   const delEntity = db.prepare("DELETE FROM entities WHERE entity_id = ?");
@@ -79,13 +82,15 @@ export function createWriter(db: Database.Database) {
       const dropEdges = (src: string) => {
         for (const dst of delEdgesFrom.pluck().all(src) as string[]) if (dst.includes(":")) targets.add(dst);
       };
-      for (const r of rowsOfFile.all(path) as Array<{ rowid: number; event_id: string }>) {
-        delFts.run(r.rowid);
-        dropEdges(r.event_id);
+      for (const { session_id } of sessionsOfFile.all(path) as Array<{ session_id: string }>) {
+        for (const r of rowsOfSession.all(session_id, path) as Array<{ rowid: number; event_id: string }>) {
+          delFts.run(r.rowid);
+          dropEdges(r.event_id);
+          delEvent.run(r.rowid);
+        }
+        dropEdges(`session:${session_id}`);
       }
-      for (const r of sessionsOfFile.all(path) as Array<{ session_id: string }>) dropEdges(`session:${r.session_id}`);
       for (const id of targets) if (!id.startsWith("session:") && !entityInUse.get(id)) delEntity.run(id);
-      delEvents.run(path);
       delProblems.run(path);
       delSessions.run(path);
       delFile.run(path);
@@ -105,10 +110,10 @@ export function createWriter(db: Database.Database) {
         const row = { ...ev, parent_edge: parentEdge.get(ev.event_id) ?? null, meta: JSON.stringify(ev.meta) };
         const ins = insertEvent.run(row);
         const fts = ftsColumns(ev);
-        if (ins.changes === 1) insertFts.run(ins.lastInsertRowid, fts.text, fts.idents);
+        if (ins.changes === 1) insertFts.run(ins.lastInsertRowid, fts.text, fts.idents, fts.facets);
         else {
           updateEvent.run(row);
-          replaceFts.run(rowidOf.get(ev.event_id) as number, fts.text, fts.idents);
+          replaceFts.run(rowidOf.get(ev.event_id) as number, fts.text, fts.idents, fts.facets);
         }
       }
       for (const e of batch.entities) putEntity.run(e.entity_id, e.kind, e.key, e.display);
