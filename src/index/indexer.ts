@@ -69,13 +69,14 @@ export function listTranscripts(paths: IndexOptions["paths"]): string[] {
 export function indexPaths(opts: IndexOptions): IndexResult {
   const t0 = Date.now();
   const files = listTranscripts(opts.paths);
-  const sizes = files.map((f) => {
+  const stats = files.map((f) => {
     try {
-      return statSync(f).size;
+      return statSync(f);
     } catch {
-      return 0;
+      return null;
     }
   });
+  const sizes = stats.map((st) => st?.size ?? 0);
   const bytesTotal = sizes.reduce((a, b) => a + b, 0);
   const result: IndexResult = {
     files: files.length,
@@ -99,7 +100,20 @@ export function indexPaths(opts: IndexOptions): IndexResult {
     if (group.open) store.commitGroup();
     group = { open: false, bytes: 0, since: 0 };
   };
+  // One query for every file's stamp: an unchanged file then costs its stat and nothing else.
+  const stamps = store.fileStamps();
   files.forEach((path, i) => {
+    const stamp = stamps.get(path);
+    const st = stats[i];
+    if (stamp && st) {
+      if (stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
+        result.unchanged++;
+        bytesDone += sizes[i] ?? 0;
+        opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
+        opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
+        return;
+      }
+    }
     if (!group.open) {
       store.beginGroup();
       group = { open: true, bytes: 0, since: Date.now() };
@@ -126,7 +140,7 @@ export function indexPaths(opts: IndexOptions): IndexResult {
     opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
   });
   commitGroup();
-  result.sessions = opts.store.counts().sessions;
+  result.sessions = opts.store.sessionCount();
   result.ms = Date.now() - t0;
   return result;
 }

@@ -100,6 +100,7 @@ export function createReader(db: Database.Database) {
   }
   const getEntity = db.prepare("SELECT * FROM entities WHERE entity_id = ?");
   const problems = db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?");
+  const sessionCount = db.prepare("SELECT count(*) FROM sessions").pluck();
   const counts =
     db.prepare(`SELECT (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM session_events) AS events,
     (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`);
@@ -166,6 +167,9 @@ export function createReader(db: Database.Database) {
     },
     counts(): StoreCounts {
       return counts.get() as StoreCounts;
+    },
+    sessionCount(): number {
+      return sessionCount.get() as number;
     },
   };
 }

@@ -131,7 +131,14 @@ export function createSearch(db: Database.Database) {
 
   function newest(q: EventQuery, f: Filters): EventHit[] {
     const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
-    const phrase = phraseOf(q.command ?? q.file ?? "");
+    const words = phraseOf(q.command ?? q.file ?? "");
+    // With the kind known (a bare cmd: or file:), the index narrows to that kind before anything is joined.
+    const phrase =
+      words === null
+        ? null
+        : q.types?.length || q.tool || q.providers?.length || q.statuses?.length
+          ? withFacets({ ...q, match: words })
+          : words;
     if (phrase !== null) {
       const count = prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
         .pluck()

@@ -1,25 +1,23 @@
 /** Writes of the index: topology batches, file states, and per-session totals. */
 import type Database from "better-sqlite3";
 import type { TopologyBatch } from "../topology/normalize.ts";
-import { PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
-import { ftsColumns } from "./fts-text.ts";
+import type { Problem } from "../topology/types.ts";
+import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "./prepare-batch.ts";
 import type { FileState } from "./types.ts";
 
 export function createWriter(db: Database.Database) {
   // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
   // insert itself, and conflicts (a message re-stated, a file read again) are rare.
-  const insertEvent = db.prepare(`
-    INSERT INTO session_events (event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command,
-      file_path, status, parent_event_id, parent_edge, source_file, source_line, turn, tokens, meta)
-    VALUES (@event_id, @session_id, @provider, @ordinal, @timestamp, @role, @event_type, @text, @tool_name, @command,
-      @file_path, @status, @parent_event_id, @parent_edge, @source_file, @source_line, @turn, @tokens, @meta)
-    ON CONFLICT(event_id) DO NOTHING`);
+  const insertEvent = db.prepare(
+    `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(() => "?").join(", ")})
+     ON CONFLICT(event_id) DO NOTHING`,
+  );
+  // The insert's values without the id, then the id; a re-stated event keeps a parent edge it had.
   const updateEvent = db.prepare(`
-    UPDATE session_events SET session_id = @session_id, ordinal = @ordinal, timestamp = @timestamp, role = @role,
-      event_type = @event_type, text = @text, tool_name = @tool_name, command = @command, file_path = @file_path,
-      status = @status, parent_event_id = @parent_event_id, parent_edge = coalesce(@parent_edge, parent_edge),
-      source_file = @source_file, source_line = @source_line, turn = @turn, tokens = @tokens, meta = @meta
-    WHERE event_id = @event_id`);
+    UPDATE session_events SET ${EVENT_INSERT_COLUMNS.slice(1)
+      .map((c) => (c === "parent_edge" ? "parent_edge = coalesce(?, parent_edge)" : `${c} = ?`))
+      .join(", ")}
+    WHERE event_id = ?`);
   const rowidOf = db.prepare("SELECT rowid FROM session_events WHERE event_id = ?").pluck();
   const insertFts = db.prepare("INSERT INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
   const replaceFts = db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
@@ -40,6 +38,7 @@ export function createWriter(db: Database.Database) {
       parent_session_id = excluded.parent_session_id, git_branch = excluded.git_branch, model = excluded.model,
       source_file = excluded.source_file, meta = excluded.meta`);
   const getFile = db.prepare("SELECT * FROM source_files WHERE path = ?");
+  const stamps = db.prepare("SELECT path, size, mtime_ms, inode FROM source_files");
   const putFile = db.prepare(`
     INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, offset, line, state, indexed_at)
     VALUES (@path, @provider, @size, @mtime_ms, @inode, @head_hash, @offset, @line, @state, @indexed_at)
@@ -67,11 +66,32 @@ export function createWriter(db: Database.Database) {
   const setCounts = db.prepare(`UPDATE sessions SET event_count = @events, prompt_count = @prompts, tool_count = @tools,
     error_count = @errors, test_count = @tests, resume_count = @resumes WHERE session_id = @id`);
 
+  function writePrepared(p: PreparedBatch): void {
+    for (const s of p.sessions) upsertSession.run(s);
+    for (const e of p.edges) putEdge.run(...e);
+    for (const { values, fts } of p.events) {
+      const ins = insertEvent.run(...values);
+      if (ins.changes === 1) insertFts.run(ins.lastInsertRowid, ...fts);
+      else {
+        updateEvent.run(...values.slice(1), values[0]);
+        replaceFts.run(rowidOf.get(values[0]) as number, ...fts);
+      }
+    }
+    for (const e of p.entities) putEntity.run(...e);
+    for (const x of p.problems) putProblem.run(...x);
+  }
+
   return {
     getFileState(path: string): FileState | undefined {
       const row = getFile.get(path) as (Omit<FileState, "state"> & { state: string | null }) | undefined;
       if (!row) return undefined;
       return { ...row, state: row.state ? JSON.parse(row.state) : null };
+    },
+    fileStamps(): Map<string, { size: number; mtime_ms: number; inode: number }> {
+      const out = new Map<string, { size: number; mtime_ms: number; inode: number }>();
+      for (const r of stamps.all() as Array<{ path: string; size: number; mtime_ms: number; inode: number }>)
+        out.set(r.path, r);
+      return out;
     },
     putFileState(state: FileState): void {
       putFile.run({ ...state, state: state.state ? JSON.stringify(state.state) : null });
@@ -96,29 +116,9 @@ export function createWriter(db: Database.Database) {
       delFile.run(path);
     },
     writeBatch(_sourceFile: string, batch: TopologyBatch, problems: Problem[]): void {
-      for (const s of batch.sessions) upsertSession.run({ ...s, meta: JSON.stringify(s.meta) });
-      // Edges implied by columns are not stored; remember how each event hangs off its parent instead.
-      const parentEdge = new Map<string, string>();
-      for (const e of batch.edges) {
-        const dir = PARENT_EDGE_DIRECTION[e.edge_type];
-        if (dir === "child_to_parent") parentEdge.set(e.src, e.edge_type);
-        else if (dir === "parent_to_child") parentEdge.set(e.dst, e.edge_type);
-        else if (e.edge_type !== "next")
-          putEdge.run(e.src, e.dst, e.edge_type, e.session_id, e.meta ? JSON.stringify(e.meta) : null);
-      }
-      for (const ev of batch.events) {
-        const row = { ...ev, parent_edge: parentEdge.get(ev.event_id) ?? null, meta: JSON.stringify(ev.meta) };
-        const ins = insertEvent.run(row);
-        const fts = ftsColumns(ev);
-        if (ins.changes === 1) insertFts.run(ins.lastInsertRowid, fts.text, fts.idents, fts.facets);
-        else {
-          updateEvent.run(row);
-          replaceFts.run(rowidOf.get(ev.event_id) as number, fts.text, fts.idents, fts.facets);
-        }
-      }
-      for (const e of batch.entities) putEntity.run(e.entity_id, e.kind, e.key, e.display);
-      for (const p of problems) putProblem.run(p.source_file, p.source_line, p.reason, p.excerpt);
+      writePrepared(prepareBatch(batch, problems));
     },
+    writePrepared,
     refreshSessions(sessionIds: Iterable<string>): void {
       for (const id of sessionIds) {
         const c = { id, events: 0, prompts: 0, tools: 0, errors: 0, tests: 0, resumes: 0 };

@@ -11,6 +11,7 @@ import type {
   SessionInfo,
   SessionKind,
 } from "../topology/types.ts";
+import type { PreparedBatch } from "./prepare-batch.ts";
 
 /** What the indexer remembers of one transcript file. */
 export interface FileState {
@@ -95,10 +96,14 @@ export interface Store {
   inGroup(): boolean;
 
   getFileState(path: string): FileState | undefined;
+  /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
+  fileStamps(): Map<string, { size: number; mtime_ms: number; inode: number }>;
   putFileState(state: FileState): void;
   /** Removes everything that came from one file (before it is read again from the start). */
   deleteFile(path: string): void;
   writeBatch(sourceFile: string, batch: TopologyBatch, problems: Problem[]): void;
+  /** Writes a batch already turned into bound values by `prepareBatch` (possibly in another thread). */
+  writePrepared(batch: PreparedBatch): void;
   /** Recounts the per-session totals shown by `cairn sessions`. */
   refreshSessions(sessionIds: Iterable<string>): void;
 
@@ -113,6 +118,8 @@ export interface Store {
   getEntity(entityId: string): Entity | undefined;
   searchEvents(query: EventQuery): EventHit[];
   problems(limit?: number): Problem[];
+  /** Row counts; counting events reads the whole events index, so prefer `sessionCount` on hot paths. */
   counts(): StoreCounts;
+  sessionCount(): number;
   close(): void;
 }
