@@ -10,7 +10,11 @@ if (!db || roots.length === 0) throw new Error("usage: index-child.ts DB ROOT...
 const store = openStore(db);
 const t0 = process.hrtime.bigint();
 const c0 = process.cpuUsage();
-const r = indexPaths({ store, paths: roots });
+const r = indexPaths({
+  store,
+  paths: roots,
+  parallel: process.env["CAIRN_BENCH_PARALLEL"] === "0" ? false : undefined,
+});
 const c = process.cpuUsage(c0);
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 store.close();

@@ -5,15 +5,25 @@
  * rewritten file: forgotten and read again, in one transaction.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import type { FileState, Store } from "../store/types.ts";
-import { emptyBatch, readTranscriptFile } from "./read-file.ts";
+import { type BatchSource, inThreadSource } from "./batch-source.ts";
+import { type ParsePool, startParsePool } from "./parse-pool.ts";
+import { emptyBatch } from "./read-file.ts";
 import { findTranscripts } from "./scan.ts";
 
 const HEAD_BYTES = 4096;
 const GROUP_BYTES = 64 * 1024 * 1024;
 const GROUP_MS = 2_000;
+/** Below this many new bytes a parse worker costs more to start than it saves. */
+const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+/**
+ * Read chunk for worker-parsed files: with two threads holding chunks (one parsing, one writing, a couple queued
+ * between), smaller chunks keep peak memory where the single-thread indexer had it.
+ */
+const WORKER_CHUNK = 1024 * 1024;
 
 export type FileOutcome = "unchanged" | "appended" | "new" | "rewritten" | "unreadable" | "unrecognized";
 
@@ -41,6 +51,8 @@ export interface IndexOptions {
   onFile?: (r: FileResult) => void;
   now?: () => Date;
   chunkBytes?: number;
+  /** Parse new files on a worker thread while this one writes (default: when it pays off). */
+  parallel?: boolean;
 }
 
 export interface IndexResult {
@@ -102,47 +114,84 @@ export function indexPaths(opts: IndexOptions): IndexResult {
   };
   // One query for every file's stamp: an unchanged file then costs its stat and nothing else.
   const stamps = store.fileStamps();
-  files.forEach((path, i) => {
-    const stamp = stamps.get(path);
-    const st = stats[i];
-    if (stamp && st) {
-      if (stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
-        result.unchanged++;
-        bytesDone += sizes[i] ?? 0;
-        opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
-        opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
-        return;
+  const pool = startPoolFor(files, stats, stamps, opts);
+  try {
+    files.forEach((path, i) => {
+      const stamp = stamps.get(path);
+      const st = stats[i];
+      if (stamp && st) {
+        if (stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
+          result.unchanged++;
+          bytesDone += sizes[i] ?? 0;
+          opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
+          opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
+          return;
+        }
       }
-    }
-    if (!group.open) {
-      store.beginGroup();
-      group = { open: true, bytes: 0, since: Date.now() };
-    }
-    let r: FileResult;
-    try {
-      r = indexFile(store, path, opts);
-    } catch (error) {
-      store.rollbackGroup();
-      group = { open: false, bytes: 0, since: 0 };
-      throw error;
-    }
-    group.bytes += r.bytes;
-    if (group.bytes >= GROUP_BYTES || Date.now() - group.since >= GROUP_MS) commitGroup();
-    bytesDone += sizes[i] ?? 0;
-    if (r.outcome === "unchanged") result.unchanged++;
-    else if (r.outcome === "unreadable") result.errors.push({ path, message: r.error ?? "unreadable" });
-    else result.changed++;
-    if (r.outcome === "rewritten") result.rewritten++;
-    result.bytes += r.bytes;
-    result.events += r.events;
-    result.problems += r.problems;
-    opts.onFile?.(r);
-    opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
-  });
+      if (!group.open) {
+        store.beginGroup();
+        group = { open: true, bytes: 0, since: Date.now() };
+      }
+      let r: FileResult;
+      try {
+        const queued = pool?.isNext(path) ?? false;
+        r = indexFile(store, path, opts, queued && pool ? pool.source : inThreadSource);
+        // The file was queued but turned out unreadable or unchanged: its parsed chunks are not wanted.
+        if (queued && pool?.isNext(path)) pool.skip(path);
+      } catch (error) {
+        store.rollbackGroup();
+        group = { open: false, bytes: 0, since: 0 };
+        throw error;
+      }
+      group.bytes += r.bytes;
+      if (group.bytes >= GROUP_BYTES || Date.now() - group.since >= GROUP_MS) commitGroup();
+      bytesDone += sizes[i] ?? 0;
+      if (r.outcome === "unchanged") result.unchanged++;
+      else if (r.outcome === "unreadable") result.errors.push({ path, message: r.error ?? "unreadable" });
+      else result.changed++;
+      if (r.outcome === "rewritten") result.rewritten++;
+      result.bytes += r.bytes;
+      result.events += r.events;
+      result.problems += r.problems;
+      opts.onFile?.(r);
+      opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
+    });
+  } finally {
+    void pool?.close();
+  }
   commitGroup();
   result.sessions = opts.store.sessionCount();
   result.ms = Date.now() - t0;
   return result;
+}
+
+/**
+ * Starts a parse worker for the files this run has never seen, when there are enough of their bytes to pay for
+ * it and a second core to run it on. Files already indexed (appends, rewrites) stay on this thread: they are
+ * usually small, and a rewrite must delete before it reads.
+ */
+function startPoolFor(
+  files: string[],
+  stats: Array<Stats | null>,
+  stamps: Map<string, unknown>,
+  opts: IndexOptions,
+): ParsePool | undefined {
+  if (opts.parallel === false || (opts.parallel === undefined && availableParallelism() < 2)) return undefined;
+  const fresh: string[] = [];
+  let bytes = 0;
+  files.forEach((f, i) => {
+    const st = stats[i];
+    if (st && !stamps.has(f)) {
+      fresh.push(f);
+      bytes += st.size;
+    }
+  });
+  if (fresh.length === 0 || (opts.parallel === undefined && bytes < WORKER_MIN_BYTES)) return undefined;
+  const pool = startParsePool();
+  pool.enqueue(
+    fresh.map((path) => ({ path, offset: 0, line: 1, state: null, chunkBytes: opts.chunkBytes ?? WORKER_CHUNK })),
+  );
+  return pool;
 }
 
 /**
@@ -160,7 +209,12 @@ function headHash(fd: number, length: number): string {
   return createHash("sha1").update(buf.subarray(0, n)).digest("hex");
 }
 
-export function indexFile(store: Store, path: string, opts: Pick<IndexOptions, "now" | "chunkBytes"> = {}): FileResult {
+export function indexFile(
+  store: Store,
+  path: string,
+  opts: Pick<IndexOptions, "now" | "chunkBytes"> = {},
+  source: BatchSource = inThreadSource,
+): FileResult {
   const now = opts.now ?? (() => new Date());
   let st: ReturnType<typeof statSync>;
   try {
@@ -202,23 +256,23 @@ export function indexFile(store: Store, path: string, opts: Pick<IndexOptions, "
       });
     };
     const read = (perChunkTransaction: boolean) => {
-      const res = readTranscriptFile(path, {
+      const req = {
+        path,
         offset: sameFile ? prev.offset : 0,
         line: sameFile ? prev.line : 1,
         state: sameFile ? prev.state : null,
         chunkBytes: opts.chunkBytes,
-        onBatch(batch, batchProblems, at) {
-          const write = () => {
-            store.writeBatch(path, batch, batchProblems);
-            save(at.offset, at.line, at.state);
-          };
-          if (perChunkTransaction) atomically(store, write);
-          else write();
-          events += batch.events.length;
-          problems += batchProblems.length;
-          for (const s of batch.sessions) touched.add(s.session_id);
-          for (const e of batch.events) touched.add(e.session_id);
-        },
+      };
+      const res = source(req, (chunk) => {
+        const write = () => {
+          store.writePrepared(chunk.prepared);
+          save(chunk.at.offset, chunk.at.line, chunk.at.state);
+        };
+        if (perChunkTransaction) atomically(store, write);
+        else write();
+        events += chunk.events;
+        problems += chunk.problems;
+        for (const id of chunk.prepared.sessionIds) touched.add(id);
       });
       // Nothing consumed (empty file, or only a half-written line): still remember the file.
       if (res.state === null) {

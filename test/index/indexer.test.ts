@@ -179,3 +179,22 @@ describe("incremental indexing", () => {
     });
   });
 });
+
+describe("parse worker", () => {
+  it("indexing with parsing on a worker thread gives exactly the database of the single-thread indexer", () => {
+    const d = fresh();
+    const root = join(d, "root");
+    cpSync(realFixturesDir(), root, { recursive: true });
+    // An unrecognised file and an empty one go through the worker too.
+    writeFileSync(join(root, "notes.jsonl"), '{"hello":"world"}\n');
+    writeFileSync(join(root, "empty.jsonl"), "");
+    const a = join(d, "threaded.db");
+    const b = join(d, "single.db");
+    // Small chunks: every large fixture crosses many chunk boundaries on the worker.
+    const threaded = withStore(a, (s) => indexPaths({ store: s, paths: [root], parallel: true, chunkBytes: 64 * 1024 }));
+    const single = withStore(b, (s) => indexPaths({ store: s, paths: [root], parallel: false }));
+    expect(threaded.events).toBeGreaterThan(1000);
+    expect({ ...threaded, ms: 0 }).toEqual({ ...single, ms: 0 });
+    expect(firstDifference(dumpIndex(a), dumpIndex(b))).toBeNull();
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Drives a parse worker from the synchronous indexer. The writer blocks on a shared counter until the worker has
+ * posted, then takes the message with `receiveMessageOnPort`: the indexer stays synchronous (one code path for
+ * the CLI, watch mode and tests) while parsing overlaps with SQLite's writes on a second core.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { BatchSource, ReadRequest } from "./batch-source.ts";
+import type { WorkerInit, WorkerMessage } from "./parse-worker.ts";
+
+/** Chunks the worker may run ahead: each is at most one read chunk of source, prepared. */
+const AHEAD = 2;
+
+export interface ParsePool {
+  /** Queues files to parse; they must later be read through `source` in the same order. */
+  enqueue(jobs: ReadRequest[]): void;
+  source: BatchSource;
+  /** Whether `path` is the next queued file (so its messages must be read or skipped before the next one's). */
+  isNext(path: string): boolean;
+  /** Discards the queued messages of the next file, which the writer decided not to read after all. */
+  skip(path: string): void;
+  close(): Promise<void>;
+}
+
+export function startParsePool(): ParsePool {
+  const channel = new MessageChannel();
+  const counters = new Int32Array(new SharedArrayBuffer(8));
+  // Run the sibling module in whichever form this one was loaded: TypeScript from source, JavaScript from dist.
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const init: WorkerInit = { port: channel.port2, counters, ahead: AHEAD };
+  const worker = new Worker(new URL(`./parse-worker${ext}`, import.meta.url), {
+    workerData: init,
+    transferList: [channel.port2],
+    // A small young generation keeps the worker's short-lived parse garbage from adding to peak RSS.
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
+  let crashed: Error | undefined;
+  worker.on("error", (e) => {
+    crashed = e;
+  });
+  // The writer's own work keeps the process alive; an idle worker must not.
+  worker.unref();
+  const queue: string[] = [];
+
+  function next(): WorkerMessage {
+    for (;;) {
+      const got = receiveMessageOnPort(channel.port1);
+      if (got) {
+        Atomics.add(counters, 1, 1);
+        Atomics.notify(counters, 1);
+        return got.message as WorkerMessage;
+      }
+      if (crashed) throw new Error(`parse worker failed: ${crashed.message}`);
+      // Sleep until the posted count moves past what it was when the port was found empty; the timeout only
+      // bounds how late a crash is noticed.
+      const posted = Atomics.load(counters, 0);
+      const late = receiveMessageOnPort(channel.port1);
+      if (late) {
+        Atomics.add(counters, 1, 1);
+        Atomics.notify(counters, 1);
+        return late.message as WorkerMessage;
+      }
+      Atomics.wait(counters, 0, posted, 200);
+    }
+  }
+
+  const source: BatchSource = (req, onChunk) => {
+    if (queue[0] !== req.path) throw new Error(`parse worker: ${req.path} read out of order`);
+    queue.shift();
+    for (;;) {
+      const msg = next();
+      if (msg.path !== req.path) throw new Error(`parse worker: got ${msg.path} while reading ${req.path}`);
+      if (msg.kind === "chunk") onChunk(msg.chunk);
+      else if (msg.kind === "end") return msg.result;
+      else throw new Error(msg.message);
+    }
+  };
+
+  return {
+    enqueue(jobs) {
+      for (const j of jobs) queue.push(j.path);
+      worker.postMessage(jobs);
+    },
+    source,
+    isNext(path) {
+      return queue[0] === path;
+    },
+    skip(path) {
+      source({ path, offset: 0, line: 1, state: null }, () => {});
+    },
+    async close() {
+      channel.port1.close();
+      await worker.terminate();
+    },
+  };
+}
