@@ -191,7 +191,9 @@ describe("parse worker", () => {
     const a = join(d, "threaded.db");
     const b = join(d, "single.db");
     // Small chunks: every large fixture crosses many chunk boundaries on the worker.
-    const threaded = withStore(a, (s) => indexPaths({ store: s, paths: [root], parallel: true, chunkBytes: 64 * 1024 }));
+    const threaded = withStore(a, (s) =>
+      indexPaths({ store: s, paths: [root], parallel: true, chunkBytes: 64 * 1024 }),
+    );
     const single = withStore(b, (s) => indexPaths({ store: s, paths: [root], parallel: false }));
     expect(threaded.events).toBeGreaterThan(1000);
     expect({ ...threaded, ms: 0 }).toEqual({ ...single, ms: 0 });
