@@ -142,8 +142,9 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     tokens = trialTokens;
   }
 
+  // The transcript pointer names what the brief lacks; those names must not count as the facts themselves.
   const validation = validateBrief({
-    text,
+    text: opts.pointer ? assemble(sections.filter((s) => s.name !== "transcript")) : text,
     tokens,
     originalTokens: t.originalTokens,
     ledger: f.ledger,

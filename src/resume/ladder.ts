@@ -1,6 +1,7 @@
 /**
  * The fallback ladder (resume-method §4.7, the seed's "restart from an earlier checkpoint"): when a brief does not
- * validate, try a larger budget (0.2, 0.3, 0.5 of the original, up to a ceiling), then the previous checkpoints
+ * validate, try a larger budget (0.2, 0.3, 0.5 of the original, or twice the budget when it is already above
+ * those, up to a ceiling), then the previous checkpoints
  * (the brief as of each, with a pointer to what came after), and finally the first brief with a pointer to the full
  * transcript (path and line range) and the facts it could not hold. Every step is recorded.
  */
@@ -42,8 +43,11 @@ export function runLadder(input: LadderInput): LadderResult {
   const fallback: FallbackRecord[] = [];
 
   let tried = first.budget;
-  for (const r of LADDER_RATIOS) {
-    const budget = Math.min(input.maxBudget, Math.round(r * t.originalTokens));
+  // A budget already above half the session (small sessions, generous budgets) still gets one larger try.
+  const larger = LADDER_RATIOS.map((r) => Math.round(r * t.originalTokens)).filter((b) => b > first.budget);
+  if (larger.length === 0) larger.push(2 * first.budget);
+  for (const wanted of larger) {
+    const budget = Math.min(input.maxBudget, wanted);
     if (budget <= tried) continue;
     tried = budget;
     const a = buildAttempt(folded, counter, { budget });
