@@ -78,16 +78,19 @@ export function verifyResumed(store: Store, opts: VerifyOptions): VerifyResult {
 
   const after = resumed.events.filter((e) => e.ordinal > message.ordinal);
   const limit = opts.actions ?? DEFAULT_ACTIONS;
-  const calls = after.filter((e) => e.event_type === "tool_call").slice(0, limit);
+  const allCalls = after.filter((e) => e.event_type === "tool_call");
+  const calls = allCalls.slice(0, limit);
   const callIds = new Set(calls.map((c) => c.event_id));
-  const lastCall = calls[calls.length - 1]?.ordinal ?? message.ordinal;
+  // The window ends where the next, uninspected action begins.
+  const end = allCalls[limit]?.ordinal ?? Number.POSITIVE_INFINITY;
+  const early = after.filter((e) => e.ordinal < end);
   // Derived events hang off the call or its result; take those whose chain leads back to an inspected call.
   const byId = resumed.byId;
-  const ofCalls = after.filter((e) => isDerived(e) && e.ordinal <= lastCall + 2 && leadsTo(e, callIds, byId));
+  const ofCalls = early.filter((e) => isDerived(e) && leadsTo(e, callIds, byId));
 
   const findings: Finding[] = [
     ...repeatedFailures(ofCalls, ledger),
-    ...completedWork(ofCalls, after, ledger, step, cwd, lastCall),
+    ...completedWork(ofCalls, early, ledger, step, cwd),
   ];
   const reread = rereads(ofCalls, ledger, cwd, resumed.session.cwd);
   if (reread.length > MAX_REREADS) findings.push(...reread);
@@ -182,16 +185,14 @@ function rereads(
 
 function completedWork(
   events: readonly SessionEvent[],
-  after: readonly SessionEvent[],
+  early: readonly SessionEvent[],
   ledger: Ledger,
   step: number | null,
   cwd: string | null,
-  lastCall: number,
 ): Finding[] {
   const out: Finding[] = [];
   // Plan items the ledger had completed that the resumed agent puts back to work.
   const done = new Map(ledger.plan.filter((p) => p.state === "completed").map((p) => [p.text, p]));
-  const early = after.filter((e) => e.ordinal <= lastCall + 2);
   for (const p of planItemsOf(early, cwd)) {
     const was = done.get(p.text);
     if (!was || p.state === "completed") continue;
