@@ -29,6 +29,22 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "show a session's events in order",
     load: async () => (await import("./commands/timeline.ts")).timelineCommand,
   },
+  resume: {
+    summary: "build a cited brief to resume a session, or start an agent with it",
+    load: async () => (await import("./commands/resume.ts")).resumeCommand,
+  },
+  show: {
+    summary: "print one event with its edges",
+    load: async () => (await import("./commands/show.ts")).showCommand,
+  },
+  checkpoints: {
+    summary: "list a session's checkpoints and their steps",
+    load: async () => (await import("./commands/checkpoints.ts")).checkpointsCommand,
+  },
+  checkpoint: {
+    summary: "record an explicit checkpoint (a step) for a session",
+    load: async () => (await import("./commands/checkpoint.ts")).checkpointCommand,
+  },
   serve: {
     summary: "serve a live agent session to browser tabs",
     load: async () => (await import("./commands/serve.ts")).serveCommand,

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { MIGRATIONS } from "./schema.ts";
+import { createCheckpoints } from "./sqlite-checkpoints.ts";
 import { createReader } from "./sqlite-read.ts";
 import { createSearch } from "./sqlite-search.ts";
 import { createWriter } from "./sqlite-write.ts";
@@ -45,6 +46,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   const writer = createWriter(db);
   const reader = createReader(db);
   const search = createSearch(db);
+  const checkpoints = createCheckpoints(db);
   return {
     path,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
@@ -61,6 +63,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     ...writer,
     ...reader,
     searchEvents: search.searchEvents,
+    ...checkpoints,
     close: () => db.close(),
   };
 }

@@ -78,6 +78,16 @@ export interface EventHit {
   score: number | null;
 }
 
+/** An explicit checkpoint (`cairn checkpoint`), linked to the session's last event when it was recorded. */
+export interface CheckpointRow {
+  checkpoint_id: string;
+  session_id: string;
+  event_id: string | null;
+  step: number | null;
+  label: string | null;
+  created_at: string;
+}
+
 export interface StoreCounts {
   sessions: number;
   events: number;
@@ -118,6 +128,10 @@ export interface Store {
   getEntity(entityId: string): Entity | undefined;
   searchEvents(query: EventQuery): EventHit[];
   problems(limit?: number): Problem[];
+  /** Records (or replaces, by id) an explicit checkpoint. */
+  putCheckpoint(row: CheckpointRow): void;
+  /** A session's explicit checkpoints in the order they were recorded. */
+  listCheckpoints(sessionId: string): CheckpointRow[];
   /** Row counts; counting events reads the whole events index, so prefer `sessionCount` on hot paths. */
   counts(): StoreCounts;
   sessionCount(): number;

@@ -1,0 +1,170 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { FallbackRecord, ResumeBrief, Validation } from "../../resume/brief-types.ts";
+import { createResumeEngine } from "../../resume/engine.ts";
+import { resolveSession } from "../../resume/session-ref.ts";
+import { createTokenCounter } from "../../resume/tokens.ts";
+import { openIndexForReading } from "../db.ts";
+import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { verifyCommand } from "./resume-verify.ts";
+
+const USAGE = `Usage: cairn resume [<session>|--latest] [--cwd DIR] [--at ID] [--step N] [--budget N|--ratio R]
+                   [--format md|json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
+       cairn resume verify <resumed-session> [--actions N] [--json] [--db PATH]
+
+Builds a cited brief to resume a session from: the ledger (goal, latest request, constraints, decisions, file
+states, collapsed failures, last check, plan, step) first, then context selected under the budget. Without a
+session it takes the latest main session in --cwd (default: the current directory); --latest takes the latest
+anywhere unless --cwd is given. --at builds the brief as of an event, --step as of a step's checkpoint. The budget
+is in tokens (o200k) or a ratio of the session's size (default 10 %, 2k–50k tokens). When the brief does not
+validate, the fallback ladder runs (larger budget, earlier checkpoint, transcript pointer) and is reported.
+--exec pi starts pi in the session's folder with the brief as its first message; --print-command prints the
+shell command that starts that agent with the brief. 'resume verify' checks a session started from a brief.`;
+
+const AGENTS = ["claude", "codex", "pi"] as const;
+type Agent = (typeof AGENTS)[number];
+
+export const resumeCommand: Command = {
+  name: "resume",
+  summary: "build a cited brief to resume a session, or start an agent with it",
+  usage: USAGE,
+  async run(argv, io) {
+    if (argv[0] === "verify") return verifyCommand.run(argv.slice(1), io);
+    const { values, positionals } = parse(argv);
+    if (positionals.length > 1) throw new UsageError(`one session at a time (got ${positionals.join(", ")})`);
+    if (positionals[0] && values.latest) throw new UsageError("give a session or --latest, not both");
+    if (values.budget !== undefined && values.ratio !== undefined)
+      throw new UsageError("give --budget or --ratio, not both");
+    if (values.at !== undefined && values.step !== undefined) throw new UsageError("give --at or --step, not both");
+    if (values.exec !== undefined && values["print-command"] !== undefined)
+      throw new UsageError("give --exec or --print-command, not both");
+    const format = values.format ?? "md";
+    if (format !== "md" && format !== "json") throw new UsageError(`--format is md or json, not '${format}'`);
+    if (values.exec !== undefined && values.exec !== "pi")
+      throw new UsageError(`--exec starts pi only (got '${values.exec}'); use --print-command for other agents`);
+    const agent = values["print-command"];
+    if (agent !== undefined && !(AGENTS as readonly string[]).includes(agent))
+      throw new UsageError(`--print-command takes ${AGENTS.join(", ")}, not '${agent}'`);
+    const budget = positiveNumber("--budget", values.budget, true);
+    const ratio = positiveNumber("--ratio", values.ratio, false);
+    if (ratio !== undefined && ratio > 1) throw new UsageError("--ratio is a share of the session, at most 1");
+    const step = values.step === undefined ? undefined : nonNegativeInt("--step", values.step);
+
+    const store = openIndexForReading(values.db, io);
+    let brief: ResumeBrief;
+    let cwd: string | null;
+    try {
+      const session = positionals[0]
+        ? resolveSession(store, { id: positionals[0] })
+        : values.latest && values.cwd === undefined
+          ? resolveSession(store, { latest: true })
+          : resolveSession(store, { latest: true, cwd: resolve(io.cwd, values.cwd ?? ".") });
+      cwd = session.cwd;
+      const engine = createResumeEngine({ store, counter: createTokenCounter() });
+      brief = engine.brief({
+        sessionId: session.session_id,
+        ...(values.at !== undefined ? { at: values.at } : {}),
+        ...(step !== undefined ? { step } : {}),
+        ...(budget !== undefined ? { budget } : {}),
+        ...(ratio !== undefined ? { ratio } : {}),
+      });
+    } finally {
+      store.close();
+    }
+
+    if (values.exec === "pi") return execPi(brief.text, cwd, io);
+    if (agent !== undefined) {
+      io.stdout.write(`${agentCommand(agent as Agent, brief.text, cwd)}\n`);
+      return 0;
+    }
+    if (format === "json") writeJson(io, briefJson(brief));
+    else io.stdout.write(brief.text);
+    return 0;
+  },
+};
+
+/** The JSON output: exactly the fields the issue names, in that order. */
+export function briefJson(b: ResumeBrief) {
+  return {
+    session_id: b.session_id,
+    at: b.at,
+    step: b.step,
+    budget_tokens: b.budget_tokens,
+    tokens: b.tokens,
+    original_tokens: b.original_tokens,
+    ratio: b.ratio,
+    text: b.text,
+    sections: b.sections,
+    citations: b.citations,
+    validation: validationJson(b.validation),
+    fallback: b.fallback.map((f: FallbackRecord) => ({ ...f, validation: validationJson(f.validation) })),
+  };
+}
+
+function validationJson(v: Validation) {
+  return { coverage: v.coverage, missing: v.missing, entity_overlap: v.entity_overlap, ok: v.ok };
+}
+
+/** POSIX shell single quoting: safe for any text, including newlines and quotes. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line that starts an agent in the session's folder with the brief as its first message. */
+export function agentCommand(agent: Agent, brief: string, cwd: string | null): string {
+  // pi reads everything after `--` as messages, so a brief can never be taken for an option or an @file.
+  const argv = agent === "pi" ? ["pi", "--", brief] : [agent, brief];
+  const run = argv.map(shellQuote).join(" ");
+  return cwd ? `cd ${shellQuote(cwd)} && ${run}` : run;
+}
+
+function execPi(brief: string, cwd: string | null, io: CliIo): Promise<number> {
+  const dir = cwd && existsSync(cwd) ? cwd : io.cwd;
+  if (cwd && dir !== cwd) io.stderr.write(`cairn resume: ${cwd} does not exist here; starting pi in ${dir}\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn("pi", ["--", brief], { cwd: dir, env: io.env as NodeJS.ProcessEnv, stdio: "inherit" });
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new Error("pi is not on PATH; install it or use --print-command pi") : error),
+    );
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function positiveNumber(flag: string, v: string | undefined, integer: boolean): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new UsageError(`${flag} takes a positive ${integer ? "whole number of tokens" : "number"}, not '${v}'`);
+  return n;
+}
+
+function nonNegativeInt(flag: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a step number, not '${v}'`);
+  return n;
+}
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        latest: { type: "boolean" },
+        cwd: { type: "string" },
+        at: { type: "string" },
+        step: { type: "string" },
+        budget: { type: "string" },
+        ratio: { type: "string" },
+        format: { type: "string" },
+        exec: { type: "string" },
+        "print-command": { type: "string" },
+        db: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,81 @@
+/** The brief as built: sections of cited items, and the result the engine returns. */
+
+/** One line (or one multi-line block) of a brief. Headings have no cites; every fact has at least one. */
+export interface BriefItem {
+  /** What the item is: `goal`, `constraint`, `file`, `failure`, `excerpt`, `file_content`, `heading`, … */
+  field: string;
+  text: string;
+  /** Every event the item came from (the text shows the first and last). */
+  cites: string[];
+}
+
+export const SECTION_NAMES = ["header", "ledger", "context", "names", "files", "recent", "transcript"] as const;
+export type SectionName = (typeof SECTION_NAMES)[number];
+
+export interface BriefSection {
+  name: SectionName;
+  items: BriefItem[];
+}
+
+export interface Validation {
+  /** Share of the must-keep facts found in the brief. */
+  coverage: number;
+  /** Must-keep facts not found, as `kind: text`. */
+  missing: string[];
+  /** Coverage of constraints and of open failures alone (both must be 1). */
+  constraint_coverage: number;
+  open_failure_coverage: number;
+  /** Weighted Jaccard over files, command heads and error signatures: session as of the cut vs the brief. */
+  entity_overlap: number;
+  /** Brief tokens / original tokens. */
+  ratio: number;
+  ok: boolean;
+}
+
+export const FALLBACK_STEPS = ["larger_budget", "previous_checkpoint", "transcript_pointer"] as const;
+export type FallbackStep = (typeof FALLBACK_STEPS)[number];
+
+export interface FallbackRecord {
+  step: FallbackStep;
+  budget_tokens: number;
+  at: string;
+  tokens: number;
+  validation: Validation;
+}
+
+export interface SectionSummary {
+  name: SectionName;
+  tokens: number;
+  items: number;
+  cites: string[];
+}
+
+export interface CitationRef {
+  event_id: string;
+  ordinal: number;
+  event_type: string;
+  source_file: string;
+  source_line: number;
+}
+
+export interface ResumeBrief {
+  session_id: string;
+  /** The event the brief is as of. */
+  at: string;
+  step: number | null;
+  budget_tokens: number;
+  /** Exact tokens of `text` (o200k). */
+  tokens: number;
+  /** Estimated tokens of the session up to `at` (what the agent saw). */
+  original_tokens: number;
+  ratio: number;
+  text: string;
+  sections: SectionSummary[];
+  /** Every cited event, in timeline order. */
+  citations: CitationRef[];
+  validation: Validation;
+  /** The ladder's steps when the first brief did not validate; empty when it did. */
+  fallback: FallbackRecord[];
+  tokenizer: string;
+  source: { file: string; first_line: number; last_line: number };
+}

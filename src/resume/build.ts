@@ -1,0 +1,211 @@
+/**
+ * One brief for one cut and one budget: header, ledger (caps shrunk until it fits), selection, exact fit,
+ * validation. Pure over its inputs: the same timeline, budget and counter give the same bytes.
+ */
+import type { BriefItem, BriefSection, CitationRef, SectionSummary, Validation } from "./brief-types.ts";
+import type { Checkpoint } from "./checkpoints.ts";
+import { type FileContent, fileContentsOf } from "./file-content.ts";
+import { buildLedger } from "./ledger.ts";
+import type { Ledger } from "./ledger-types.ts";
+import { assemble, renderHeader } from "./render.ts";
+import { capsAt, MAX_LEVEL, OPTIONAL_LEVELS, renderLedger } from "./render-ledger.ts";
+import { profileForStep } from "./scoring.ts";
+import { fitExactly, type Selection, select, selectNames } from "./select.ts";
+import type { Timeline } from "./timeline.ts";
+import type { TokenCounter } from "./tokens.ts";
+import { type Unit, unitsOf } from "./units.ts";
+import { sessionEntities, validateBrief } from "./validate.ts";
+import { type RankedSymbol, rankSymbols } from "./working-set.ts";
+
+/** The ledger may take this share of the budget before anything else is left out of it. */
+export const LEDGER_SHARE = 0.6;
+/** Unused budget worth one more pass over the names. */
+const TOP_UP_MIN = 24;
+
+/** What a cut folds into, computed once and shared by every budget the ladder tries. */
+export interface Folded {
+  timeline: Timeline;
+  ledger: Ledger;
+  units: Unit[];
+  contents: Map<string, FileContent>;
+  entities: Map<string, number>;
+  symbols: RankedSymbol[];
+}
+
+export function fold(timeline: Timeline, checkpoints: readonly Checkpoint[], targetStep: number | null): Folded {
+  const ledger = buildLedger(timeline, checkpoints, targetStep);
+  const units = unitsOf(timeline);
+  return {
+    timeline,
+    ledger,
+    units,
+    contents: fileContentsOf(units),
+    entities: sessionEntities(timeline, ledger),
+    symbols: rankSymbols(timeline),
+  };
+}
+
+export interface Attempt {
+  text: string;
+  tokens: number;
+  budget: number;
+  sections: BriefSection[];
+  summaries: SectionSummary[];
+  citations: CitationRef[];
+  validation: Validation;
+  step: number | null;
+}
+
+export interface AttemptOptions {
+  budget: number;
+  /** Appended last and kept whatever the budget (it is what makes a failed brief usable). */
+  pointer?: BriefItem;
+}
+
+function count(counter: TokenCounter, items: readonly BriefItem[]): number {
+  return items.reduce((n, i) => n + counter.count(i.text) + 1, 0);
+}
+
+export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOptions): Attempt {
+  const t = f.timeline;
+  const step = f.ledger.step.target ?? f.ledger.step.checkpointStep;
+  const header = renderHeader({ timeline: t, budget: opts.budget, step: f.ledger.step.target });
+  const pointer = opts.pointer ? [opts.pointer] : [];
+  const fixed = counter.count(header.text) + count(counter, pointer) + 4;
+  const room = Math.max(0, opts.budget - fixed);
+
+  // Optional caps shrink until the ledger takes at most its share; must-keep caps only until it fits at all.
+  let level = 0;
+  let ledgerItems = renderLedger(f.ledger, capsAt(0));
+  let ledgerTokens = count(counter, ledgerItems);
+  while (level < MAX_LEVEL && ledgerTokens > (level < OPTIONAL_LEVELS ? LEDGER_SHARE * room : room)) {
+    level++;
+    ledgerItems = renderLedger(f.ledger, capsAt(level));
+    ledgerTokens = count(counter, ledgerItems);
+  }
+
+  const ledgerChars = ledgerItems.reduce((n, i) => n + i.text.length + 1, 0);
+  const scale = Math.min(1.8, Math.max(0.8, ledgerTokens / Math.max(1, ledgerChars / 4)));
+  const quoted = new Set<string>();
+  if (f.ledger.goal) quoted.add(f.ledger.goal.cites[0]!);
+  for (const m of f.ledger.latest) quoted.add(m.cites[0]!);
+  // Section titles and blank lines cost a few tokens each; keep them out of the selection's room.
+  const available = room - ledgerTokens - 40;
+  const input = {
+    units: f.units,
+    ledger: f.ledger,
+    available,
+    scale,
+    profile: profileForStep(f.ledger.step.target ?? f.ledger.step.checkpointStep),
+    cwd: t.session.cwd,
+    contents: f.contents,
+    quoted,
+    symbols: f.symbols,
+    shown: ledgerItems.map((i) => i.text).join("\n"),
+  };
+  let sel = select(input);
+  // The ledger's exact/estimate ratio is a first guess for the rest; one more pass with the ratio measured on
+  // what was chosen fills the budget closely without overshooting it.
+  const chosen = [...sel.context, ...sel.names, ...sel.files, ...sel.recent];
+  const estimated = chosen.reduce((n, c) => n + c.estimate, 0);
+  if (estimated > 0) {
+    const exact = count(counter, chosen);
+    const measured = scale * (exact / estimated);
+    if (Math.abs(measured - scale) / scale > 0.05) sel = select({ ...input, scale: measured });
+  }
+  fitExactly(sel, counter, Math.max(0, available));
+
+  let sections = toSections(header, ledgerItems, sel, pointer);
+  let text = assemble(sections);
+  let tokens = counter.count(text);
+  // Item counts are not exactly additive across joins; trim until the whole text fits.
+  for (let guard = 0; tokens > opts.budget && guard < 20; guard++) {
+    if (!trimOne(sel)) break;
+    sections = toSections(header, ledgerItems, sel, pointer);
+    text = assemble(sections);
+    tokens = counter.count(text);
+  }
+  // Estimates leave some of the budget unused; names are the finest-grained thing to fill it with.
+  for (let round = 0; round < 3 && opts.budget - tokens > TOP_UP_MIN && sel.names.length > 0; round++) {
+    const estimated = sel.names.reduce((n, c) => n + c.estimate, 0);
+    const exact = count(counter, sel.names);
+    const room = estimated + (opts.budget - tokens - 8) * (estimated / Math.max(1, exact));
+    const grown = selectNames(input, room).items;
+    const trial = { ...sel, names: grown };
+    const trialSections = toSections(header, ledgerItems, trial, pointer);
+    const trialText = assemble(trialSections);
+    const trialTokens = counter.count(trialText);
+    if (trialTokens > opts.budget || trialTokens <= tokens) break;
+    sel = trial;
+    sections = trialSections;
+    text = trialText;
+    tokens = trialTokens;
+  }
+
+  // The transcript pointer names what the brief lacks; those names must not count as the facts themselves.
+  const validation = validateBrief({
+    text: opts.pointer ? assemble(sections.filter((s) => s.name !== "transcript")) : text,
+    tokens,
+    originalTokens: t.originalTokens,
+    ledger: f.ledger,
+    entities: f.entities,
+  });
+  return {
+    text,
+    tokens,
+    budget: opts.budget,
+    sections,
+    summaries: sections.map((s) => summary(s, counter)),
+    citations: citationsOf(sections, t),
+    validation,
+    step,
+  };
+}
+
+function toSections(header: BriefItem, ledger: BriefItem[], sel: Selection, pointer: BriefItem[]): BriefSection[] {
+  return [
+    { name: "header", items: [header] },
+    { name: "ledger", items: ledger },
+    { name: "context", items: sel.context },
+    { name: "names", items: sel.names },
+    { name: "files", items: sel.files },
+    { name: "recent", items: sel.recent },
+    { name: "transcript", items: pointer },
+  ];
+}
+
+function trimOne(sel: Selection): boolean {
+  if (sel.context.length > 0) {
+    let worst = 0;
+    for (let i = 1; i < sel.context.length; i++) if (sel.context[i]!.priority < sel.context[worst]!.priority) worst = i;
+    sel.context.splice(worst, 1);
+  } else if (sel.files.length > 0) sel.files.pop();
+  else if (sel.names.length > 0) sel.names.pop();
+  else if (sel.recent.length > 0) sel.recent.shift();
+  else return false;
+  return true;
+}
+
+function summary(s: BriefSection, counter: TokenCounter): SectionSummary {
+  const cites = new Set<string>();
+  for (const i of s.items) for (const id of i.cites) cites.add(id);
+  return { name: s.name, tokens: count(counter, s.items), items: s.items.length, cites: [...cites] };
+}
+
+function citationsOf(sections: readonly BriefSection[], t: Timeline): CitationRef[] {
+  const ids = new Set<string>();
+  for (const s of sections) for (const i of s.items) for (const id of i.cites) ids.add(id);
+  const out: CitationRef[] = [];
+  for (const id of ids) {
+    const e = t.byId.get(id);
+    if (e)
+      out.push({
+        event_id: e.event_id,
+        ordinal: e.ordinal,
+        event_type: e.event_type,
+        source_file: e.source_file,
+        source_line: e.source_line,
+      });
+  }
+  return out.sort((a, b) => a.ordinal - b.ordinal);
+}

@@ -1,0 +1,63 @@
+/**
+ * Checks (tests, type checks, lints, builds): the last run of each family with its failing test names and top
+ * error lines, and the commands the session ran, by head, so the next agent knows how this project is built and
+ * tested.
+ */
+import type { SessionEvent } from "../topology/types.ts";
+import { commandHead } from "./entities.ts";
+import type { LedgerCheck, LedgerCommand } from "./ledger-types.ts";
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
+function numOrNull(v: unknown): number | null {
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+/** The last run of each check family, newest first. */
+export function checksOf(events: readonly SessionEvent[]): LedgerCheck[] {
+  const families = new Map<string, LedgerCheck>();
+  for (const e of events) {
+    if (e.event_type !== "test_result") continue;
+    const family = typeof e.meta["family"] === "string" ? (e.meta["family"] as string) : "check";
+    const prev = families.get(family);
+    const failed = e.status === "fail";
+    families.set(family, {
+      family,
+      command: e.command ?? e.text,
+      runs: (prev?.runs ?? 0) + 1,
+      fails: (prev?.fails ?? 0) + (failed ? 1 : 0),
+      status: e.status ?? "unknown",
+      ordinal: e.ordinal,
+      passed: numOrNull(e.meta["passed"]),
+      failed: numOrNull(e.meta["failed"]),
+      failingTests: failed ? strings(e.meta["failing_tests"]) : [],
+      errorLines: failed ? strings(e.meta["error_lines"]) : [],
+      stale: false,
+      cites: [e.event_id],
+    });
+    // A pass answers every earlier failing check (resume-method §4.3: any check family resolves a check failure).
+    if (e.status === "pass") for (const c of families.values()) if (c.status === "fail") c.stale = true;
+  }
+  return [...families.values()].sort((a, b) => b.ordinal - a.ordinal);
+}
+
+/** Commands by head (`npm run build`, `git push`), most runs first; inspection commands are left out. */
+export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
+  const heads = new Map<string, LedgerCommand & { lastOrdinal: number }>();
+  for (const e of events) {
+    if (e.event_type !== "command" || !e.command) continue;
+    const head = commandHead(e.command);
+    if (head === null) continue;
+    const c = heads.get(head) ?? { head, runs: 0, fails: 0, cites: [], lastOrdinal: 0 };
+    c.runs++;
+    if (e.status === "error") c.fails++;
+    c.cites.push(e.event_id);
+    c.lastOrdinal = e.ordinal;
+    heads.set(head, c);
+  }
+  return [...heads.values()]
+    .sort((a, b) => b.runs - a.runs || b.lastOrdinal - a.lastOrdinal || (a.head < b.head ? -1 : 1))
+    .map(({ lastOrdinal: _l, ...c }) => c);
+}

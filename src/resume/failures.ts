@@ -1,0 +1,118 @@
+/**
+ * Repeated failures collapsed to one line each (resume-method §4.3). Failures group by
+ * `canonical command | path | error signature`; each group keeps its count, first and last position and status.
+ * Resolution:
+ * - a later successful run of the same command (or, for a command that is not a check, of the same command head)
+ *   resolves it; a passing run of any check resolves every failed check;
+ * - a later successful edit or write of the same file resolves a failed file-tool call;
+ * - the same failure after it was resolved reopens the group.
+ * Misses while looking around (a `grep` that found nothing, `ls` of a missing path) are not failures of the work.
+ */
+import { normalizeSignature } from "../topology/error-signature.ts";
+import type { SessionEvent } from "../topology/types.ts";
+import { commandHead } from "./entities.ts";
+import { displayPath } from "./file-states.ts";
+import type { LedgerFailure } from "./ledger-types.ts";
+
+const FILE_WRITES = new Set(["edit", "write", "move"]);
+
+interface Group extends LedgerFailure {
+  head: string | null;
+}
+
+export function failuresOf(
+  events: readonly SessionEvent[],
+  byId: ReadonlyMap<string, SessionEvent>,
+  cwd: string | null,
+): LedgerFailure[] {
+  const groups = new Map<string, Group>();
+  const order: Group[] = [];
+  const withError = new Set<string>();
+  for (const e of events) if (e.event_type === "error" && e.parent_event_id) withError.add(e.parent_event_id);
+
+  const fail = (e: SessionEvent, f: Omit<Group, "count" | "first" | "last" | "status" | "resolvedBy" | "cites">) => {
+    let g = groups.get(f.key);
+    if (!g) {
+      g = { ...f, count: 0, first: e.ordinal, last: e.ordinal, status: "open", resolvedBy: null, cites: [] };
+      groups.set(f.key, g);
+      order.push(g);
+    }
+    g.count++;
+    g.last = e.ordinal;
+    g.lastLine = f.lastLine;
+    g.status = "open";
+    g.resolvedBy = null;
+    g.cites.push(e.event_id);
+  };
+  const resolve = (e: SessionEvent, match: (g: Group) => boolean) => {
+    for (const g of order)
+      if (g.status === "open" && match(g)) {
+        g.status = "resolved";
+        g.resolvedBy = { id: e.event_id, ordinal: e.ordinal };
+      }
+  };
+
+  for (const e of events) {
+    switch (e.event_type) {
+      case "error": {
+        const result = e.parent_event_id ? byId.get(e.parent_event_id) : undefined;
+        if (!result) continue; // agent-level errors (aborted turns, API errors) are not failures of the work
+        const signature = typeof e.meta["signature"] === "string" ? (e.meta["signature"] as string) : e.text;
+        const command = e.command ?? result.command;
+        const head = command ? commandHead(command) : null;
+        if (command && head === null) continue; // looking around, not working
+        const call = result.parent_event_id ? byId.get(result.parent_event_id) : undefined;
+        const path = command ? null : (result.file_path ?? null);
+        const tool = e.tool_name ?? result.tool_name ?? "tool";
+        fail(e, {
+          key: `${command ?? tool}|${path ?? ""}|${signature}`,
+          command: command ?? tool,
+          path: path ? displayPath(path, cwd) : null,
+          signature,
+          code: typeof e.meta["code"] === "string" ? (e.meta["code"] as string) : null,
+          lastLine: e.text,
+          isCheck: typeof call?.meta["family"] === "string",
+          head,
+        });
+        break;
+      }
+      case "test_result": {
+        if (e.status === "pass") resolve(e, (g) => g.isCheck);
+        else if (e.status === "fail" && e.parent_event_id && !withError.has(e.parent_event_id)) {
+          // A failing report from a run that exited cleanly: no error event stands for it.
+          const lines = Array.isArray(e.meta["error_lines"]) ? (e.meta["error_lines"] as string[]) : [];
+          const failed = typeof e.meta["failed"] === "number" ? e.meta["failed"] : null;
+          const line = lines[0] ?? (failed !== null ? `${failed} failed` : "failed");
+          const command = e.command ?? "check";
+          fail(e, {
+            key: `${command}||${normalizeSignature(line)}`,
+            command,
+            path: null,
+            signature: normalizeSignature(line),
+            code: null,
+            lastLine: line,
+            isCheck: true,
+            head: commandHead(command),
+          });
+        }
+        break;
+      }
+      case "command": {
+        if (e.status !== "ok" || !e.command) break;
+        const head = commandHead(e.command);
+        resolve(e, (g) => g.command === e.command || (!g.isCheck && head !== null && g.head === head));
+        break;
+      }
+      case "file_action": {
+        if (e.status === "error" || !e.file_path || !FILE_WRITES.has(String(e.meta["op"]))) break;
+        const path = displayPath(e.file_path, cwd);
+        resolve(e, (g) => g.path === path);
+        break;
+      }
+    }
+  }
+  // Open first (what the next agent must not repeat), then the dead ends already handled; newest first in each.
+  return order
+    .map(({ head: _head, ...g }) => g)
+    .sort((a, b) => (a.status === b.status ? b.last - a.last : a.status === "open" ? -1 : 1));
+}

@@ -1,0 +1,134 @@
+/**
+ * The ledger: what a brief always carries, derived from the timeline by explicit rules (resume-method §4.4).
+ * Positions are event ordinals; `cites` are the event ids each item came from, oldest first.
+ */
+
+export interface Cited {
+  cites: string[];
+}
+
+export interface LedgerMessage extends Cited {
+  text: string;
+  ordinal: number;
+  turn: number;
+}
+
+export interface LedgerConstraint extends Cited {
+  /** The user's sentence, verbatim. */
+  text: string;
+  turn: number;
+  ordinal: number;
+}
+
+export const DECISION_STATUSES = ["open", "settled", "superseded"] as const;
+export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+
+export interface LedgerDecision extends Cited {
+  text: string;
+  status: DecisionStatus;
+  /** The rule that found the decision (`user_correction`, `assistant_decision`, …). */
+  rule: string;
+  ordinal: number;
+  /** What settled or superseded it. */
+  by: string | null;
+}
+
+export interface LedgerFile extends Cited {
+  /** File key (absolute when the working directory is known). */
+  key: string;
+  /** As shown: relative to the session's working directory when inside it. */
+  path: string;
+  reads: number;
+  edits: number;
+  writes: number;
+  added: number;
+  removed: number;
+  failedEdits: number;
+  firstOrdinal: number;
+  lastOrdinal: number;
+  deleted: boolean;
+  movedTo: string | null;
+  /** Edited, written, moved or deleted in the session. */
+  modified: boolean;
+}
+
+export const FAILURE_STATUSES = ["open", "resolved"] as const;
+export type FailureStatus = (typeof FAILURE_STATUSES)[number];
+
+export interface LedgerFailure extends Cited {
+  /** `canonical command | path | signature`: what groups repeats. */
+  key: string;
+  /** Canonical command, or the tool's name when the failure is not a shell command. */
+  command: string;
+  path: string | null;
+  signature: string;
+  code: string | null;
+  count: number;
+  first: number;
+  last: number;
+  status: FailureStatus;
+  /** The event that resolved the group (a passing run, a successful edit). */
+  resolvedBy: { id: string; ordinal: number } | null;
+  /** The raw error line of the last occurrence. */
+  lastLine: string;
+  isCheck: boolean;
+}
+
+export interface LedgerCheck extends Cited {
+  family: string;
+  command: string;
+  runs: number;
+  fails: number;
+  /** Status of the family's last run: pass, fail or unknown. */
+  status: string;
+  ordinal: number;
+  passed: number | null;
+  failed: number | null;
+  failingTests: string[];
+  errorLines: string[];
+  /** A failing run that a later passing check (of any family) has since answered. */
+  stale: boolean;
+}
+
+export const PLAN_STATES = ["pending", "in_progress", "completed"] as const;
+export type PlanState = (typeof PLAN_STATES)[number];
+
+export interface LedgerPlanItem extends Cited {
+  text: string;
+  state: PlanState;
+  /** The plan file, or the tool (`TodoWrite`, `update_plan`) that holds the list. */
+  source: string;
+  ordinal: number;
+}
+
+export interface LedgerStep extends Cited {
+  /** The step being resumed (`--step`, or the checkpoint the cut sits at). */
+  target: number | null;
+  /** The step of the latest checkpoint at or before the cut. */
+  checkpointStep: number | null;
+  checkpointOrdinal: number | null;
+  label: string | null;
+  /** What is in progress: the in-progress plan item, else the first open one. */
+  current: string | null;
+}
+
+export interface LedgerCommand extends Cited {
+  head: string;
+  runs: number;
+  fails: number;
+}
+
+export interface Ledger {
+  goal: LedgerMessage | null;
+  /** The latest typed requests, newest last: the last one, and those before it while it is a short follow-up. */
+  latest: LedgerMessage[];
+  constraints: LedgerConstraint[];
+  decisions: LedgerDecision[];
+  files: LedgerFile[];
+  failures: LedgerFailure[];
+  /** The last run of each check family, newest first. */
+  checks: LedgerCheck[];
+  commands: LedgerCommand[];
+  plan: LedgerPlanItem[];
+  step: LedgerStep;
+}

@@ -1,0 +1,94 @@
+/**
+ * The working set's names: code identifiers the session has been using, ranked by how recently and how often
+ * they came up, each attributed to the file it was last seen in. File contents rarely fit a budget; their
+ * vocabulary does, and it tells the next agent what to look for and where (resume-method §4.9: missing
+ * identifiers of old, large files were every method's weak spot; a re-read is the cure, this says what to re-read).
+ */
+import type { SessionEvent } from "../topology/types.ts";
+import { identifiersIn } from "./entities.ts";
+import { isTypedUserMessage } from "./requests.ts";
+import type { Timeline } from "./timeline.ts";
+import { isDerived } from "./timeline.ts";
+
+/** Recency: weight exp(−age/τ) with τ = N/3, over a floor that keeps names the session kept returning to. */
+const FLOOR = 0.1;
+const TAU_DIVISOR = 3;
+
+export interface RankedSymbol {
+  name: string;
+  score: number;
+  /**
+   * The file it belongs to: the last source file (not a document) whose read or edit mentioned it, else the last
+   * file of any kind, else null when only the conversation did.
+   */
+  file: string | null;
+  /** The last event that mentioned it. */
+  cite: string;
+}
+
+/** Reading a name in a request or an edit says more about what comes next than seeing it in a long output. */
+function kindWeight(e: SessionEvent): number {
+  if (isTypedUserMessage(e)) return 2;
+  if (e.event_type === "tool_call") return /edit|write|patch|replace/i.test(e.tool_name ?? "") ? 1.5 : 1;
+  if (e.event_type === "assistant_message") return 1.2;
+  if (e.event_type === "resume_point") return 1.2;
+  return 1;
+}
+
+/** Argument names of file and shell tools, which every call's text spells out (`oldText: …`). */
+const TOOL_ARG_NAMES = new Set([
+  "file_path",
+  "old_string",
+  "new_string",
+  "replace_all",
+  "oldText",
+  "newText",
+  "old_str",
+  "new_str",
+  "file_text",
+  "view_range",
+  "activeForm",
+  "tool_use_id",
+  "run_in_background",
+  "max_output_tokens",
+  "yield_time_ms",
+  "session_id",
+  "with_escalated_permissions",
+]);
+
+function noise(name: string): boolean {
+  return TOOL_ARG_NAMES.has(name);
+}
+
+/** Documents mention names; source files define them. */
+const DOCUMENT = /\.(md|mdx|markdown|txt|rst|adoc|log)$/i;
+
+/** Outputs beyond this many characters are read at their head and tail only: a name buried in a 200 kB log is noise. */
+const MAX_SCAN = 60_000;
+
+export function rankSymbols(t: Timeline): RankedSymbol[] {
+  const primary = t.events.filter((e) => !isDerived(e) && e.text !== "");
+  const n = primary.length;
+  const tau = Math.max(1, n / TAU_DIVISOR);
+  const out = new Map<string, RankedSymbol>();
+  primary.forEach((e, i) => {
+    const text = e.text.length > MAX_SCAN ? `${e.text.slice(0, MAX_SCAN / 2)}\n${e.text.slice(-MAX_SCAN / 2)}` : e.text;
+    const names = identifiersIn(text);
+    if (names.size === 0) return;
+    // Old mentions keep a floor of weight: names the session kept coming back to matter even when not lately.
+    const w = kindWeight(e) * (FLOOR + Math.exp(-(n - 1 - i) / tau));
+    const file = e.file_path;
+    const code = file !== null && !DOCUMENT.test(file);
+    for (const name of names) {
+      if (noise(name)) continue;
+      const s = out.get(name);
+      if (s) {
+        s.score += w;
+        s.cite = e.event_id;
+        if (file && (code || s.file === null || DOCUMENT.test(s.file))) s.file = file;
+      } else out.set(name, { name, score: w, file, cite: e.event_id });
+    }
+  });
+  // Highest score first; the name breaks ties so the order never depends on map order.
+  return [...out.values()].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
+}

@@ -1,0 +1,152 @@
+/** Each ledger rule on a small constructed session, seen both in the folded ledger and in the rendered brief. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fold } from "../../src/resume/build.ts";
+import { listCheckpoints } from "../../src/resume/checkpoints.ts";
+import { createResumeEngine } from "../../src/resume/engine.ts";
+import type { Ledger } from "../../src/resume/ledger-types.ts";
+import { loadTimeline } from "../../src/resume/timeline.ts";
+import { createTokenCounter } from "../../src/resume/tokens.ts";
+import { type IndexedSessions, indexSessions, PiSession } from "./session-builder.ts";
+import { CHECK_ERROR, CORRECTION, GOAL, LATEST, STORY_ID, story } from "./story.ts";
+
+let ix: IndexedSessions;
+let ledger: Ledger;
+let text: string;
+const counter = createTokenCounter();
+const ledgerOf = (id: string): Ledger => fold(loadTimeline(ix.store, id), listCheckpoints(ix.store, id), null).ledger;
+const briefOf = (id: string, budget = 4000) =>
+  createResumeEngine({ store: ix.store, counter }).brief({ sessionId: id, budget });
+const lines = (t: string, re: RegExp) => t.split("\n").filter((l) => re.test(l));
+
+const REOPEN = "0000aaaa-aaaa-4bbb-8ccc-000000000002";
+const RESOLVED = "0000aaaa-aaaa-4bbb-8ccc-000000000003";
+const PYTEST_FAIL = "FAILED tests/test_api.py::test_login - AssertionError: 401 != 200\n1 failed, 3 passed in 0.2s";
+
+beforeAll(() => {
+  ix = indexSessions(
+    story(),
+    new PiSession(REOPEN)
+      .user("make the api tests pass")
+      .bash("python -m pytest tests", PYTEST_FAIL, 1)
+      .edit("api/login.py", "return 401", "return 200")
+      .bash("python -m pytest tests", "4 passed in 0.2s", 0)
+      .bash("python -m pytest tests 2>&1 | tail -5", PYTEST_FAIL, 1),
+    new PiSession(RESOLVED)
+      .user("fix the build")
+      .bash("npm run build", "src/a.ts(1,1): error TS2304: Cannot find name 'x'.", 2)
+      .bash("cd /w/app && npm run build 2>&1 | tail", "src/a.ts(1,1): error TS2304: Cannot find name 'x'.", 2)
+      .edit("src/a.ts", "x", "1")
+      .bash("npm run build", "built in 1s", 0),
+  );
+  ledger = ledgerOf(STORY_ID);
+  text = briefOf(STORY_ID).text;
+});
+afterAll(() => ix.close());
+
+describe("ledger rules", () => {
+  it("the goal and the latest request are quoted verbatim, with the requests before a short latest one", () => {
+    expect(ledger.goal?.text).toBe(GOAL);
+    expect(ledger.latest.map((m) => m.text)).toEqual([CORRECTION, LATEST]);
+    expect(text).toContain(`**Goal** (turn 1): [e:${ledger.goal!.cites[0]}]\n    ${GOAL}`);
+    expect(text).toMatch(new RegExp(`\\*\\*Latest request\\*\\* \\(turn 4\\): \\[e:\\w+\\]\\n {4}${LATEST}`));
+  });
+
+  it("constraints are the user's directive sentences, verbatim, and all of them reach the brief", () => {
+    expect(ledger.constraints.map((c) => c.text)).toEqual([
+      "Never touch the generated files under dist/.",
+      "Make sure the tests stay green.",
+      CORRECTION,
+    ]);
+    for (const c of ledger.constraints) expect(text).toContain(c.text);
+  });
+
+  it("decisions carry a status: approved → settled, a later one on the same topic → superseded, else open", () => {
+    const status = Object.fromEntries(ledger.decisions.map((d) => [d.text.slice(0, 24), d.status]));
+    expect(status).toMatchObject({
+      "Decision: parse flags wi": "settled",
+      "Decision: keep the logge": "superseded",
+      "Decision: move the logge": "open",
+    });
+    expect(status[CORRECTION.slice(0, 24)]).toBe("settled"); // the user's own correction
+    expect(lines(text, /^- open: /)).toEqual([
+      expect.stringContaining("- open: Decision: move the logger to src/log.ts with a level option"),
+    ]);
+    expect(text).toMatch(/- superseded: Decision: keep the logger in src\/log\.ts/);
+  });
+
+  it("latest file states: added, modified with line counts, newest first", () => {
+    const files = ledger.files.filter((f) => f.modified).map((f) => [f.path, f.edits, f.writes, f.added, f.removed]);
+    expect(files).toEqual([
+      ["src/log.ts", 0, 1, 1, 0],
+      ["src/cli.ts", 1, 0, 2, 1],
+      ["src/args.ts", 2, 0, 2, 2],
+      ["PLAN.md", 0, 1, 4, 0],
+    ]);
+    const shown = lines(text, /^- [AMD] /).map((l) => l.replace(/ @\d+.*/, ""));
+    expect(shown).toEqual([
+      "- A src/log.ts +1 −0 (1 write)",
+      "- M src/cli.ts +2 −1 (1 edit, 1 read)",
+      "- M src/args.ts +2 −2 (2 edits)",
+      "- A PLAN.md +4 −0 (1 write)",
+    ]);
+  });
+
+  it("repeated failures collapse to one line with count, first and last position, open first", () => {
+    const open = ledger.failures.filter((f) => f.status === "open");
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ command: "npm run check", count: 3, status: "open" });
+    const failing = lines(text, /^- ✗ `npm run check`/);
+    expect(failing).toHaveLength(1);
+    expect(failing[0]).toMatch(
+      new RegExp(
+        `^- ✗ \`npm run check\` ×3 \\(@${open[0]!.first}–${open[0]!.last}\\): cli\\.ts\\(N,N\\): error TSN: Cannot find name 'verbose'\\.`,
+      ),
+    );
+    expect(text.indexOf("- ✗ `npm run check`")).toBeLessThan(text.indexOf("- ✓ `npx tsc --noEmit` failed ×1"));
+  });
+
+  it("a failure fixed by a later passing run is resolved, one line, with where it passed", () => {
+    const l = ledgerOf(RESOLVED);
+    expect(l.failures).toHaveLength(1); // two spellings of `npm run build`, one canonical command
+    expect(l.failures[0]).toMatchObject({ command: "npm run build", count: 2, status: "resolved" });
+    const t = briefOf(RESOLVED).text;
+    expect(lines(t, /npm run build` failed/)).toEqual([
+      expect.stringMatching(/^- ✓ `npm run build` failed ×2 \(@\d+–\d+\) then passed @\d+: a\.ts\(N,N\): error TSN/),
+    ]);
+  });
+
+  it("a failure that comes back after it was resolved reopens its group", () => {
+    const l = ledgerOf(REOPEN);
+    const group = l.failures.filter((f) => f.signature.includes("test_login"));
+    expect(group).toHaveLength(1);
+    expect(group[0]).toMatchObject({ status: "open", count: 2 });
+  });
+
+  it("the last check keeps its failing tests and top error lines verbatim", () => {
+    expect(ledger.checks[0]).toMatchObject({ command: "npm run check", status: "fail", runs: 3, fails: 3 });
+    expect(text).toContain("    failing: src/cli.ts\n");
+    expect(text).toContain(`    error: ${CHECK_ERROR}\n`);
+    const pytest = briefOf(REOPEN).text;
+    expect(pytest).toContain("failing: tests/test_api.py::test_login");
+  });
+
+  it("open plan items come from the plan file's checkboxes; done ones are counted", () => {
+    expect(ledger.plan.map((p) => [p.text, p.state])).toEqual([
+      ["add the flag", "completed"],
+      ["document the flag in README.md", "pending"],
+      ["add a test for --verbose", "pending"],
+    ]);
+    expect(text).toContain("### Plan (open items; 1 done)\n- [ ] document the flag in README.md (PLAN.md)");
+  });
+
+  it("the current step: the last checkpoint and the item in progress", () => {
+    expect(ledger.step).toMatchObject({ checkpointStep: 1, target: null, current: "document the flag in README.md" });
+    expect(text).toMatch(/\*\*Step\*\*: last checkpoint: step 1 @\d+ .*in progress: document the flag in README\.md/);
+  });
+
+  it("every ledger line cites the events it came from", () => {
+    const body = text.slice(text.indexOf("## Ledger"), text.indexOf("\n## ", text.indexOf("## Ledger") + 1));
+    for (const l of body.split("\n"))
+      if (/^(- |\*\*)/.test(l)) expect(l, l).toMatch(/\[e:[0-9a-f]{16}(,[0-9a-f]{16})*\]/);
+  });
+});
