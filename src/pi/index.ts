@@ -1,14 +1,18 @@
 /**
  * pi entry point of cairn's extension (the package manifest, `pi install` and `pi -e` load this module's default
- * export). Without injected sources `/handoff` reports that briefs are unavailable and the recall tools stay
- * unregistered; `createCairnExtension` wires them in.
+ * export). The default instance briefs and recalls from cairn's index (`CAIRN_DB` or the XDG default database);
+ * `createCairnExtension` takes other sources, or none (then `/handoff` says briefs are unavailable and the recall
+ * tools stay unregistered).
  */
 import { createCairnExtension } from "./extension.ts";
+import { lazyIndexSources } from "./lazy-sources.ts";
 
-export default createCairnExtension();
+export default createCairnExtension(lazyIndexSources());
 
 export { type CairnExtensionOptions, createCairnExtension } from "./extension.ts";
 export type { HandoffBrief, HandoffBriefRequest, HandoffBriefSource } from "./handoff/brief-source.ts";
+export { createIndexSources, type IndexSourcesOptions } from "./index-sources.ts";
+export { lazyIndexSources } from "./lazy-sources.ts";
 export type {
   RecallBrief,
   RecallBriefRequest,
