@@ -45,6 +45,18 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "record an explicit checkpoint (a step) for a session",
     load: async () => (await import("./commands/checkpoint.ts")).checkpointCommand,
   },
+  threads: {
+    summary: "list work threads: sessions of any agent joined by the rare files, errors and branches they share",
+    load: async () => (await import("./commands/threads.ts")).threadsCommand,
+  },
+  embed: {
+    summary: "choose the embedder and embed the index's evidence bundles for semantic search",
+    load: async () => (await import("./commands/embed.ts")).embedCommand,
+  },
+  mcp: {
+    summary: "serve the index to agents over MCP (stdio)",
+    load: async () => (await import("./commands/mcp.ts")).mcpCommand,
+  },
   serve: {
     summary: "serve a live agent session to browser tabs",
     load: async () => (await import("./commands/serve.ts")).serveCommand,

@@ -10,6 +10,7 @@ import { MIGRATIONS } from "./schema.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
 import { createReader } from "./sqlite-read.ts";
 import { createSearch } from "./sqlite-search.ts";
+import { createThreadReads } from "./sqlite-threads.ts";
 import { createWriter } from "./sqlite-write.ts";
 import type { Store } from "./types.ts";
 
@@ -64,6 +65,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     ...reader,
     searchEvents: search.searchEvents,
     ...checkpoints,
+    ...createThreadReads(db),
     close: () => db.close(),
   };
 }

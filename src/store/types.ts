@@ -12,6 +12,7 @@ import type {
   SessionKind,
 } from "../topology/types.ts";
 import type { PreparedBatch } from "./prepare-batch.ts";
+import type { ThreadReads } from "./thread-types.ts";
 
 /** What the indexer remembers of one transcript file. */
 export interface FileState {
@@ -95,7 +96,7 @@ export interface StoreCounts {
   problems: number;
 }
 
-export interface Store {
+export interface Store extends ThreadReads {
   readonly path: string;
   /** Runs `fn` atomically (a savepoint when a group or another transaction is open). */
   transaction<T>(fn: () => T): T;
