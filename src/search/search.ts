@@ -29,6 +29,8 @@ export interface SearchHit {
   evidence: EvidenceLink[];
   source_file: string;
   source_line: number;
+  /** Set when the hit has only some of the query's words (found after requiring all of them found too few). */
+  partial?: true;
 }
 
 export interface SearchOptions {
@@ -134,34 +136,98 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
 
 export function search(store: Store, input: string, opts: SearchOptions = {}): SearchResult {
   const parsed = parseQuery(input, opts.now ?? new Date());
-  const eq = toEventQuery(parsed, opts.limit ?? 20);
-  const rows = store.searchEvents(eq);
-  const words = [
-    ...parsed.terms.filter((t) => !t.negated).flatMap((t) => ftsTokens(t.text)),
+  const toHit = hitBuilder(store, parsed);
+  return {
+    query: input,
+    hits: lexicalRows(store, parsed, opts.limit ?? 20).map((r) => toHit(r.event, r.score, r.partial)),
+  };
+}
+
+/** Words too common to be worth matching when a query is loosened to any of its words. */
+export const STOPWORDS = new Set(
+  "a an and are as at be been but by can did do does for from had has have how i if in into is it its me my no not of on or our so than that the their them then there these they this to too us was we were what when where which who why will with you your".split(
+    " ",
+  ),
+);
+
+/**
+ * A query's terms loosened from "all of these words" to "any of its content words", BM25 ranking the events that
+ * have more (and rarer) of them first. Null when there is nothing to loosen: a single word, explicit ORs.
+ * Quoted phrases stay required and exclusions stay excluded.
+ */
+export function relaxedTerms(terms: readonly TextTerm[]): TextTerm[] | null {
+  if (terms.some((t) => t.or)) return null;
+  const words = terms.filter((t) => !t.negated && !t.phrase);
+  const content = words.filter((t) => !STOPWORDS.has(t.text.toLowerCase()));
+  if (words.length < 2 || content.length === 0) return null;
+  const rest = terms.filter((t) => t.negated || t.phrase);
+  return [
+    ...rest.filter((t) => t.phrase),
+    ...content.map((t, i) => ({ ...t, or: i > 0 })),
+    ...rest.filter((t) => t.negated),
+  ];
+}
+
+export interface LexicalRow {
+  event: SessionEvent;
+  score: number | null;
+  partial?: true;
+}
+
+/**
+ * BM25 over the index with every word required; when that finds fewer than `limit` events, the events with only
+ * some of the words follow (marked partial), so a question typed in plain words still finds its evidence.
+ */
+export function lexicalRows(store: Store, parsed: ParsedQuery, limit: number): LexicalRow[] {
+  const rows: LexicalRow[] = store.searchEvents(toEventQuery(parsed, limit));
+  if (rows.length >= limit) return rows;
+  const relaxed = relaxedTerms(parsed.terms);
+  if (!relaxed) return rows;
+  const seen = new Set(rows.map((r) => r.event.event_id));
+  for (const r of store.searchEvents(toEventQuery({ ...parsed, terms: relaxed }, limit))) {
+    if (rows.length >= limit) break;
+    if (!seen.has(r.event.event_id)) rows.push({ ...r, partial: true });
+  }
+  return rows;
+}
+
+/** The words a query's snippets highlight: its text and prefix values, not tool names or pass/fail. */
+export function highlightWords(parsed: ParsedQuery): string[] {
+  return [
+    ...parsed.terms
+      .filter((t) => !t.negated)
+      .flatMap((t) => ftsTokens(t.text))
+      .filter((w) => !STOPWORDS.has(w)),
     ...parsed.prefixes.flatMap((p) =>
       p.prefix === "tool" || (p.prefix === "test" && TEST_STATUS[p.value.toLowerCase()]) ? [] : ftsTokens(p.value),
     ),
   ];
+}
+
+/** Turns events into hits for one query: project, snippet and evidence chain (sessions looked up once each). */
+export function hitBuilder(
+  store: Store,
+  parsed: ParsedQuery,
+): (event: SessionEvent, score: number | null, partial?: true) => SearchHit {
+  const words = highlightWords(parsed);
   const sessions = new Map<string, SessionRow | undefined>();
-  return {
-    query: input,
-    hits: rows.map(({ event, score }) => {
-      if (!sessions.has(event.session_id)) sessions.set(event.session_id, store.getSession(event.session_id));
-      return {
-        event_id: event.event_id,
-        session_id: event.session_id,
-        provider: event.provider,
-        project: sessions.get(event.session_id)?.project ?? null,
-        timestamp: event.timestamp,
-        event_type: event.event_type,
-        status: event.status,
-        score,
-        snippet: snippetOf(event.text, words),
-        evidence: evidenceChain(store, event),
-        source_file: event.source_file,
-        source_line: event.source_line,
-      };
-    }),
+  return (event, score, partial) => {
+    if (!sessions.has(event.session_id)) sessions.set(event.session_id, store.getSession(event.session_id));
+    return {
+      event_id: event.event_id,
+      session_id: event.session_id,
+      provider: event.provider,
+      project: sessions.get(event.session_id)?.project ?? null,
+      timestamp: event.timestamp,
+      event_type: event.event_type,
+      status: event.status,
+      score,
+      snippet: snippetOf(event.text, words),
+      evidence: evidenceChain(store, event),
+      source_file: event.source_file,
+      source_line: event.source_line,
+      ...(partial ? { partial } : {}),
+    };
   };
 }
 

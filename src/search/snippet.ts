@@ -13,8 +13,12 @@ export function snippetOf(text: string, words: readonly string[], width = WINDOW
   const flat = text.replace(/\s+/g, " ").trim();
   const unique = [...new Set(words.filter((w) => w.length > 0))].sort((a, b) => b.length - a.length);
   if (unique.length === 0) return clipAround(flat, 0, width);
-  // Whole tokens, and the word parts of identifiers (so "transcript" finds parseTranscript).
-  const re = new RegExp(unique.map(escapeRe).join("|"), "giu");
+  // Whole tokens, and the word parts of identifiers (so "transcript" finds parseTranscript); short words only
+  // whole, or "in" would mark half the text.
+  const re = new RegExp(
+    unique.map((w) => (w.length >= 4 ? escapeRe(w) : `(?<![\\p{L}\\p{N}])${escapeRe(w)}(?![\\p{L}\\p{N}])`)).join("|"),
+    "giu",
+  );
   const first = re.exec(flat);
   const window = clipAround(flat, first ? first.index : 0, width);
   return window.replace(re, (m) => `«${m}»`);

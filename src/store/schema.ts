@@ -9,6 +9,22 @@ export interface Migration {
 }
 
 /** The FTS tokenizer: Unicode words, `_` kept inside words so `snake_case` and `TS2304` stay one token. */
+/**
+ * Events whose arrival completes an evidence bundle: a tool result (with its call), an error, a check, a
+ * decision, a resume point, a request the user typed. Assistant prose and raw output are never embedded alone.
+ */
+export const BUNDLE_ANCHOR_TYPES = [
+  "tool_result",
+  "error",
+  "test_result",
+  "decision",
+  "resume_point",
+  "user_message",
+] as const;
+const BUNDLE_ANCHOR_SQL = BUNDLE_ANCHOR_TYPES.map((t) => `'${t}'`).join(", ");
+/** The vector table's dimension before any embedder has run (the default embedder's). */
+export const DEFAULT_VECTOR_DIMENSION = 160;
+
 export const FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '_'";
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -146,6 +162,47 @@ CREATE TABLE embedder (
   dimension INTEGER NOT NULL
 );
 CREATE VIRTUAL TABLE bundle_vectors USING vec0(bundle_id TEXT PRIMARY KEY, embedding float[256]);
+`,
+  },
+  {
+    version: 3,
+    name: "evidence bundles",
+    // Replaces migration 2's tables, which nothing had filled: bundles are keyed by the rowid of the event that
+    // completes them, so triggers can queue them as events arrive and drop them (and their vectors) with their
+    // events. The vector table is recreated with the embedder's dimension when the embedder changes.
+    sql: `
+DROP TABLE bundle_vectors;
+DROP TABLE bundles;
+DROP TABLE embedder;
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE bundle_queue (event_rowid INTEGER PRIMARY KEY);
+CREATE TABLE bundles (
+  anchor_rowid INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  embedded INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX bundles_pending ON bundles(anchor_rowid) WHERE embedded = 0;
+CREATE TABLE vector_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  embedder TEXT NOT NULL,
+  dimension INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE bundle_vectors USING vec0(embedding float[${DEFAULT_VECTOR_DIMENSION}], kind text);
+CREATE TRIGGER bundle_queue_insert AFTER INSERT ON session_events WHEN new.event_type IN (${BUNDLE_ANCHOR_SQL})
+BEGIN INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (new.rowid); END;
+CREATE TRIGGER bundle_queue_update AFTER UPDATE OF text, status ON session_events WHEN new.event_type IN (${BUNDLE_ANCHOR_SQL})
+BEGIN INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (new.rowid); END;
+CREATE TRIGGER bundle_drop AFTER DELETE ON session_events WHEN old.event_type IN (${BUNDLE_ANCHOR_SQL})
+BEGIN
+  DELETE FROM bundle_queue WHERE event_rowid = old.rowid;
+  DELETE FROM bundles WHERE anchor_rowid = old.rowid;
+  DELETE FROM bundle_vectors WHERE rowid = old.rowid;
+END;
+INSERT INTO bundle_queue(event_rowid) SELECT rowid FROM session_events WHERE event_type IN (${BUNDLE_ANCHOR_SQL});
 `,
   },
 ];

@@ -18,13 +18,13 @@ const MAX_CANDIDATES = 25_600;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
 
-interface Filters {
+export interface Filters {
   where: string[];
   params: unknown[];
   joinSessions: boolean;
 }
 
-function filters(q: EventQuery): Filters {
+export function filters(q: EventQuery): Filters {
   const where: string[] = [];
   const params: unknown[] = [];
   const inList = (col: string, values: readonly string[] | undefined) => {

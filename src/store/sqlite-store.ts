@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { MIGRATIONS } from "./schema.ts";
+import { createBundleStore } from "./sqlite-bundles.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
 import { createReader } from "./sqlite-read.ts";
 import { createSearch } from "./sqlite-search.ts";
@@ -66,6 +67,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     searchEvents: search.searchEvents,
     ...checkpoints,
     ...createThreadReads(db),
+    ...createBundleStore(db),
     close: () => db.close(),
   };
 }

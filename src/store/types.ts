@@ -11,6 +11,7 @@ import type {
   SessionInfo,
   SessionKind,
 } from "../topology/types.ts";
+import type { BundleStore } from "./bundle-types.ts";
 import type { PreparedBatch } from "./prepare-batch.ts";
 import type { ThreadReads } from "./thread-types.ts";
 
@@ -96,7 +97,7 @@ export interface StoreCounts {
   problems: number;
 }
 
-export interface Store extends ThreadReads {
+export interface Store extends ThreadReads, BundleStore {
   readonly path: string;
   /** Runs `fn` atomically (a savepoint when a group or another transaction is open). */
   transaction<T>(fn: () => T): T;

@@ -53,6 +53,9 @@ describe("cairn index / search / sessions / timeline", () => {
         "evidence",
         "source_file",
         "source_line",
+        "fused",
+        "signals",
+        "why",
       ]);
       expect(h).toMatchObject({ provider: "pi", project: "pi-mono", event_type: "error" });
       expect(h["snippet"]).toContain("«TS2554»");

@@ -5,16 +5,21 @@ import { type IndexResult, indexPaths } from "../../index/indexer.ts";
 import { acquireLock } from "../../index/lock.ts";
 import { watchIndex } from "../../index/watch.ts";
 import { defaultRoots } from "../../readers/roots.ts";
+import { configuredEmbedder } from "../../search/embedders/config.ts";
+import { type RefreshResult, refreshVectors } from "../../search/vectors.ts";
 import { openStore } from "../../store/sqlite-store.ts";
+import type { Store } from "../../store/types.ts";
 import { dbPathOf } from "../db.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
+import { createVectorProgress } from "../vector-progress.ts";
 
 const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
 
 Indexes transcripts into cairn's SQLite database. Without --root it reads the agents' own folders
 (~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, honouring CLAUDE_CONFIG_DIR, CODEX_HOME and
 PI_CODING_AGENT_DIR). Unchanged files cost one stat; grown files are read from where the last run stopped.
+Then the evidence bundles of new events are embedded for semantic search ('cairn embed' chooses the embedder).
 
   --root DIR   a folder (or file) to index; repeatable
   --db PATH    the database (default $CAIRN_DB, else $XDG_DATA_HOME/cairn/cairn.db)
@@ -38,6 +43,19 @@ export const indexCommand: Command = {
     const store = openStore(dbPath);
     try {
       if (values.watch) {
+        // Embedding runs between index runs, a little at a time, so appends stay quick to show up.
+        let embedding = false;
+        const embedSome = () => {
+          if (embedding) return;
+          embedding = true;
+          void updateVectors(store, io, { budgetMs: 1_000, quiet: true })
+            .then((v) => {
+              if (v.ok && v.result.pending > 0) setTimeout(embedSome, 50);
+            })
+            .finally(() => {
+              embedding = false;
+            });
+        };
         await watchIndex({
           store,
           paths,
@@ -47,6 +65,7 @@ export const indexCommand: Command = {
               if (values.json) writeJson(io, summaryJson(r, dbPath));
               else io.stdout.write(`${new Date().toISOString()} ${summaryLine(r)}\n`);
             }
+            embedSome();
           },
         });
         return 0;
@@ -54,11 +73,21 @@ export const indexCommand: Command = {
       const progress = createProgress(io);
       const result = indexPaths({ store, paths, onProgress: values.json ? undefined : (p) => progress.update(p) });
       progress.done();
+      const vectors = await updateVectors(store, io, { quiet: values.json === true });
       if (values.json) {
-        writeJson(io, { ...summaryJson(result, dbPath), problem_lines: store.problems(200) });
+        writeJson(io, {
+          ...summaryJson(result, dbPath),
+          vectors: vectors.ok ? vectors.result : { error: vectors.error },
+          problem_lines: store.problems(200),
+        });
         return 0;
       }
       io.stdout.write(`${summaryLine(result)}\n`);
+      if (!vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
+      else if (vectors.result.embedded > 0 || vectors.result.reset)
+        io.stdout.write(
+          `  embedded ${vectors.result.embedded} evidence bundles${vectors.result.pending ? ` (${vectors.result.pending} pending)` : ""}\n`,
+        );
       for (const e of result.errors) io.stderr.write(`  cannot read ${e.path}: ${e.message}\n`);
       if (result.problems > 0)
         io.stdout.write(
@@ -71,6 +100,31 @@ export const indexCommand: Command = {
     }
   },
 };
+
+/**
+ * Bundles and embeds what the run added. A failing embedder (an endpoint down, a model missing) never fails the
+ * index: words still find everything, and the next run tries again.
+ */
+export async function updateVectors(
+  store: Store,
+  io: CliIo,
+  opts: { budgetMs?: number; quiet: boolean },
+): Promise<{ ok: true; result: RefreshResult } | { ok: false; error: string }> {
+  const progress = createVectorProgress(io, opts.quiet);
+  try {
+    const { embedder } = configuredEmbedder(store, io.env, io.cwd);
+    const result = await refreshVectors(store, embedder, {
+      budgetMs: opts.budgetMs,
+      signal: io.signal,
+      onProgress: progress.update,
+    });
+    return { ok: true, result };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    progress.done();
+  }
+}
 
 function parse(argv: string[]) {
   try {

@@ -1,0 +1,137 @@
+/**
+ * The default embedder: works offline with nothing to download. A text's vector has two parts:
+ * - meaning: the average of word vectors (shipped in `data/word-vectors.bin`: general English from GloVe beside
+ *   vectors learnt from software documentation) over the words of the text and the word parts of its
+ *   identifiers, each weighted by how rare the word is (a/(a + p(w)), p from its rank), so "terminal" lands near
+ *   "tty", "refused" near "rejected" and "failing" near "failed";
+ * - code: hashed features of what word vectors do not know: compound identifiers, paths, error codes and words
+ *   outside the vocabulary (`parseTranscript`, `src/auth.ts`, `TS2304`, `vitest`), so the same symbol pulls
+ *   texts together even without a shared meaning.
+ * Both parts are normalised, weighted and joined; the result has unit length. Deterministic and synchronous.
+ */
+import { type Embedder, unitLength } from "./types.ts";
+import { shippedWordVectors, type WordVectors } from "./word-vectors.ts";
+
+const HASH_DIMS = 56;
+const MEANING_WEIGHT = 1;
+const CODE_WEIGHT = 0.6;
+/** Rank at which a word's weight is one half: the most frequent words ("the", "of", "is") count for little. */
+const HALF_WEIGHT_RANK = 100;
+/** Only the start of a long text is read: bundles are bounded already, and the start says what it is about. */
+const MAX_CHARS = 6_000;
+
+const TOKEN = /[A-Za-z_$][\w$]*(?:[./:@-]+[\w$]+)*|[0-9]+[A-Za-z_][\w]*/g;
+const HUMP = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+const CODE_LIKE = /[._/:@$]|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
+
+/** Names the shipped table (its header's `version`) and the feature scheme: a change to either re-embeds. */
+const TABLE_VERSION = "general100+software100:3";
+export const STATIC_EMBEDDER_ID = `static:${TABLE_VERSION}+hash${HASH_DIMS}:v1`;
+
+export interface StaticFeatures {
+  /** Word rank → occurrences. */
+  words: Map<number, number>;
+  /** Lowercased code token → occurrences. */
+  code: Map<string, number>;
+}
+
+function bump<K>(m: Map<K, number>, k: K): void {
+  m.set(k, (m.get(k) ?? 0) + 1);
+}
+
+export function staticFeatures(text: string, vectors: WordVectors): StaticFeatures {
+  const words = new Map<number, number>();
+  const code = new Map<string, number>();
+  for (const m of text.slice(0, MAX_CHARS).matchAll(TOKEN)) {
+    const token = m[0];
+    if (CODE_LIKE.test(token)) {
+      bump(code, token.toLowerCase());
+      const base = token.split(/[/\\]/).pop();
+      if (base && base !== token) bump(code, base.toLowerCase());
+    }
+    for (const part of token.match(HUMP) ?? []) {
+      if (part.length < 2 || /^[0-9]+$/.test(part)) continue;
+      const word = part.toLowerCase();
+      const rank = vectors.rank(word);
+      if (rank === undefined) bump(code, word);
+      else bump(words, rank);
+    }
+  }
+  return { words, code };
+}
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * The meaning part of a text's vector: per part of the word vectors, the rarity-weighted average, with the
+ * direction every text shares (the table's `common` component, measured on software text) taken out, so that a
+ * text made of everyday words is not close to everything.
+ */
+export function meaningVector(words: ReadonlyMap<number, number>, vectors: WordVectors): Float32Array {
+  const meaning = new Float32Array(vectors.dims);
+  for (const [rank, count] of words) {
+    const weight = (rank + 1) / (rank + 1 + HALF_WEIGHT_RANK);
+    vectors.addTo(rank, weight * (1 + Math.log(count)), meaning);
+  }
+  const common = vectors.header["common"] as number[][] | undefined;
+  let at = 0;
+  vectors.parts.forEach((n, p) => {
+    const part = meaning.subarray(at, at + n);
+    unitLength(part);
+    const c = common?.[p];
+    if (c && part.some((x) => x !== 0)) {
+      let dot = 0;
+      for (let i = 0; i < n; i++) dot += part[i]! * c[i]!;
+      for (let i = 0; i < n; i++) part[i]! -= dot * c[i]!;
+      unitLength(part);
+    }
+    at += n;
+  });
+  return meaning;
+}
+
+export function staticVector(text: string, vectors: WordVectors): Float32Array {
+  const { words, code } = staticFeatures(text, vectors);
+  const meaning = meaningVector(words, vectors);
+  const hashed = new Float32Array(HASH_DIMS);
+  for (const [token, count] of code) {
+    const h = fnv(token);
+    hashed[h % HASH_DIMS]! += (h & 0x80000000 ? -1 : 1) * (1 + Math.log(count));
+  }
+  // Each part (general English, software text) was averaged on its own: a word one part lacks does not dilute it.
+  unitLength(meaning);
+  unitLength(hashed);
+  const out = new Float32Array(vectors.dims + HASH_DIMS);
+  for (let i = 0; i < vectors.dims; i++) out[i] = meaning[i]! * MEANING_WEIGHT;
+  for (let i = 0; i < HASH_DIMS; i++) out[vectors.dims + i] = hashed[i]! * CODE_WEIGHT;
+  return unitLength(out);
+}
+
+/** The default embedder over the shipped word vectors (or a given table, for tests). */
+export function createStaticEmbedder(vectors?: WordVectors): Embedder {
+  let table = vectors ?? null;
+  const load = () => {
+    if (!table) {
+      table = shippedWordVectors();
+      if (table.header["version"] !== TABLE_VERSION)
+        throw new Error(
+          `cairn's word vectors are version ${table.header["version"]}, this cairn expects ${TABLE_VERSION}`,
+        );
+    }
+    return table;
+  };
+  return {
+    id: vectors ? `static:test-${vectors.size}x${vectors.dims}+hash${HASH_DIMS}` : STATIC_EMBEDDER_ID,
+    get dimension() {
+      return load().dims + HASH_DIMS;
+    },
+    async embed(texts) {
+      const t = load();
+      return texts.map((text) => staticVector(text, t));
+    },
+  };
+}

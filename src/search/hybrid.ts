@@ -1,0 +1,242 @@
+/**
+ * Hybrid search: BM25 over words and nearest bundles by meaning, fused by reciprocal rank fusion (each list adds
+ * 1 / (k + rank) for an event it holds). Every hit says which signals found it and where. Words alone answer
+ * when there is no text to embed, no vectors from this embedder yet, or the embedder fails, and the result says
+ * why in `notice`.
+ */
+import type { Store } from "../store/types.ts";
+import type { SessionEvent } from "../topology/types.ts";
+import type { Embedder } from "./embedders/types.ts";
+import { ftsTokens } from "./fts-match.ts";
+import { parseQuery } from "./query.ts";
+import { hitBuilder, type LexicalRow, lexicalRows, type SearchHit, STOPWORDS, toEventQuery } from "./search.ts";
+
+export const SEARCH_MODES = ["hybrid", "lexical", "vector"] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** RRF's constant: ranks past the first few count for nearly the same, so neither list can dominate by score. */
+export const RRF_K = 60;
+/** How deep each list is read before fusing. */
+const DEPTH = 50;
+
+export interface Signal {
+  source: "words" | "meaning";
+  /** 1-based rank in that list. */
+  rank: number;
+  /** BM25 (lower is better) for words; cosine similarity for meaning. */
+  score: number | null;
+  /** Words: only some of the query's words matched. */
+  partial?: true;
+}
+
+export interface HybridHit extends SearchHit {
+  fused: number;
+  signals: Signal[];
+  /** One line: "words #2 + meaning #5 (0.61)". */
+  why: string;
+}
+
+export interface HybridResult {
+  query: string;
+  /** What actually ranked the hits. */
+  mode: SearchMode;
+  /** Why meaning was not used (or only partly), when it was not. */
+  notice: string | null;
+  hits: HybridHit[];
+}
+
+export interface HybridOptions {
+  embedder: Embedder | null;
+  mode?: SearchMode;
+  limit?: number;
+  now?: Date;
+}
+
+export interface Ranked<T> {
+  item: T;
+  score: number;
+  ranks: Array<{ list: number; rank: number }>;
+}
+
+/**
+ * Reciprocal rank fusion of ranked lists of ids, each list with a weight (1 unless given); ties go to the better
+ * best rank, then the id.
+ */
+export function fuseRankings(
+  lists: ReadonlyArray<readonly string[]>,
+  weights: readonly number[] = [],
+  k = RRF_K,
+): Ranked<string>[] {
+  const fused = new Map<string, Ranked<string>>();
+  lists.forEach((ids, list) => {
+    const weight = weights[list] ?? 1;
+    ids.forEach((id, i) => {
+      const entry = fused.get(id) ?? { item: id, score: 0, ranks: [] };
+      entry.score += weight / (k + i + 1);
+      entry.ranks.push({ list, rank: i + 1 });
+      fused.set(id, entry);
+    });
+  });
+  const best = (r: Ranked<string>) => Math.min(...r.ranks.map((x) => x.rank));
+  return [...fused.values()].sort(
+    (a, b) => b.score - a.score || best(a) - best(b) || (a.item < b.item ? -1 : a.item > b.item ? 1 : 0),
+  );
+}
+
+/** The text to embed: the query's words and prefix values, without filters, tool names or pass/fail. */
+export function semanticText(parsed: ReturnType<typeof parseQuery>): string {
+  const words = parsed.terms.filter((t) => !t.negated).map((t) => t.text);
+  for (const p of parsed.prefixes) {
+    if (p.prefix === "decision" || p.prefix === "error" || p.prefix === "resume") words.push(p.value);
+    if (p.prefix === "test" && !/^(pass|passed|passing|fail|failed|failing)$/i.test(p.value)) words.push(p.value);
+  }
+  return words.join(" ").trim();
+}
+
+function excluded(parsed: ReturnType<typeof parseQuery>): (e: SessionEvent) => boolean {
+  const words = parsed.terms.filter((t) => t.negated).map((t) => t.text.toLowerCase());
+  if (words.length === 0) return () => false;
+  return (e) => {
+    const text = e.text.toLowerCase();
+    return words.some((w) => text.includes(w));
+  };
+}
+
+/**
+ * How far words explain the query: the share of its content words held by the best of the first word matches.
+ * 1 when one event holds them all; about 0.2 for a question asked in other words than the transcript's.
+ */
+export function wordCoverage(parsed: ReturnType<typeof parseQuery>, lexical: readonly LexicalRow[]): number {
+  const wanted = new Set(
+    parsed.terms
+      .filter((t) => !t.negated)
+      .flatMap((t) => ftsTokens(t.text))
+      .filter((w) => !STOPWORDS.has(w)),
+  );
+  if (wanted.size === 0) return 0;
+  let best = 0;
+  for (const r of lexical.slice(0, 10)) {
+    const have = new Set(ftsTokens(r.event.text));
+    let held = 0;
+    for (const w of wanted) if (have.has(w)) held++;
+    best = Math.max(best, held / wanted.size);
+  }
+  return best;
+}
+
+/** Least weight a list keeps in the fusion: it still breaks ties. */
+const MIN_WEIGHT = 0.1;
+const clamp = (x: number) => Math.min(1, Math.max(MIN_WEIGHT, x));
+
+/**
+ * The weights of words and meaning in the fusion, from the word coverage. Words count fully once the best match
+ * holds 40 % of the query's words and fade below that; meaning counts fully below 40 % and fades to a
+ * tie-breaker as the coverage nears 70 %. A question in the transcript's own words is ranked by its words, one
+ * asked in other words by meaning, and the two blend in between.
+ */
+export function fusionWeights(coverage: number): [words: number, meaning: number] {
+  return [clamp((coverage - 0.1) / 0.3), clamp((0.7 - coverage) / 0.3)];
+}
+
+export function describeSignals(signals: readonly Signal[]): string {
+  return signals
+    .map((s) =>
+      s.source === "words"
+        ? `${s.partial ? "some words" : "words"} #${s.rank}`
+        : `meaning #${s.rank}${s.score === null ? "" : ` (${s.score.toFixed(2)})`}`,
+    )
+    .join(" + ");
+}
+
+interface MeaningRow {
+  event: SessionEvent;
+  similarity: number;
+}
+
+async function meaningRows(
+  store: Store,
+  embedder: Embedder | null,
+  parsed: ReturnType<typeof parseQuery>,
+  depth: number,
+): Promise<{ rows: MeaningRow[]; notice: string | null }> {
+  const text = semanticText(parsed);
+  if (!text) return { rows: [], notice: null };
+  if (!embedder) return { rows: [], notice: "no embedder is configured ('cairn embed --embedder static' adds one)" };
+  const state = store.vectorState();
+  if (state.embedder !== embedder.id || state.embedded === 0)
+    return {
+      rows: [],
+      notice: `no vectors from ${embedder.id} yet; run 'cairn index' or 'cairn embed' to add them`,
+    };
+  let vector: Float32Array | undefined;
+  try {
+    [vector] = await embedder.embed([text], "query");
+  } catch (error) {
+    return {
+      rows: [],
+      notice: `meaning unavailable (${error instanceof Error ? error.message : String(error)}); ranked by words only`,
+    };
+  }
+  if (!vector || vector.length !== state.dimension)
+    return { rows: [], notice: `the embedder returned a ${vector?.length ?? 0}-dimensional query vector` };
+  if (!vector.some((x) => x !== 0)) return { rows: [], notice: "the embedder knows none of the query's words" };
+  const query = { ...toEventQuery(parsed, depth), match: null };
+  const drop = excluded(parsed);
+  const rows = store
+    .nearestEvents(vector, query)
+    .filter((h) => !drop(h.event))
+    .map((h) => ({ event: h.event, similarity: 1 - (h.distance * h.distance) / 2 }));
+  const notice =
+    state.embedded < state.bundles
+      ? `meaning covers ${state.embedded} of ${state.bundles} bundles so far (embedding continues with 'cairn index')`
+      : null;
+  return { rows, notice };
+}
+
+export async function searchHybrid(store: Store, input: string, opts: HybridOptions): Promise<HybridResult> {
+  const parsed = parseQuery(input, opts.now ?? new Date());
+  const limit = opts.limit ?? 20;
+  const wanted = opts.mode ?? "hybrid";
+  const depth = Math.max(limit, DEPTH);
+  const lexical: LexicalRow[] =
+    wanted === "vector" ? [] : lexicalRows(store, parsed, wanted === "lexical" ? limit : depth);
+  const meaning =
+    wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth);
+  const mode: SearchMode =
+    meaning.rows.length === 0
+      ? wanted === "vector"
+        ? "vector"
+        : "lexical"
+      : wanted === "vector"
+        ? "vector"
+        : "hybrid";
+
+  const events = new Map<string, SessionEvent>();
+  const signals = new Map<string, Signal[]>();
+  const note = (e: SessionEvent, s: Signal) => {
+    events.set(e.event_id, e);
+    signals.set(e.event_id, [...(signals.get(e.event_id) ?? []), s]);
+  };
+  lexical.forEach((r, i) =>
+    note(r.event, { source: "words", rank: i + 1, score: r.score, ...(r.partial ? { partial: r.partial } : {}) }),
+  );
+  meaning.rows.forEach((r, i) => note(r.event, { source: "meaning", rank: i + 1, score: r.similarity }));
+  const fused = fuseRankings(
+    [lexical.map((r) => r.event.event_id), meaning.rows.map((r) => r.event.event_id)],
+    wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical)),
+  );
+
+  const toHit = hitBuilder(store, parsed);
+  const hits = fused.slice(0, limit).map(({ item, score }) => {
+    const event = events.get(item)!;
+    const own = signals.get(item)!;
+    const words = own.find((s) => s.source === "words");
+    return {
+      ...toHit(event, words?.score ?? null, words?.partial),
+      fused: score,
+      signals: own,
+      why: describeSignals(own),
+    };
+  });
+  return { query: input, mode, notice: meaning.notice, hits };
+}

@@ -1,0 +1,111 @@
+/**
+ * Keeps the semantic layer in step with the index: builds the bundles that new events completed, then embeds
+ * the bundles that have no vector from the current embedder, in small transactions so that searches (other
+ * processes, WAL readers) never wait on it. A different embedder than the one that made the stored vectors
+ * starts over: a vector table of its dimension, every bundle pending; until it catches up, search uses what is
+ * embedded and words for everything.
+ */
+
+import { DEFAULT_VECTOR_DIMENSION } from "../store/schema.ts";
+import type { Store } from "../store/types.ts";
+import { buildBundle } from "./bundles.ts";
+import { type Embedder, EmbedderError } from "./embedders/types.ts";
+
+export interface VectorProgress {
+  phase: "bundle" | "embed";
+  done: number;
+  total: number;
+}
+
+export interface RefreshOptions {
+  /** Bundles embedded per call to the embedder (and per transaction). */
+  batch?: number;
+  signal?: AbortSignal;
+  /** Stop embedding once this many ms have passed (after at least one batch; the rest stays pending). */
+  budgetMs?: number;
+  onProgress?: (p: VectorProgress) => void;
+  now?: () => number;
+}
+
+export interface RefreshResult {
+  bundled: number;
+  embedded: number;
+  /** Bundles still without a vector. */
+  pending: number;
+  /** Whether the stored vectors were dropped because the embedder changed. */
+  reset: boolean;
+  embedder: string | null;
+}
+
+/** Builds the bundles of every queued event. Synchronous; one transaction per 2,000 events. */
+export function buildQueuedBundles(store: Store, onProgress?: (p: VectorProgress) => void): number {
+  let built = 0;
+  const total = store.vectorState().queued;
+  for (;;) {
+    const queued = store.bundleQueue(2_000);
+    if (queued.length === 0) return built;
+    const cache = new Map<string, ReturnType<Store["getEvent"]>>();
+    const lookup = (id: string) => {
+      if (!cache.has(id)) cache.set(id, store.getEvent(id));
+      return cache.get(id);
+    };
+    const rows = queued.flatMap(({ rowid, event }) => buildBundle(rowid, event, lookup) ?? []);
+    store.putBundles(
+      queued.map((q) => q.rowid),
+      rows,
+    );
+    built += rows.length;
+    onProgress?.({ phase: "bundle", done: Math.min(total, built), total });
+  }
+}
+
+export async function refreshVectors(
+  store: Store,
+  embedder: Embedder | null,
+  opts: RefreshOptions = {},
+): Promise<RefreshResult> {
+  const bundled = buildQueuedBundles(store, opts.onProgress);
+  const state = store.vectorState();
+  if (embedder === null) {
+    if (state.embedder !== null) store.resetVectors(null, DEFAULT_VECTOR_DIMENSION);
+    return { bundled, embedded: 0, pending: 0, reset: state.embedder !== null, embedder: null };
+  }
+  let reset = false;
+  if (state.embedder !== embedder.id) {
+    const dimension = embedder.dimension ?? (await embedder.embed(["dimension probe"], "document"))[0]?.length;
+    if (!dimension) throw new EmbedderError(`${embedder.id} returned an empty vector`);
+    store.resetVectors(embedder.id, dimension);
+    reset = true;
+  }
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const batch = opts.batch ?? 256;
+  const total = store.vectorState().bundles - store.vectorState().embedded;
+  let embedded = 0;
+  // At least one batch per call, so a small budget still makes progress.
+  for (;;) {
+    if (opts.signal?.aborted) break;
+    const pending = store.pendingBundles(batch);
+    if (pending.length === 0) break;
+    const vectors = await embedder.embed(
+      pending.map((p) => p.text),
+      "document",
+    );
+    const dimension = store.vectorState().dimension;
+    if (vectors.length !== pending.length || vectors.some((v) => v.length !== dimension))
+      throw new EmbedderError(`${embedder.id} returned vectors of another shape than ${dimension} dimensions`);
+    // A text with nothing the embedder knows comes back as zeros; stored, it would sit halfway to every query.
+    store.putVectors(
+      pending.map((p, i) => ({
+        anchor_rowid: p.anchor_rowid,
+        kind: p.kind,
+        vector: vectors[i]!.some((x) => x !== 0) ? vectors[i]! : null,
+      })),
+    );
+    embedded += pending.length;
+    opts.onProgress?.({ phase: "embed", done: embedded, total });
+    if (opts.budgetMs !== undefined && now() - started > opts.budgetMs) break;
+  }
+  const after = store.vectorState();
+  return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id };
+}

@@ -1,0 +1,59 @@
+/** The store's side of semantic search: evidence bundles, their vectors, and the settings that say how they were made. */
+import type { SessionEvent } from "../topology/types.ts";
+import type { EventHit, EventQuery } from "./types.ts";
+
+export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request"] as const;
+export type BundleKind = (typeof BUNDLE_KINDS)[number];
+
+/** A bundle to store: the text to embed and the event a hit on it shows. */
+export interface BundleRow {
+  anchor_rowid: number;
+  event_id: string;
+  session_id: string;
+  kind: BundleKind;
+  text: string;
+}
+
+export interface QueuedAnchor {
+  rowid: number;
+  event: SessionEvent;
+}
+
+export interface PendingBundle {
+  anchor_rowid: number;
+  kind: BundleKind;
+  text: string;
+}
+
+export interface VectorState {
+  /** The embedder that made the stored vectors, or null before any. */
+  embedder: string | null;
+  dimension: number | null;
+  bundles: number;
+  embedded: number;
+  queued: number;
+}
+
+export interface VectorHit extends EventHit {
+  /** Euclidean distance between the unit vectors: 0 is the same direction; cosine similarity is 1 − d²/2. */
+  distance: number;
+  bundle_kind: BundleKind;
+}
+
+export interface BundleStore {
+  getSetting(key: string): string | null;
+  putSetting(key: string, value: string): void;
+  /** Events queued (by triggers) since their bundle was last built, oldest first. */
+  bundleQueue(limit: number): QueuedAnchor[];
+  /** Stores built bundles and clears their queue entries; `dropped` anchors no longer make a bundle. */
+  putBundles(done: readonly number[], bundles: readonly BundleRow[]): void;
+  /** Bundles without a vector from the current embedder. */
+  pendingBundles(limit: number): PendingBundle[];
+  /** Stores vectors and marks their bundles embedded; a null vector (nothing to embed) marks it without one. */
+  putVectors(rows: ReadonlyArray<{ anchor_rowid: number; kind: BundleKind; vector: Float32Array | null }>): void;
+  vectorState(): VectorState;
+  /** Starts over with another embedder: a vector table of its dimension, every bundle pending. */
+  resetVectors(embedder: string | null, dimension: number): void;
+  /** Nearest bundles to a unit vector, as the events they show, filtered like a text query. */
+  nearestEvents(vector: Float32Array, query: EventQuery): VectorHit[];
+}

@@ -1,0 +1,146 @@
+/**
+ * The semantic layer's bookkeeping over a real store: bundles built as events arrive (and dropped with them),
+ * embedded incrementally, re-embedded from scratch when the embedder changes, with search working throughout.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexPaths } from "../../src/index/indexer.ts";
+import { searchHybrid } from "../../src/search/hybrid.ts";
+import { buildQueuedBundles, refreshVectors } from "../../src/search/vectors.ts";
+import { openStore } from "../../src/store/sqlite-store.ts";
+import type { Store } from "../../src/store/types.ts";
+import { hashingEmbedder } from "./fake-embedder.ts";
+import { type Turn, writePiSession } from "./pi-session.ts";
+
+const SID = "019e963d-6bd6-7ade-8a49-256ac3391bdd";
+const turns: Turn[] = [
+  {
+    prompt: "make the exporter write csv files",
+    runs: [
+      { command: "cat src/export.ts", output: "export function write() {}" },
+      { command: "npm test", output: "FAIL test/export.test.ts > writes csv\nTests  1 failed | 3 passed", error: true },
+      { command: "git push origin main", output: "! [rejected] main -> main (fetch first)", error: true },
+    ],
+    reply: "Decision: keep the writer synchronous, streams are not needed here.",
+  },
+  { prompt: "now add a header row", runs: [{ command: "npm test", output: "Tests  4 passed" }] },
+];
+
+let dir: string;
+let store: Store;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "cairn-vec-"));
+  store = openStore(join(dir, "idx.db"));
+  writePiSession(dir, SID, turns);
+  indexPaths({ store, paths: [dir] });
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const kinds = () => {
+  const state = store.vectorState();
+  return { bundles: state.bundles, queued: state.queued };
+};
+
+describe("bundles", () => {
+  it("new events queue bundles; building them empties the queue and yields one per high-signal event", () => {
+    expect(kinds().queued).toBeGreaterThan(0);
+    const built = buildQueuedBundles(store);
+    expect(kinds()).toEqual({ bundles: built, queued: 0 });
+    const pending = store.pendingBundles(100);
+    const count = (k: string) => pending.filter((b) => b.kind === k).length;
+    expect(count("request")).toBe(2); // both typed prompts
+    expect(count("tool")).toBe(4); // every run: a shell command is never a "quiet" read
+    expect(count("error")).toBeGreaterThanOrEqual(2); // the failing test and the rejected push
+    expect(count("test")).toBe(2);
+    expect(count("decision")).toBe(1);
+    const push = pending.find((b) => b.kind === "tool" && b.text.includes("git push"))!;
+    expect(push.text).toContain("[rejected]");
+    // building again is a no-op
+    expect(buildQueuedBundles(store)).toBe(0);
+  });
+
+  it("a rewritten file drops its old events' bundles and vectors and bundles the new ones", async () => {
+    const embedder = hashingEmbedder("fake:a", 16);
+    await refreshVectors(store, embedder);
+    const before = store.vectorState();
+    expect(before.embedded).toBe(before.bundles);
+    writePiSession(dir, SID, [{ prompt: "rename the package", runs: [{ command: "npm pack", output: "ok" }] }]);
+    indexPaths({ store, paths: [dir] });
+    const r = await refreshVectors(store, embedder);
+    const after = store.vectorState();
+    expect(after.bundles).toBe(2); // the prompt and the run
+    expect(after.embedded).toBe(2);
+    expect(r.embedded).toBe(2);
+    const [v] = await embedder.embed(["git push rejected"], "query");
+    const hits = store.nearestEvents(v!, { match: null, limit: 10 });
+    expect(hits.map((h) => h.event.text).join("\n")).not.toContain("git push");
+  });
+
+  it("a grown file bundles only its new events", async () => {
+    const embedder = hashingEmbedder("fake:a", 16);
+    await refreshVectors(store, embedder);
+    const calls = embedder.calls;
+    writePiSession(dir, SID, [
+      ...turns,
+      { prompt: "ship it", runs: [{ command: "npm publish", output: "+ pkg@1.0.0" }] },
+    ]);
+    indexPaths({ store, paths: [dir] });
+    const r = await refreshVectors(store, embedder);
+    expect(r).toMatchObject({ reset: false, bundled: 2, embedded: 2 }); // the prompt and the run
+    expect(embedder.calls).toBe(calls + 1);
+  });
+});
+
+describe("embedding", () => {
+  it("embeds every bundle once, then nothing until new events arrive", async () => {
+    const embedder = hashingEmbedder("fake:a", 16);
+    const first = await refreshVectors(store, embedder);
+    expect(first).toMatchObject({ reset: true, pending: 0, embedder: "fake:a" });
+    expect(first.embedded).toBe(store.vectorState().bundles);
+    const second = await refreshVectors(store, embedder);
+    expect(second).toMatchObject({ bundled: 0, embedded: 0, reset: false, pending: 0 });
+  });
+
+  it("a new embedder re-embeds from scratch in its own dimension, and search keeps working while it catches up", async () => {
+    await refreshVectors(store, hashingEmbedder("fake:a", 16));
+    const b = hashingEmbedder("fake:b", 8);
+    let clock = 0;
+    // stop after the first batch: the budget runs out as soon as one batch is done
+    const partial = await refreshVectors(store, b, { batch: 3, budgetMs: 5, now: () => (clock += 10) - 10 });
+    expect(partial.reset).toBe(true);
+    expect(partial.embedded).toBe(3);
+    const state = store.vectorState();
+    expect(state).toMatchObject({ embedder: "fake:b", dimension: 8, embedded: 3 });
+    const during = await searchHybrid(store, "rejected push", { embedder: b });
+    expect(during.hits.length).toBeGreaterThan(0);
+    expect(during.notice).toMatch(/covers 3 of \d+ bundles/);
+    const rest = await refreshVectors(store, b);
+    expect(rest.pending).toBe(0);
+    expect(store.vectorState()).toMatchObject({ embedder: "fake:b", dimension: 8 });
+    const after = await searchHybrid(store, "rejected push", { embedder: b });
+    expect(after.mode).toBe("hybrid");
+    expect(after.notice).toBeNull();
+  });
+
+  it("the embedder 'none' drops the vectors and search says why meaning is not used", async () => {
+    await refreshVectors(store, hashingEmbedder("fake:a", 16));
+    const r = await refreshVectors(store, null);
+    expect(r.reset).toBe(true);
+    expect(store.vectorState().embedder).toBeNull();
+    const res = await searchHybrid(store, "push rejected", { embedder: null });
+    expect(res.mode).toBe("lexical");
+    expect(res.notice).toMatch(/no embedder/);
+  });
+
+  it("an embedder that returns the wrong shape is an error, not a corrupt table", async () => {
+    const bad = hashingEmbedder("fake:bad", 16);
+    const real = bad.embed.bind(bad);
+    bad.embed = async (texts) => (await real(texts)).map((v) => v.subarray(0, 5));
+    await expect(refreshVectors(store, bad)).rejects.toThrow(/another shape/);
+  });
+});
