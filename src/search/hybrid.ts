@@ -217,10 +217,12 @@ export async function searchHybrid(store: Store, input: string, opts: HybridOpti
     events.set(e.event_id, e);
     signals.set(e.event_id, [...(signals.get(e.event_id) ?? []), s]);
   };
-  lexical.forEach((r, i) =>
-    note(r.event, { source: "words", rank: i + 1, score: r.score, ...(r.partial ? { partial: r.partial } : {}) }),
-  );
-  meaning.rows.forEach((r, i) => note(r.event, { source: "meaning", rank: i + 1, score: r.similarity }));
+  lexical.forEach((r, i) => {
+    note(r.event, { source: "words", rank: i + 1, score: r.score, ...(r.partial ? { partial: r.partial } : {}) });
+  });
+  meaning.rows.forEach((r, i) => {
+    note(r.event, { source: "meaning", rank: i + 1, score: r.similarity });
+  });
   const fused = fuseRankings(
     [lexical.map((r) => r.event.event_id), meaning.rows.map((r) => r.event.event_id)],
     wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical)),

@@ -4,7 +4,7 @@
  * branches (an event whose tree parent is not the event before it) and sidechains shown.
  */
 import type { Store } from "../store/types.ts";
-import type { EventType, SessionEvent } from "../topology/types.ts";
+import type { EventType, Provider, SessionEvent } from "../topology/types.ts";
 
 export const TIMELINE_MARKS = [
   "prompt",
@@ -132,4 +132,52 @@ function summarize(e: SessionEvent): string {
   if (e.event_type === "resume_point") return `${String(e.meta["kind"] ?? "resume point")}: ${clipped}`;
   if (e.event_type === "assistant_message" && clipped === "") return "(tool calls)";
   return nl === -1 ? clipped : `${clipped} …`;
+}
+
+/** A row of a timeline that merges several sessions, saying which one it came from. */
+export interface SessionTimelineRow extends TimelineRow {
+  session_id: string;
+  provider: Provider;
+}
+
+export interface TimelinePart {
+  session_id: string;
+  provider: Provider;
+  started_at: string | null;
+  /** The session's own timeline rows, in its order. */
+  rows: readonly TimelineRow[];
+}
+
+/**
+ * Several sessions' timelines as one, by time. Each session keeps its own order (a row is never moved before a row
+ * it followed, so derived rows stay under their source and clock skew inside a transcript cannot scramble it);
+ * between sessions the earlier timestamp goes first, ties to the part listed first. A row without a timestamp
+ * takes the time of the row before it in its session.
+ */
+export function mergeTimelines(parts: readonly TimelinePart[]): SessionTimelineRow[] {
+  const lanes = parts.map((p) => {
+    let last = timeOf(p.started_at) ?? Number.NEGATIVE_INFINITY;
+    const times = p.rows.map((r) => {
+      last = timeOf(r.timestamp) ?? last;
+      return last;
+    });
+    return { part: p, times, next: 0 };
+  });
+  const out: SessionTimelineRow[] = [];
+  for (;;) {
+    let best: (typeof lanes)[number] | null = null;
+    for (const lane of lanes) {
+      if (lane.next >= lane.part.rows.length) continue;
+      if (best === null || lane.times[lane.next]! < best.times[best.next]!) best = lane;
+    }
+    if (best === null) return out;
+    const row = best.part.rows[best.next++]!;
+    out.push({ ...row, session_id: best.part.session_id, provider: best.part.provider });
+  }
+}
+
+function timeOf(ts: string | null): number | null {
+  if (!ts) return null;
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? null : t;
 }

@@ -5,15 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { EventType, SessionEvent } from "../topology/types.ts";
-import type {
-  BundleKind,
-  BundleRow,
-  BundleStore,
-  PendingBundle,
-  QueuedAnchor,
-  VectorHit,
-  VectorState,
-} from "./bundle-types.ts";
+import type { BundleKind, BundleStore, PendingBundle, QueuedAnchor, VectorHit, VectorState } from "./bundle-types.ts";
 import { EVENT_COLUMNS, toEvent } from "./sqlite-read.ts";
 import { filters } from "./sqlite-search.ts";
 import type { EventQuery } from "./types.ts";

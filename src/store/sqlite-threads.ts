@@ -1,7 +1,111 @@
 /** Reads for work threads: which sessions share which files, error signatures and branches. */
 import type Database from "better-sqlite3";
-import type { ThreadReads } from "./thread-types.ts";
+import type { Entity } from "../topology/types.ts";
+import type { LastCheck, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "./thread-types.ts";
 
-export function createThreadReads(_db: Database.Database): ThreadReads {
-  return {};
+/** Bound parameters per `IN (…)` list, well under SQLite's variable limit. */
+const CHUNK = 500;
+/** Above this many sessions, endings read all checks in one pass instead of one range per session. */
+const BULK_SESSIONS = 50;
+
+export function createThreadReads(db: Database.Database): ThreadReads {
+  const sessions = db.prepare(
+    `SELECT session_id, provider, kind, project, cwd,
+       coalesce(title, CASE WHEN json_valid(meta) THEN json_extract(meta, '$.summary') END) AS title,
+       started_at, updated_at, parent_session_id
+     FROM sessions ORDER BY session_id`,
+  );
+  // The edge table's key starts with `src`, so no index helps here: one scan, grouped, is the cheapest plan. Links
+  // carry no first/last times: joining each edge to its event costs about ten times the scan at 1 M events.
+  const links = db
+    .prepare(
+      `SELECT session_id, dst, count(*) FROM event_edges
+       WHERE edge_type IN ('touches', 'fails_with', 'on_branch')
+       GROUP BY session_id, dst`,
+    )
+    .raw();
+  // SQLite returns the other columns of the row that holds max(ordinal), i.e. each check's latest run. `+event_type`
+  // keeps the planner on the session index: the type index would visit every check in the index.
+  const checksOf = db.prepare(
+    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, max(ordinal) AS ordinal
+     FROM session_events WHERE session_id = ? AND +event_type = 'test_result'
+     GROUP BY key ORDER BY ordinal`,
+  );
+  // For many sessions at once, one pass over all checks (through the type index) beats a range per session.
+  const allChecks = db.prepare(
+    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, max(ordinal) AS ordinal
+     FROM session_events WHERE event_type = 'test_result'
+     GROUP BY session_id, key ORDER BY session_id, ordinal`,
+  );
+  const lastResult = db.prepare(
+    `SELECT event_id, status, timestamp FROM session_events
+     WHERE session_id = ? AND +event_type = 'tool_result' ORDER BY ordinal DESC LIMIT 1`,
+  );
+  const errorOf = db.prepare(
+    "SELECT meta FROM session_events WHERE parent_event_id = ? AND event_type = 'error' ORDER BY ordinal LIMIT 1",
+  );
+  const exists = db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").pluck();
+  type CheckRow = Omit<LastCheck, "failing_tests"> & { session_id: string; meta: string | null };
+
+  return {
+    threadSessions: () => sessions.all() as ThreadSessionRow[],
+    sessionEntityLinks(): SessionEntityLink[] {
+      return (links.all() as Array<[string, string, number]>).map(([session_id, entity_id, edges]) => ({
+        session_id,
+        entity_id,
+        edges,
+      }));
+    },
+    entitiesByIds(ids: readonly string[]): Entity[] {
+      const unique = [...new Set(ids)].sort();
+      const out: Entity[] = [];
+      for (let i = 0; i < unique.length; i += CHUNK) {
+        const part = unique.slice(i, i + CHUNK);
+        const sql = `SELECT entity_id, kind, key, display FROM entities WHERE entity_id IN (${part.map(() => "?").join(",")}) ORDER BY entity_id`;
+        out.push(...(db.prepare(sql).all(...part) as Entity[]));
+      }
+      return out;
+    },
+    sessionEndings(sessionIds: readonly string[]): Map<string, SessionEnding> {
+      const out = new Map<string, SessionEnding>();
+      for (const id of new Set(sessionIds)) {
+        if (!exists.get(id)) continue;
+        const result = lastResult.get(id) as
+          | { event_id: string; status: string | null; timestamp: string | null }
+          | undefined;
+        let signature: string | null = null;
+        if (result?.status === "error") {
+          const err = errorOf.get(result.event_id) as { meta: string | null } | undefined;
+          const sig = parseMeta(err?.meta)["signature"];
+          signature = typeof sig === "string" ? sig : null;
+        }
+        out.set(id, { session_id: id, checks: [], last_result: result ? { ...result, signature } : null });
+      }
+      const rows =
+        out.size > BULK_SESSIONS
+          ? (allChecks.all() as CheckRow[])
+          : [...out.keys()].flatMap((id) => checksOf.all(id) as CheckRow[]);
+      for (const r of rows) {
+        const failing = parseMeta(r.meta)["failing_tests"];
+        out.get(r.session_id)?.checks.push({
+          key: r.key,
+          event_id: r.event_id,
+          status: r.status,
+          timestamp: r.timestamp,
+          failing_tests: Array.isArray(failing) ? failing.filter((t): t is string => typeof t === "string") : [],
+        });
+      }
+      return out;
+    },
+  };
+}
+
+function parseMeta(meta: string | null | undefined): Record<string, unknown> {
+  if (!meta) return {};
+  try {
+    const v = JSON.parse(meta) as unknown;
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }

@@ -114,7 +114,7 @@ describe("transformers.js embedder", () => {
         return async (texts) => {
           calls.push({ model, texts });
           const data = new Float32Array(texts.length * 3);
-          texts.forEach((t, r) => data.set([t.length, 2, 0], r * 3));
+          for (const [r, t] of texts.entries()) data.set([t.length, 2, 0], r * 3);
           return { dims: [texts.length, 3], data };
         };
       },

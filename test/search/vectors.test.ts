@@ -109,9 +109,13 @@ describe("embedding", () => {
   it("a new embedder re-embeds from scratch in its own dimension, and search keeps working while it catches up", async () => {
     await refreshVectors(store, hashingEmbedder("fake:a", 16));
     const b = hashingEmbedder("fake:b", 8);
-    let clock = 0;
-    // stop after the first batch: the budget runs out as soon as one batch is done
-    const partial = await refreshVectors(store, b, { batch: 3, budgetMs: 5, now: () => (clock += 10) - 10 });
+    // stop after the first batch: every reading of the clock is 10 ms later, past the 5 ms budget
+    let clock = -10;
+    const now = () => {
+      clock += 10;
+      return clock;
+    };
+    const partial = await refreshVectors(store, b, { batch: 3, budgetMs: 5, now });
     expect(partial.reset).toBe(true);
     expect(partial.embedded).toBe(3);
     const state = store.vectorState();
@@ -140,7 +144,7 @@ describe("embedding", () => {
   it("an embedder that returns the wrong shape is an error, not a corrupt table", async () => {
     const bad = hashingEmbedder("fake:bad", 16);
     const real = bad.embed.bind(bad);
-    bad.embed = async (texts) => (await real(texts)).map((v) => v.subarray(0, 5));
+    bad.embed = async (texts, purpose) => (await real(texts, purpose)).map((v) => v.subarray(0, 5));
     await expect(refreshVectors(store, bad)).rejects.toThrow(/another shape/);
   });
 });
