@@ -185,7 +185,7 @@ async function meaningRows(
   const rows = store
     .nearestEvents(vector, query)
     .filter((h) => !drop(h.event))
-    .map((h) => ({ event: h.event, similarity: 1 - (h.distance * h.distance) / 2 }));
+    .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
   const notice =
     state.embedded < state.bundles
       ? `meaning covers ${state.embedded} of ${state.bundles} bundles so far (embedding continues with 'cairn index')`

@@ -6,7 +6,6 @@
  * embedded and words for everything.
  */
 
-import { DEFAULT_VECTOR_DIMENSION } from "../store/schema.ts";
 import type { Store } from "../store/types.ts";
 import { buildBundle } from "./bundles.ts";
 import { type Embedder, EmbedderError } from "./embedders/types.ts";
@@ -67,7 +66,7 @@ export async function refreshVectors(
   const bundled = buildQueuedBundles(store, opts.onProgress);
   const state = store.vectorState();
   if (embedder === null) {
-    if (state.embedder !== null) store.resetVectors(null, DEFAULT_VECTOR_DIMENSION);
+    if (state.embedder !== null) store.resetVectors(null, 1);
     return { bundled, embedded: 0, pending: 0, reset: state.embedder !== null, embedder: null };
   }
   let reset = false;
@@ -80,7 +79,9 @@ export async function refreshVectors(
   const now = opts.now ?? Date.now;
   const started = now();
   const batch = opts.batch ?? 256;
-  const total = store.vectorState().bundles - store.vectorState().embedded;
+  const current = store.vectorState();
+  const total = current.bundles - current.embedded;
+  const dimension = current.dimension;
   let embedded = 0;
   // At least one batch per call, so a small budget still makes progress.
   for (;;) {
@@ -91,7 +92,6 @@ export async function refreshVectors(
       pending.map((p) => p.text),
       "document",
     );
-    const dimension = store.vectorState().dimension;
     if (vectors.length !== pending.length || vectors.some((v) => v.length !== dimension))
       throw new EmbedderError(`${embedder.id} returned vectors of another shape than ${dimension} dimensions`);
     // A text with nothing the embedder knows comes back as zeros; stored, it would sit halfway to every query.
@@ -106,6 +106,7 @@ export async function refreshVectors(
     opts.onProgress?.({ phase: "embed", done: embedded, total });
     if (opts.budgetMs !== undefined && now() - started > opts.budgetMs) break;
   }
+  store.compactVectors();
   const after = store.vectorState();
   return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id };
 }

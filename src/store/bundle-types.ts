@@ -35,7 +35,7 @@ export interface VectorState {
 }
 
 export interface VectorHit extends EventHit {
-  /** Euclidean distance between the unit vectors: 0 is the same direction; cosine similarity is 1 − d²/2. */
+  /** Cosine distance: 0 is the same direction, 1 unrelated; similarity is 1 − distance. */
   distance: number;
   bundle_kind: BundleKind;
 }
@@ -52,6 +52,8 @@ export interface BundleStore {
   /** Stores vectors and marks their bundles embedded; a null vector (nothing to embed) marks it without one. */
   putVectors(rows: ReadonlyArray<{ anchor_rowid: number; kind: BundleKind; vector: Float32Array | null }>): void;
   vectorState(): VectorState;
+  /** Rebuilds the vector index when deleted and re-embedded vectors left many dead slots; true when it did. */
+  compactVectors(): boolean;
   /** Starts over with another embedder: a vector table of its dimension, every bundle pending. */
   resetVectors(embedder: string | null, dimension: number): void;
   /** Nearest bundles to a unit vector, as the events they show, filtered like a text query. */

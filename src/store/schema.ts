@@ -22,9 +22,6 @@ export const BUNDLE_ANCHOR_TYPES = [
   "user_message",
 ] as const;
 const BUNDLE_ANCHOR_SQL = BUNDLE_ANCHOR_TYPES.map((t) => `'${t}'`).join(", ");
-/** The vector table's dimension before any embedder has run (the default embedder's). */
-export const DEFAULT_VECTOR_DIMENSION = 160;
-
 export const FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '_'";
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -167,9 +164,11 @@ CREATE VIRTUAL TABLE bundle_vectors USING vec0(bundle_id TEXT PRIMARY KEY, embed
   {
     version: 3,
     name: "evidence bundles",
-    // Replaces migration 2's tables, which nothing had filled: bundles are keyed by the rowid of the event that
+    // Replaces migration 2's tables, which nothing had filled. Bundles are keyed by the rowid of the event that
     // completes them, so triggers can queue them as events arrive and drop them (and their vectors) with their
-    // events. The vector table is recreated with the embedder's dimension when the embedder changes.
+    // events. Vectors are int8 codes (one row each, compared with sqlite-vec's distance functions) plus their sign
+    // bits packed in chunks, which a search scans in process: sqlite-vec's vec0 table took 185 ms per query over
+    // 287,000 vectors and 0.4 ms per lookup by rowid here, the chunks about a tenth of that (bench/semantic.bench.ts).
     sql: `
 DROP TABLE bundle_vectors;
 DROP TABLE bundles;
@@ -191,7 +190,16 @@ CREATE TABLE vector_state (
   dimension INTEGER NOT NULL,
   created_at TEXT NOT NULL
 );
-CREATE VIRTUAL TABLE bundle_vectors USING vec0(embedding float[${DEFAULT_VECTOR_DIMENSION}], kind text);
+-- one int8 vector per embedded bundle (sqlite-vec's int8 layout)
+CREATE TABLE vector_codes (anchor_rowid INTEGER PRIMARY KEY, code BLOB NOT NULL);
+-- sign bits of the vectors, packed in chunks for a fast first pass; slots of deleted or re-embedded vectors stay
+-- until the chunks are rebuilt, and are skipped because their code is gone or changed
+CREATE TABLE vector_bits (
+  chunk INTEGER PRIMARY KEY,
+  rowids BLOB NOT NULL,
+  kinds BLOB NOT NULL,
+  bits BLOB NOT NULL
+);
 CREATE TRIGGER bundle_queue_insert AFTER INSERT ON session_events WHEN new.event_type IN (${BUNDLE_ANCHOR_SQL})
 BEGIN INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (new.rowid); END;
 CREATE TRIGGER bundle_queue_update AFTER UPDATE OF text, status ON session_events WHEN new.event_type IN (${BUNDLE_ANCHOR_SQL})
@@ -200,7 +208,7 @@ CREATE TRIGGER bundle_drop AFTER DELETE ON session_events WHEN old.event_type IN
 BEGIN
   DELETE FROM bundle_queue WHERE event_rowid = old.rowid;
   DELETE FROM bundles WHERE anchor_rowid = old.rowid;
-  DELETE FROM bundle_vectors WHERE rowid = old.rowid;
+  DELETE FROM vector_codes WHERE anchor_rowid = old.rowid;
 END;
 INSERT INTO bundle_queue(event_rowid) SELECT rowid FROM session_events WHERE event_type IN (${BUNDLE_ANCHOR_SQL});
 `,

@@ -1,14 +1,25 @@
 /**
- * Evidence bundles and their vectors (sqlite-vec). Triggers on `session_events` queue the events that complete a
- * bundle and drop bundles and vectors with their events (migration 3); this file builds nothing itself: the
- * bundle text comes from `search/bundles.ts`, the vectors from an embedder.
+ * Evidence bundles and their vectors. Triggers on `session_events` queue the events that complete a bundle and
+ * drop bundles and vectors with their events (migration 3); this file builds nothing itself: the bundle text
+ * comes from `search/bundles.ts`, the vectors from an embedder. Vectors are stored as int8 codes and sign-bit
+ * chunks (`vector-codes.ts`); a nearest-neighbour query scans the bits in process and ranks the candidates by
+ * sqlite-vec's cosine distance over their codes, joined with the same filters as a text query.
  */
 import type Database from "better-sqlite3";
 import type { EventType, SessionEvent } from "../topology/types.ts";
-import type { BundleKind, BundleStore, PendingBundle, QueuedAnchor, VectorHit, VectorState } from "./bundle-types.ts";
+import {
+  BUNDLE_KINDS,
+  type BundleKind,
+  type BundleStore,
+  type PendingBundle,
+  type QueuedAnchor,
+  type VectorHit,
+  type VectorState,
+} from "./bundle-types.ts";
 import { EVENT_COLUMNS, toEvent } from "./sqlite-read.ts";
 import { filters } from "./sqlite-search.ts";
 import type { EventQuery } from "./types.ts";
+import { type BitChunk, bitBytes, encodeVector, nearestByBits, toChunk } from "./vector-codes.ts";
 
 const KIND_OF_TYPE: Partial<Record<EventType, BundleKind>> = {
   tool_call: "tool",
@@ -18,16 +29,15 @@ const KIND_OF_TYPE: Partial<Record<EventType, BundleKind>> = {
   resume_point: "resume",
   user_message: "request",
 };
-/** Most nearest neighbours a filtered query asks for before settling for fewer hits. */
-const MAX_NEIGHBOURS = 4_096;
+/** Slots per chunk of sign bits: 4,096 × 32 bytes for a 256-dimensional vector, rewritten as it fills. */
+const CHUNK_SLOTS = 4_096;
+/** Candidates ranked by their codes per query: enough that the bits' approximation rarely loses a neighbour. */
+const MIN_CANDIDATES = 400;
+const MAX_CANDIDATES = 16_000;
 
 const COLS = EVENT_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
   .join(", ");
-
-function vectorBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-}
 
 export function createBundleStore(db: Database.Database): BundleStore {
   const getSetting = db.prepare("SELECT value FROM settings WHERE key = ?").pluck();
@@ -54,9 +64,80 @@ export function createBundleStore(db: Database.Database): BundleStore {
   const getState = db.prepare("SELECT embedder, dimension FROM vector_state WHERE id = 1");
   const counts = db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
     (SELECT count(*) FROM bundles WHERE embedded = 0) AS pending, (SELECT count(*) FROM bundle_queue) AS queued`);
-  // Statements over the vector table are prepared when used: resetting drops and recreates the table.
-  const dropVector = () => db.prepare("DELETE FROM bundle_vectors WHERE rowid = ?");
-  const insertVector = () => db.prepare("INSERT INTO bundle_vectors(rowid, embedding, kind) VALUES (?, ?, ?)");
+  const dropCode = db.prepare("DELETE FROM vector_codes WHERE anchor_rowid = ?");
+  const putCode = db.prepare("INSERT OR REPLACE INTO vector_codes(anchor_rowid, code) VALUES (?, ?)");
+  const lastChunk = db.prepare("SELECT chunk, rowids, kinds, bits FROM vector_bits ORDER BY chunk DESC LIMIT 1");
+  const putChunk = db.prepare("INSERT OR REPLACE INTO vector_bits(chunk, rowids, kinds, bits) VALUES (?, ?, ?, ?)");
+  const chunkSizes = db.prepare("SELECT chunk, length(kinds) AS slots FROM vector_bits ORDER BY chunk");
+  const oneChunk = db.prepare("SELECT rowids, kinds, bits FROM vector_bits WHERE chunk = ?");
+  // Chunks already read, kept while this connection lives (an MCP server, a web server): a chunk only grows by
+  // appends, and resets and compactions bump the generation.
+  let cached: { generation: string | null; chunks: Map<number, { slots: number; chunk: BitChunk }> } = {
+    generation: null,
+    chunks: new Map(),
+  };
+  const generation = () => (getSetting.get("vector_generation") as string | undefined) ?? "0";
+  const bumpGeneration = () => putSetting.run("vector_generation", String(Number(generation()) + 1));
+  function loadChunks(): BitChunk[] {
+    const gen = generation();
+    if (cached.generation !== gen) cached = { generation: gen, chunks: new Map() };
+    const out: BitChunk[] = [];
+    for (const { chunk, slots } of chunkSizes.all() as Array<{ chunk: number; slots: number }>) {
+      let entry = cached.chunks.get(chunk);
+      if (!entry || entry.slots !== slots) {
+        const row = oneChunk.get(chunk) as { rowids: Buffer; kinds: Buffer; bits: Buffer };
+        entry = { slots, chunk: toChunk(row) };
+        cached.chunks.set(chunk, entry);
+      }
+      out.push(entry.chunk);
+    }
+    return out;
+  }
+  const slotCount = db.prepare("SELECT coalesce(sum(length(kinds)), 0) FROM vector_bits").pluck();
+  const codeCount = db.prepare("SELECT count(*) FROM vector_codes").pluck();
+
+  /** Appends sign bits to the last chunk, starting new chunks as they fill. */
+  function appendBits(entries: ReadonlyArray<{ rowid: number; kind: number; bits: Buffer }>): void {
+    let at = 0;
+    while (at < entries.length) {
+      const last = lastChunk.get() as { chunk: number; rowids: Buffer; kinds: Buffer; bits: Buffer } | undefined;
+      const full = !last || last.kinds.length >= CHUNK_SLOTS;
+      const chunk = full ? (last ? last.chunk + 1 : 0) : last.chunk;
+      const room = CHUNK_SLOTS - (full ? 0 : last.kinds.length);
+      const take = entries.slice(at, at + room);
+      const rowids = Buffer.alloc(take.length * 4);
+      take.forEach((e, i) => {
+        rowids.writeUInt32LE(e.rowid, i * 4);
+      });
+      putChunk.run(
+        chunk,
+        Buffer.concat([full ? Buffer.alloc(0) : last.rowids, rowids]),
+        Buffer.concat([full ? Buffer.alloc(0) : last.kinds, Buffer.from(take.map((e) => e.kind))]),
+        Buffer.concat([full ? Buffer.alloc(0) : last.bits, ...take.map((e) => e.bits)]),
+      );
+      at += take.length;
+    }
+  }
+
+  /** Rebuilds the chunks from the codes, dropping the slots of deleted and re-embedded vectors. */
+  function compact(): void {
+    db.transaction(() => {
+      const live = db
+        .prepare(
+          "SELECT v.anchor_rowid AS rowid, v.code, b.kind FROM vector_codes v JOIN bundles b USING (anchor_rowid) ORDER BY v.anchor_rowid",
+        )
+        .all() as Array<{ rowid: number; code: Buffer; kind: BundleKind }>;
+      db.exec("DELETE FROM vector_bits");
+      bumpGeneration();
+      appendBits(
+        live.map((r) => ({
+          rowid: r.rowid,
+          kind: BUNDLE_KINDS.indexOf(r.kind),
+          bits: encodeVector(Float32Array.from(new Int8Array(r.code.buffer, r.code.byteOffset, r.code.length))).bits,
+        })),
+      );
+    })();
+  }
 
   return {
     getSetting: (key) => (getSetting.get(key) as string | undefined) ?? null,
@@ -70,29 +151,39 @@ export function createBundleStore(db: Database.Database): BundleStore {
     putBundles(done, bundles) {
       db.transaction(() => {
         const built = new Set(bundles.map((b) => b.anchor_rowid));
-        const del = dropVector();
         for (const b of bundles) {
           if (bundleText.get(b.anchor_rowid) === b.text) continue;
           putBundle.run(b);
-          del.run(BigInt(b.anchor_rowid));
+          dropCode.run(b.anchor_rowid);
         }
         for (const rowid of done) {
-          if (!built.has(rowid) && dropBundle.run(rowid).changes > 0) del.run(BigInt(rowid));
+          if (!built.has(rowid) && dropBundle.run(rowid).changes > 0) dropCode.run(rowid);
           unqueue.run(rowid);
         }
       })();
     },
     pendingBundles: (limit) => pending.all(limit) as PendingBundle[],
     putVectors(rows) {
-      const del = dropVector();
-      const ins = insertVector();
       db.transaction(() => {
+        const bits: Array<{ rowid: number; kind: number; bits: Buffer }> = [];
         for (const r of rows) {
-          del.run(BigInt(r.anchor_rowid));
-          if (r.vector) ins.run(BigInt(r.anchor_rowid), vectorBlob(r.vector), r.kind);
           markEmbedded.run(r.anchor_rowid);
+          if (!r.vector) {
+            dropCode.run(r.anchor_rowid);
+            continue;
+          }
+          const encoded = encodeVector(r.vector);
+          putCode.run(r.anchor_rowid, encoded.code);
+          bits.push({ rowid: r.anchor_rowid, kind: BUNDLE_KINDS.indexOf(r.kind), bits: encoded.bits });
         }
+        appendBits(bits);
       })();
+    },
+    compactVectors(): boolean {
+      const slots = slotCount.get() as number;
+      if (slots <= CHUNK_SLOTS || slots < 1.25 * (codeCount.get() as number)) return false;
+      compact();
+      return true;
     },
     vectorState(): VectorState {
       const state = getState.get() as { embedder: string; dimension: number } | undefined;
@@ -109,8 +200,8 @@ export function createBundleStore(db: Database.Database): BundleStore {
       if (!Number.isInteger(dimension) || dimension < 1 || dimension > 8192)
         throw new Error(`cannot store vectors of dimension ${dimension}`);
       db.transaction(() => {
-        db.exec("DROP TABLE IF EXISTS bundle_vectors");
-        db.exec(`CREATE VIRTUAL TABLE bundle_vectors USING vec0(embedding float[${dimension}], kind text)`);
+        db.exec("DELETE FROM vector_codes; DELETE FROM vector_bits;");
+        bumpGeneration();
         db.exec("UPDATE bundles SET embedded = 0 WHERE embedded <> 0");
         if (embedder === null) db.exec("DELETE FROM vector_state");
         else
@@ -124,21 +215,28 @@ export function createBundleStore(db: Database.Database): BundleStore {
         ? [...new Set(q.types.map((t) => KIND_OF_TYPE[t]).filter((k): k is BundleKind => k !== undefined))]
         : [];
       if (q.types && kinds.length === 0) return [];
+      const state = getState.get() as { dimension: number } | undefined;
+      if (!state || state.dimension !== vector.length) return [];
+      const allowed = new Set(kinds.map((k) => BUNDLE_KINDS.indexOf(k)));
+      const kindOk = kinds.length ? (k: number) => allowed.has(k) : undefined;
+      const query = encodeVector(vector);
+      if (query.bits.length !== bitBytes(vector.length)) return [];
+      const chunks = loadChunks();
       const f = filters(q);
       const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
-      const kindCond = kinds.length ? `AND kind IN (${kinds.map(() => "?").join(", ")})` : "";
-      const sql = `WITH knn AS (SELECT rowid, distance FROM bundle_vectors WHERE embedding MATCH ? AND k = ? ${kindCond})
-        SELECT ${COLS}, knn.distance AS distance, b.kind AS bundle_kind FROM knn
-        JOIN bundles b ON b.anchor_rowid = knn.rowid JOIN session_events e ON e.event_id = b.event_id ${join}
-        ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""} ORDER BY knn.distance, e.event_id LIMIT ?`;
-      const stmt = db.prepare(sql);
-      const onlyKinds = f.where.length === 0 || (f.where.length === 1 && q.types !== undefined);
-      let k = onlyKinds ? q.limit : Math.max(200, q.limit * 10);
+      const stmt = db.prepare(`WITH cand(anchor) AS (SELECT value FROM json_each(?))
+        SELECT ${COLS}, vec_distance_cosine(vec_int8(v.code), vec_int8(?)) AS distance, b.kind AS bundle_kind
+        FROM cand JOIN vector_codes v ON v.anchor_rowid = cand.anchor JOIN bundles b ON b.anchor_rowid = v.anchor_rowid
+        JOIN session_events e ON e.event_id = b.event_id ${join}
+        ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""} ORDER BY distance, e.event_id LIMIT ?`);
+      // Filters beyond the kind may drop most candidates: look further before settling for fewer hits.
+      let wanted = Math.max(MIN_CANDIDATES, q.limit * 20);
       for (;;) {
-        const rows = stmt.all(vectorBlob(vector), k, ...kinds, ...f.params, q.limit) as Array<
+        const candidates = nearestByBits(query.bits, chunks, wanted, kindOk);
+        const rows = stmt.all(JSON.stringify(candidates), query.code, ...f.params, q.limit) as Array<
           Parameters<typeof toEvent>[0] & { distance: number; bundle_kind: BundleKind }
         >;
-        if (rows.length >= q.limit || k >= MAX_NEIGHBOURS) {
+        if (rows.length >= q.limit || candidates.length < wanted || wanted >= MAX_CANDIDATES) {
           const seen = new Set<string>();
           return rows
             .filter((r) => !seen.has(r.event_id) && seen.add(r.event_id))
@@ -149,7 +247,7 @@ export function createBundleStore(db: Database.Database): BundleStore {
               bundle_kind,
             }));
         }
-        k = Math.min(MAX_NEIGHBOURS, k * 4);
+        wanted *= 4;
       }
     },
   };
