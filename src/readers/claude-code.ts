@@ -22,8 +22,11 @@ export interface ClaudeState {
   fileStem: string;
   /** For `<parent>/subagents/agent-x.jsonl`: the parent session id taken from the path. */
   parentFromPath: string | null;
-  /** A `summary` line seen before the session's identity was known. */
-  pendingSummary: string | null;
+  /**
+   * `summary` lines (a conversation's title, pointing at its leaf by `leafUuid`, often in another session's file),
+   * oldest first, at most 50. They are session metadata: `summary` (the latest) and `summaries`.
+   */
+  summaries: Array<{ summary: string; leaf_uuid: string | null }>;
   /**
    * The API message being written over several lines: one assistant_message event, merged by `message.id`. It is
    * kept across interleaved user lines (a prompt typed while the reply streams), which do not end it.
@@ -37,6 +40,8 @@ export interface ClaudeState {
   compact: { key: string; meta: Record<string, unknown> } | null;
   /** A `<bash-input>` user command waiting for its `<bash-stdout>`. */
   pendingBash: string | null;
+  /** A slash command the user ran, waiting for its `<local-command-stdout>`. */
+  pendingSlash: string | null;
   /** Texts queued mid-turn (`queue-operation`), so the same words arriving later as a user line are not a new prompt. */
   queued: string[];
   /** Last session metadata sent, so a session record is emitted only when something changes. */
@@ -106,12 +111,13 @@ export const claudeReader: Reader<ClaudeState> = {
       subagent: m ? { agentId: m[1] ?? null, layout: nested ? "nested" : "flat" } : null,
       fileStem: name.replace(/\.jsonl$/, ""),
       parentFromPath: nested ? basename(dirname(dirname(path))) : null,
-      pendingSummary: null,
+      summaries: [],
       msg: null,
       recent: [],
       alias: {},
       compact: null,
       pendingBash: null,
+      pendingSlash: null,
       queued: [],
       seen: { cwd: null, branch: null, model: null, version: null, title: null },
       warmupOnly: null,
@@ -119,6 +125,9 @@ export const claudeReader: Reader<ClaudeState> = {
   },
   parse(lines, state) {
     const s: ClaudeState = structuredClone(state);
+    // States saved before these fields existed lack them.
+    s.summaries ??= [];
+    s.pendingSlash ??= null;
     const out: RawRecord[] = [];
     const problems: LineProblem[] = [];
     for (const line of lines) {
@@ -145,10 +154,20 @@ function readLine(s: ClaudeState, o: Obj, line: SourceLine, out: RawRecord[], pr
   if (type === "summary") {
     sessionUpdate(s, o, line, ts, out);
     const summary = str(o["summary"]);
-    // Summaries can describe other sessions' leaves (leafUuid), so they are kept as metadata, not as the title.
-    if (summary && s.sessionId !== null) {
-      out.push({ kind: "session", line: line.line, ts, key: "session", sessionId: s.sessionId, meta: { summary } });
-    } else if (summary) s.pendingSummary = summary;
+    // Summaries can describe other sessions' leaves (leafUuid), so they are kept as metadata, not as the title;
+    // all of them, since a resumed session starts with one per earlier conversation.
+    if (summary) {
+      s.summaries = [...s.summaries.slice(-49), { summary, leaf_uuid: str(o["leafUuid"]) ?? null }];
+      if (s.sessionId !== null)
+        out.push({
+          kind: "session",
+          line: line.line,
+          ts,
+          key: "session",
+          sessionId: s.sessionId,
+          meta: summaryMeta(s),
+        });
+    }
     return;
   }
   if (type === "custom-title" || type === "ai-title") {
@@ -213,7 +232,7 @@ function sessionUpdate(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
   if (s.sessionId === null) {
     // The file name is the session id for main files; fixtures and copies may be renamed, so the lines win.
     const fallback = UUID_RE.test(s.fileStem) ? s.fileStem : null;
-    const meta = s.pendingSummary ? { summary: s.pendingSummary } : {};
+    const meta = summaryMeta(s);
     if (s.subagent) {
       const parent = lineSession ?? s.parentFromPath;
       if (parent === null) return;
@@ -245,7 +264,6 @@ function sessionUpdate(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
         meta,
       });
     }
-    s.pendingSummary = null;
   }
   // Every line repeats these; compare before allocating anything.
   const cwd = str(o["cwd"]) ?? null;
@@ -266,6 +284,11 @@ function sessionUpdate(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
     rec.meta = { version };
   }
   out.push(rec);
+}
+
+function summaryMeta(s: ClaudeState): Record<string, unknown> {
+  const last = s.summaries[s.summaries.length - 1];
+  return last ? { summary: last.summary, summaries: s.summaries } : {};
 }
 
 function parentOf(s: ClaudeState, o: Obj): string | null {
@@ -379,6 +402,38 @@ function readUser(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, o
       });
   }
   const meta = { ...base, ...rec.meta, ...(images > 0 ? { images } : {}) };
+  if (rec.slash) {
+    // A slash command the user ran in the harness: a call of its own, like `<bash-input>`, not a prompt.
+    out.push({
+      kind: "tool_call",
+      line: line.line,
+      ts,
+      key: key(),
+      parentKey,
+      callId: `slash:${uuid}`,
+      name: "slash_command",
+      input: rec.text,
+      meta: { ...meta, user_initiated: true },
+    });
+    s.pendingSlash = `slash:${uuid}`;
+    return;
+  }
+  if (rec.localOutput !== undefined && s.pendingSlash) {
+    out.push({
+      kind: "tool_result",
+      line: line.line,
+      ts,
+      key: key(),
+      parentKey,
+      callId: s.pendingSlash,
+      output: rec.localOutput,
+      isError: null,
+      exitCode: null,
+      meta: { ...meta, user_initiated: true },
+    });
+    s.pendingSlash = null;
+    return;
+  }
   if (rec.bash) {
     out.push({
       kind: "tool_call",
@@ -434,6 +489,9 @@ interface UserText {
   meta: Record<string, unknown>;
   bash?: string;
   bashOutput?: { stdout: string; stderr: string };
+  /** A slash command (`/clear`), and the output of one (`<local-command-stdout>`). */
+  slash?: boolean;
+  localOutput?: string;
   notice?: boolean;
 }
 
@@ -453,7 +511,20 @@ function classifyUserText(s: ClaudeState, raw: string, o: Obj): UserText {
       text: args ? `${name} ${args}` : name,
       typed: false,
       meta: { slash_command: name.replace(/^\//, "") },
+      slash: true,
     };
+  }
+  if (s.pendingSlash) {
+    const stdout = tag(raw, "local-command-stdout");
+    const stderr = tag(raw, "local-command-stderr");
+    if (stdout !== undefined || stderr !== undefined)
+      return {
+        role: "system",
+        text: raw,
+        typed: false,
+        meta: {},
+        localOutput: [stdout, stderr].filter(Boolean).join("\n"),
+      };
   }
   const bash = tag(raw, "bash-input");
   if (bash !== undefined) return { role: "user", text: bash, typed: false, meta: {}, bash };
@@ -580,6 +651,19 @@ function readAssistant(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
       meta,
     });
   }
+  if (o["isApiErrorMessage"] === true && m.text) {
+    // The API error is the message's text; the error event hangs off the message.
+    out.push({
+      kind: "notice",
+      line: line.line,
+      ts,
+      key: `${uuid}#err`,
+      aboutKey: m.key,
+      level: "error",
+      text: m.text,
+      meta: { api_error: true },
+    });
+  }
   // The line's uuid names its first tool call when it has one, otherwise the merged message.
   calls.forEach((c, i) => {
     c.key = i === 0 && continuing ? uuid : `${uuid}#c${i}`;
@@ -587,17 +671,6 @@ function readAssistant(s: ClaudeState, o: Obj, line: SourceLine, ts: string | nu
   });
   if (calls.length === 0 || !continuing) {
     if (uuid !== m.key) s.alias[uuid] = m.key;
-  }
-  if (o["isApiErrorMessage"] === true && m.text) {
-    out.push({
-      kind: "notice",
-      line: line.line,
-      ts,
-      key: `${uuid}#err`,
-      level: "error",
-      text: m.text,
-      meta: { api_error: true },
-    });
   }
 }
 

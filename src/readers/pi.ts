@@ -10,9 +10,14 @@ export interface PiState {
   sessionId: string | null;
   version: number;
   fileStem: string;
-  /** v1 has no ids: each entry's key is its line, and its tree parent is the entry before it. */
+  /** v1 has no ids: each entry's key is its line, and its tree parent is the entry before it that became a record. */
   lastKey: string | null;
   seenModel: string | null;
+  /**
+   * Entries that became no event (model and thinking-level changes, session names, extension state) → the tree
+   * parent that stands for them, so a child of such an entry points at an event that exists (null: a root).
+   */
+  alias: Record<string, string | null>;
 }
 
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
@@ -39,10 +44,12 @@ export const piReader: Reader<PiState> = {
       fileStem: basename(path).replace(/\.jsonl$/, ""),
       lastKey: null,
       seenModel: null,
+      alias: {},
     };
   },
   parse(lines, state) {
-    const s: PiState = { ...state };
+    // The alias map is copied, not shared with the caller's state (which may be kept); older saved states lack it.
+    const s: PiState = { ...state, alias: { ...state.alias } };
     const out: RawRecord[] = [];
     const problems: LineProblem[] = [];
     for (const line of lines) {
@@ -114,11 +121,37 @@ function readEntry(s: PiState, o: Obj, line: SourceLine, out: RawRecord[], probl
     return;
   }
   const sessionId = ensureSession(s, line, out);
-  const ts = isoTime(o["timestamp"]);
   const id = str(o["id"]);
   const key = id ?? `L${line.line}`;
-  const parentKey = id ? (str(o["parentId"]) ?? null) : s.lastKey;
-  s.lastKey = key;
+  const parentKey = treeParent(s, id ? (str(o["parentId"]) ?? null) : s.lastKey);
+  const before = out.length;
+  readTreeEntry(s, o, type, line, sessionId, key, parentKey, out, problems);
+  let produced = false;
+  for (let i = before; i < out.length && !produced; i++) produced = out[i]!.kind !== "session";
+  if (produced) s.lastKey = key;
+  else if (id) s.alias[id] = parentKey;
+}
+
+/** The tree parent a child should point at: an entry that became no event is replaced by its own parent. */
+function treeParent(s: PiState, parent: string | null): string | null {
+  if (parent === null) return null;
+  const stand = s.alias[parent];
+  // Almost every parent is an event of its own: a plain miss is the fast path.
+  return stand === undefined || !Object.hasOwn(s.alias, parent) ? parent : stand;
+}
+
+function readTreeEntry(
+  s: PiState,
+  o: Obj,
+  type: string | undefined,
+  line: SourceLine,
+  sessionId: string,
+  key: string,
+  parentKey: string | null,
+  out: RawRecord[],
+  problems: LineProblem[],
+): void {
+  const ts = isoTime(o["timestamp"]);
   switch (type) {
     case "message":
       return readMessage(s, obj(o["message"]) ?? {}, line, ts, key, parentKey, out, problems);
@@ -163,7 +196,7 @@ function readEntry(s: PiState, o: Obj, line: SourceLine, out: RawRecord[], probl
           line: line.line,
           ts,
           key,
-          parentKey: str(o["targetId"]) ?? parentKey,
+          parentKey: treeParent(s, str(o["targetId"]) ?? null) ?? parentKey,
           pointKind: "label",
           text: label,
           meta: { target_id: o["targetId"] ?? null },
@@ -450,9 +483,12 @@ function readAssistant(
   }
   const model = str(m["model"]);
   const stop = str(m["stopReason"]);
+  const error = str(m["errorMessage"]);
   const meta: Record<string, unknown> = {};
   if (model) meta["model"] = model;
   if (stop) meta["stop_reason"] = stop;
+  // An aborted or failed turn says why in `errorMessage`; it belongs to the message (the topology marks its status).
+  if ((stop === "error" || stop === "aborted") && error) meta["error_message"] = error;
   if (thinking.length > 0) meta["thinking"] = thinking.join("\n\n");
   const usage = obj(m["usage"]);
   if (usage) meta["usage"] = usage;
@@ -467,19 +503,20 @@ function readAssistant(
     typed: false,
     meta,
   });
-  out.push(...calls);
-  const error = str(m["errorMessage"]);
-  if (stop === "error" || stop === "aborted") {
+  if (stop === "error") {
+    // A failed turn is also an error of its own, hung off the message (and placed right after it).
     out.push({
       kind: "notice",
       line: line.line,
       ts,
       key: `${key}#stop`,
-      level: stop === "error" ? "error" : "warning",
-      text: error ?? `assistant turn ${stop}`,
+      aboutKey: key,
+      level: "error",
+      text: error ?? "assistant turn failed",
       meta: { stop_reason: stop },
     });
   }
+  out.push(...calls);
   if (model && model !== s.seenModel && s.sessionId) {
     s.seenModel = model;
     out.push({ kind: "session", line: line.line, ts, key: "session", sessionId: s.sessionId, model });

@@ -90,6 +90,11 @@ export interface NoticeRecord extends RecordBase {
   kind: "notice";
   level: "error" | "warning" | "info";
   text: string;
+  /**
+   * Key of the record the notice is about (the assistant turn that ended in an API error), when the format says;
+   * the notice then hangs off that record instead of sitting in the tree on its own.
+   */
+  aboutKey?: string;
 }
 
 export type RawRecord =

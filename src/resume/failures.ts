@@ -56,7 +56,9 @@ export function failuresOf(
     switch (e.event_type) {
       case "error": {
         const result = e.parent_event_id ? byId.get(e.parent_event_id) : undefined;
-        if (!result) continue; // agent-level errors (aborted turns, API errors) are not failures of the work
+        // agent-level errors (aborted turns, API errors, which hang off the assistant message) are not failures
+        // of the work
+        if (result?.event_type !== "tool_result") continue;
         const signature = typeof e.meta["signature"] === "string" ? (e.meta["signature"] as string) : e.text;
         const command = e.command ?? result.command;
         const head = command ? commandHead(command) : null;

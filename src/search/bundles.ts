@@ -55,6 +55,8 @@ function row(anchorRowid: number, shows: SessionEvent, kind: BundleKind, text: s
 export function buildBundle(anchorRowid: number, anchor: SessionEvent, lookup: Lookup): BundleRow | null {
   switch (anchor.event_type) {
     case "tool_result": {
+      // context the harness injected (environment, instructions, reminders) is not work
+      if (anchor.meta["harness"] === true) return null;
       const call = callOf(anchor, lookup);
       const tool = call?.tool_name ?? anchor.tool_name ?? "";
       const failed = anchor.status !== null && anchor.status !== "ok";

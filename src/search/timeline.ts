@@ -14,6 +14,7 @@ export const TIMELINE_MARKS = [
   "error",
   "test_pass",
   "test_fail",
+  "test_unknown",
   "decision",
   "resume",
   "note",
@@ -107,7 +108,8 @@ function markOf(e: SessionEvent): TimelineMark {
     case "error":
       return "error";
     case "test_result":
-      return e.status === "fail" ? "test_fail" : "test_pass";
+      // a check whose outcome its output does not show (piped through a filter) is neither
+      return e.status === "fail" ? "test_fail" : e.status === "pass" ? "test_pass" : "test_unknown";
     case "decision":
       return "decision";
     case "resume_point":

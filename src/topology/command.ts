@@ -2,7 +2,7 @@
  * Shell commands: which tool calls are shell-like, the canonical form that groups repeated runs of "the same"
  * command (research/resume-method §4.3), and the check family (test, typecheck, lint, build) of a command.
  */
-import { effectiveWords, type ListItem, parseShell, unwrapShell } from "./shell.ts";
+import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
 
 export const CHECK_FAMILIES = ["test", "typecheck", "lint", "build", "check"] as const;
 export type CheckFamily = (typeof CHECK_FAMILIES)[number];
@@ -44,12 +44,16 @@ function quoteWord(w: string): string {
   return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Pipeline stages that only shape output for reading; they do not change what the command is. */
+/**
+ * Pipeline stages that only shape output for reading; they do not change what the command is. Programs that compute
+ * from their input (`jq`, `awk`, `xargs`) are kept.
+ */
 const PLUMBING = new Set([
   "head",
   "tail",
   "grep",
   "egrep",
+  "fgrep",
   "rg",
   "wc",
   "sort",
@@ -61,13 +65,33 @@ const PLUMBING = new Set([
   "cut",
   "tr",
   "column",
-  "awk",
   "sed",
-  "jq",
   "nl",
   "fold",
   "ansi2txt",
   "strip-ansi",
+]);
+
+/** Commands that only print or set the exit status: after `&&`, `||` or `;` they are output plumbing too. */
+const TRAILERS = new Set(["echo", "printf", "true", ":", "exit"]);
+
+/** Programs whose here-document is the program they run (`python3 - <<'EOF' … EOF`). */
+const INTERPRETERS = new Set([
+  "python",
+  "python3",
+  "node",
+  "bash",
+  "sh",
+  "zsh",
+  "ruby",
+  "perl",
+  "php",
+  "deno",
+  "bun",
+  "psql",
+  "sqlite3",
+  "mysql",
+  "osascript",
 ]);
 
 /** Segments that set up the shell rather than do work. */
@@ -95,41 +119,153 @@ export interface CommandInfo {
   family: CheckFamily | null;
   /** The parsed command line, for the file actions (so it is parsed once). */
   items: ListItem[];
+  /**
+   * The command line's exit status is not its check's: the check's output is piped into another stage (without
+   * `pipefail`), or a later `; …`, `|| echo …` or `&` decides the status.
+   */
+  exitMasked: boolean;
+  /**
+   * The mask is only `| tail` after a package-manager script (`npm run build 2>&1 | tail -5`): npm, pnpm, yarn and
+   * bun end a failed run with a footer (`npm error command failed`), so a tail without one shows a pass.
+   */
+  scriptTail: boolean;
 }
 
 export function analyzeCommand(command: string, depth = 0): CommandInfo {
   const items = parseShell(command);
-  const kept: string[] = [];
+  let canonical = "";
   let family: CheckFamily | null = null;
   let program: string | null = null;
+  let pipefail = false;
+  /** Where the last check ran: its list item, whether it ended its pipeline, whether a nested shell masked it. */
+  let check: Check | null = null;
   const addFamily = (f: CheckFamily | null) => {
     if (f && (family === null || FAMILY_RANK[f] > FAMILY_RANK[family])) family = f;
   };
-  for (const item of items) {
-    const stages: string[] = [];
-    item.pipeline.forEach((cmd, idx) => {
+  for (let k = 0; k < items.length; k++) {
+    const item = items[k]!;
+    let stages = "";
+    for (let idx = 0; idx < item.pipeline.length; idx++) {
+      const cmd = item.pipeline[idx]!;
+      const lastStage = idx === item.pipeline.length - 1;
       const inner = depth < 3 ? unwrapShell(cmd.words) : null;
       if (inner !== null) {
         // `bash -lc "…"`: the script inside is the command.
         const sub = analyzeCommand(inner, depth + 1);
-        if (sub.canonical) stages.push(sub.canonical);
+        if (sub.canonical) stages = stages === "" ? sub.canonical : `${stages} | ${sub.canonical}`;
         program ??= sub.program;
-        addFamily(sub.family);
-        return;
+        if (sub.family) {
+          addFamily(sub.family);
+          check = { item: k, stage: idx, lastStage, masked: sub.exitMasked, script: sub.scriptTail };
+        }
+        continue;
       }
       const words = effectiveWords(cmd.words);
-      if (words.length === 0) return;
+      if (words.length === 0) continue;
       const prog = basenameOf(words[0]!);
-      if (idx === 0 && SETUP.has(prog)) return;
-      if (idx > 0 && PLUMBING.has(prog) && !words.includes("-i")) return;
-      stages.push(words.join(" "));
+      if (prog === "set" && words.some((w) => w.includes("pipefail"))) pipefail = true;
+      if (idx === 0 && SETUP.has(prog)) continue;
+      if (idx > 0 && PLUMBING.has(prog) && !words.includes("-i")) continue;
+      // `… || echo "none"`, `… && echo done`: printing after the work is plumbing, unless it writes a file.
+      if (idx === 0 && k > 0 && item.pipeline.length === 1 && TRAILERS.has(prog) && !writesFile(cmd)) continue;
+      const stage = renderStage(cmd, words, prog);
+      stages = stages === "" ? stage : `${stages} | ${stage}`;
       program ??= prog;
-      addFamily(checkFamilyOf(words));
-    });
-    if (stages.length > 0) kept.push(stages.join(" | "));
+      const f = checkFamilyOf(words);
+      if (f) {
+        addFamily(f);
+        check = { item: k, stage: idx, lastStage, masked: false, script: PKG_MANAGERS.has(prog) };
+      }
+    }
+    if (stages === "") continue;
+    // Items keep the operator that joins them: `a || b` must not read as `a && b`.
+    const op = canonical === "" ? null : items[k - 1]!.next;
+    canonical =
+      op === null
+        ? stages
+        : `${canonical}${op === "&&" || op === "||" ? ` ${op} ` : op === "&" ? " & " : "; "}${stages}`;
   }
-  const canonical = kept.join(" && ").replace(/\s+/g, " ").trim();
-  return { canonical: canonical || command.trim().replace(/\s+/g, " "), program, family, items };
+  canonical = canonical.replace(/\s+/g, " ").trim();
+  return {
+    canonical: canonical || command.trim().replace(/\s+/g, " "),
+    program,
+    family,
+    items,
+    exitMasked: check !== null && isMasked(items, check, pipefail),
+    scriptTail: check?.script === true && !pipefail && onlyTails(items, check),
+  };
+}
+
+interface Check {
+  item: number;
+  stage: number;
+  lastStage: boolean;
+  /** A nested shell already masked it. */
+  masked: boolean;
+  /** A package-manager script; inside a nested shell, one whose mask is only `| tail`. */
+  script: boolean;
+}
+
+function isMasked(items: ListItem[], check: Check, pipefail: boolean): boolean {
+  if (check.masked || (!check.lastStage && !pipefail)) return true;
+  return laterItemDecides(items, check.item);
+}
+
+function onlyTails(items: ListItem[], check: Check): boolean {
+  if (laterItemDecides(items, check.item)) return false;
+  const later = items[check.item]!.pipeline.slice(check.stage + 1);
+  if (later.length === 0) return check.masked; // a nested shell's own tail
+  return !check.masked && later.every((c) => basenameOf(effectiveWords(c.words)[0] ?? "") === "tail");
+}
+
+function laterItemDecides(items: ListItem[], from: number): boolean {
+  for (let j = from; j + 1 < items.length; j++) {
+    const op = items[j]!.next;
+    // After `&&` a failure stops the list; `|| exit 1` keeps it a failure. Anything else runs on and decides.
+    if (op === "&&") continue;
+    if (op === "||" && effectiveWords(items[j + 1]!.pipeline[0]?.words ?? [])[0] === "exit") continue;
+    return true;
+  }
+  return false;
+}
+
+function writesFile(cmd: SimpleCommand): boolean {
+  return cmd.redirects.some((r) => />/.test(r.op) && !r.op.endsWith("&") && !r.target.startsWith("/dev/"));
+}
+
+const SAFE_WORD = /^[\w@%+=:,./~^-]+$/;
+const SAFE_LINE = /^[\w@%+=:,./~^ -]*$/;
+
+/** Words as a shell would read them back: quoted where they hold spaces or shell syntax. */
+function shellWord(w: string): string {
+  if (w !== "" && SAFE_WORD.test(w)) return w;
+  if (!w.includes("$") && !w.includes("`")) return `'${w.replace(/'/g, `'\\''`)}'`;
+  return `"${w.replace(/["\\]/g, "\\$&")}"`;
+}
+
+/**
+ * One pipeline stage of the canonical form. Redirections are plumbing and dropped, except for a here-document:
+ * then the redirection is what `cat > f <<EOF` does, and an interpreter's here-document is the program it runs.
+ */
+function renderStage(cmd: SimpleCommand, words: string[], prog: string): string {
+  const joined = words.join(" ");
+  // Most stages need no quoting at all: one test of the whole line instead of one per word (the line's spaces must
+  // then all be the joins, none inside a word).
+  let spaces = 0;
+  for (let i = joined.indexOf(" "); i !== -1; i = joined.indexOf(" ", i + 1)) spaces++;
+  let out =
+    spaces === words.length - 1 && SAFE_LINE.test(joined) && !words.includes("")
+      ? joined
+      : words.map(shellWord).join(" ");
+  if (cmd.heredoc === undefined) return out;
+  const target = cmd.redirects.find((r) => />/.test(r.op) && !r.op.endsWith("&"));
+  if (target) out += ` ${target.op} ${shellWord(target.target)}`;
+  out += " <<EOF";
+  if (INTERPRETERS.has(prog) && cmd.heredoc.trim() !== "") {
+    const body = cmd.heredoc.replace(/\s+/g, " ").trim();
+    out += ` ${body.length > 200 ? `${body.slice(0, 199)}…` : body}`;
+  }
+  return out;
 }
 
 function basenameOf(program: string): string {

@@ -187,8 +187,14 @@ function actionsOfSimple(cmd: SimpleCommand): FileAction[] {
   switch (prog) {
     case "sed": {
       const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"));
-      const hasScriptFlag = args.some((a) => a === "-e" || a === "-f" || a === "--expression");
-      const files = hasScriptFlag ? filesAfterScriptFlags(args) : ops.slice(1);
+      // BSD sed takes the backup suffix as its own word (`sed -i '' 's/a/b/' f`, `sed -i .bak …`); GNU sed attaches
+      // it (`-i.bak`). A separate word after `-i` that is empty or looks like a suffix is not the script.
+      const bsd = args.findIndex(
+        (a, i) => /^-[a-zA-Z]*i$/.test(a) && (args[i + 1] === "" || /^\.[\w.~-]*$/.test(args[i + 1] ?? "-")),
+      );
+      const rest = bsd === -1 ? args : [...args.slice(0, bsd + 1), ...args.slice(bsd + 2)];
+      const hasScriptFlag = rest.some((a) => a === "-e" || a === "-f" || a === "--expression");
+      const files = hasScriptFlag ? filesAfterScriptFlags(rest) : operands(rest).slice(1);
       for (const f of files) push(inPlace ? "edit" : "read", f);
       break;
     }

@@ -11,6 +11,7 @@ import type {
   ToolCallRecord,
   ToolResultRecord,
 } from "../readers/types.ts";
+import { checkOutcome } from "./checks.ts";
 import { analyzeCommand, type CheckFamily, shellCommandOf } from "./command.ts";
 import {
   assistantDecisions,
@@ -19,12 +20,11 @@ import {
   planFileDecisions,
   userDecision,
 } from "./decisions.ts";
-import { errorSignature, fallbackSignature, topErrorLines } from "./error-signature.ts";
+import { type ErrorSignature, errorSignature, fallbackSignature, topErrorLines } from "./error-signature.ts";
 import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
 import { derivedEventId, sessionIdHasher } from "./ids.ts";
-import { normalizePath } from "./paths.ts";
-import { parseTestOutput } from "./test-output.ts";
-import { clip, estimateTokens } from "./text.ts";
+import { homeOf, normalizePath } from "./paths.ts";
+import { clip, estimateTokens, stripAnsi } from "./text.ts";
 import {
   type Edge,
   type EdgeType,
@@ -54,6 +54,10 @@ interface PendingCall {
   command: string | null;
   canonical: string | null;
   family: CheckFamily | null;
+  /** The exit status does not speak for the check (output piped through a filter, a later `; echo`). */
+  masked?: boolean;
+  /** The mask is only `| tail` after a package script (see `CommandInfo.scriptTail`). */
+  scriptTail?: boolean;
   files: Array<FileAction & { key: string; display: string; toKey?: string }>;
   /** Content written to a plan or decision file, for decision extraction once the write succeeds. */
   planText: string | null;
@@ -93,8 +97,6 @@ type EventFields = Partial<
   text: string;
   meta?: Meta;
 };
-/** Runners that report diagnostics, not tests: their counts are errors. */
-const DIAGNOSTIC_RUNNERS = new Set(["tsc", "eslint", "biome"]);
 
 export function initialNormalizerState(provider: Provider, sourceFile: string): NormalizerState {
   return {
@@ -350,21 +352,42 @@ class Normalizer {
 
   private userSide(r: Extract<RawRecord, { kind: "message" }>): void {
     const typed = r.typed && r.role === "user";
+    const notebook = r.meta?.["notebook"] === true;
+    if (!typed && !notebook && r.meta?.["dequeued"] !== true) return this.harness(r, r.text, null);
     if (typed && !r.update) this.s.turn++;
-    const role = typed ? "user" : r.role === "user" ? "system" : r.role;
-    const src = this.primary(r, "user_message", { role, text: r.text });
+    const src = this.primary(r, "user_message", { role: typed ? "user" : "system", text: r.text });
     const candidates: DecisionCandidate[] = [];
     if (typed) {
       const d = userDecision(r.text);
       if (d) candidates.push(d);
-    } else if (r.meta?.["notebook"] === true && r.text.trim() !== "") {
+    } else if (notebook && r.text.trim() !== "") {
       candidates.push({ rule: "notebook_page", text: clip(r.text, 600) });
     }
     this.decisions(src, candidates);
   }
 
+  /**
+   * Text the harness wrote into the conversation that nobody typed: injected context (`<environment_context>`,
+   * AGENTS.md, developer instructions, Claude's `isMeta` caveats and reminders), extension messages, and notices
+   * such as "[Request interrupted by user]". It is kept as a `tool_result` without a call, role `system` (or
+   * `developer`), `meta.harness`: output of the harness, so a filter on user messages returns only what people wrote.
+   */
+  private harness(r: RawRecord, text: string, notice: string | null): void {
+    const role = r.kind === "message" && r.role !== "user" ? r.role : "system";
+    this.primary(r, "tool_result", {
+      role,
+      text: stripAnsi(text),
+      meta: notice === null ? { harness: true } : { harness: true, notice },
+    });
+  }
+
   private assistant(r: Extract<RawRecord, { kind: "message" }>): void {
-    const src = this.primary(r, "assistant_message", { role: "assistant", text: r.text });
+    // A turn that was aborted or failed says so in its status; an empty one shows why instead of nothing.
+    const stop = r.meta?.["stop_reason"];
+    const status = stop === "aborted" ? "aborted" : stop === "error" || r.meta?.["api_error"] === true ? "error" : null;
+    const why = r.meta?.["error_message"];
+    const text = r.text === "" && typeof why === "string" ? why : r.text;
+    const src = this.primary(r, "assistant_message", { role: "assistant", text, ...(status ? { status } : {}) });
     this.s.lastAssistant = { id: src.ev.event_id, turn: src.ev.turn };
     if (r.meta?.["reasoning"] !== true) this.decisions(src, assistantDecisions(r.text));
   }
@@ -384,18 +407,22 @@ class Normalizer {
     const command = shellCommandOf(r.name, input);
     const info = command !== null ? analyzeCommand(command) : null;
     const workdir = workdirOf(input) ?? session.cwd;
+    // `~` is the session's home, which its cwd shows more surely than a call's working directory.
+    const home = session.cwd !== null && workdir !== session.cwd ? homeOf(session.cwd) : null;
     const rawActions = info !== null ? fileActionsOfShell(info.items) : fileActionsOfTool(r.name, input);
     const files: PendingCall["files"] = [];
     for (const a of rawActions) {
-      const np = normalizePath(a.path, workdir);
+      const np = normalizePath(a.path, workdir, home);
       if (!np) continue;
-      const to = a.to ? normalizePath(a.to, workdir) : null;
+      const to = a.to ? normalizePath(a.to, workdir, home) : null;
       files.push({ ...a, key: np.key, display: np.display, ...(to ? { to: to.display, toKey: to.key } : {}) });
     }
     const text = command ?? renderInput(input);
+    const userInitiated = r.meta?.["user_initiated"] === true;
+    // Without a format link, a call belongs to the turn's last assistant message, unless the user ran it.
     const messageId = r.messageKey
       ? this.idOf(r.messageKey)
-      : this.s.lastAssistant && this.s.lastAssistant.turn === this.s.turn
+      : !userInitiated && this.s.lastAssistant && this.s.lastAssistant.turn === this.s.turn
         ? this.s.lastAssistant.id
         : null;
     // A call hangs off the assistant message that issued it (the `calls` edge); only without one does the
@@ -426,15 +453,19 @@ class Normalizer {
       command,
       canonical: info?.canonical ?? null,
       family: info?.family ?? null,
+      ...(info?.exitMasked ? { masked: true } : {}),
+      ...(info?.scriptTail ? { scriptTail: true } : {}),
       files,
       planText,
-      userInitiated: r.meta?.["user_initiated"] === true,
+      userInitiated,
     };
   }
 
   private toolResult(r: ToolResultRecord): void {
     const call = this.s.calls[r.callId];
     if (call) delete this.s.calls[r.callId];
+    // Output is stored for people and search: terminal colour codes are noise there.
+    const output = stripAnsi(r.output);
     const failed = r.isError === true || (r.exitCode !== null && r.exitCode !== 0);
     const succeeded = !failed && (r.isError === false || r.exitCode === 0);
     const status = failed ? "error" : succeeded || call?.command === null ? "ok" : "unknown";
@@ -443,7 +474,7 @@ class Normalizer {
     const toolName = call?.name ?? (typeof r.meta?.["tool_name"] === "string" ? (r.meta["tool_name"] as string) : null);
     const src = this.primary(r, "tool_result", {
       role: "tool",
-      text: r.output,
+      text: output,
       tool_name: toolName,
       command: call?.command ?? null,
       file_path: call?.files[0]?.key ?? null,
@@ -451,98 +482,115 @@ class Normalizer {
       meta,
       ...(call ? { parent_event_id: call.id } : {}),
     });
-    if (call) this.edge(call.id, src.ev.event_id, "result");
-    let index = 0;
-    if (call) {
-      for (const f of call.files) {
-        this.derived(src, "file_action", index++, {
-          role: "tool",
-          text: f.to ? `${f.op} ${f.display} → ${f.to}` : `${f.op} ${f.display}`,
-          tool_name: call.name,
-          file_path: f.key,
-          status: failed ? "error" : "ok",
-          meta: {
-            op: f.op,
-            ...(f.to ? { to: f.toKey } : {}),
-            ...(f.added !== undefined ? { added: f.added } : {}),
-            ...(f.removed !== undefined ? { removed: f.removed } : {}),
-            via: call.command !== null ? "shell" : "tool",
-          },
-        });
-      }
-      if (call.command !== null) {
-        this.derived(src, "command", 0, {
-          role: call.userInitiated ? "user" : "tool",
-          text: call.command,
-          tool_name: call.name,
-          command: call.canonical,
-          status: failed ? "error" : status,
-          meta: {
-            ...(r.exitCode !== null ? { exit_code: r.exitCode } : {}),
-            ...(call.family ? { family: call.family } : {}),
-            ...(call.userInitiated ? { user_initiated: true } : {}),
-          },
-        });
-      }
-      if (call.family) this.testResult(src, call, r, failed);
-      if (call.planText && !failed) {
-        planFileDecisions(call.planText).forEach((d, i) => {
-          const ev = this.derived(src, "decision", i, { role: "tool", text: d.text, meta: { rule: d.rule } });
-          this.edge(sessionNode(ev.session_id), ev.event_id, "decision");
-        });
-      }
+    if (!call) {
+      if (failed) this.error(src, output, { tool_name: toolName, command: null });
+      return;
     }
-    if (failed) this.error(src, r.output, { tool_name: toolName, command: call?.canonical ?? null });
-  }
-
-  private testResult(
-    src: { ev: SessionEvent; open?: OpenRecord },
-    call: PendingCall,
-    r: ToolResultRecord,
-    failed: boolean,
-  ): void {
-    const report = parseTestOutput(r.output);
-    const fails = failed || (report !== null && report.failed > 0);
-    const known = report !== null || r.exitCode !== null || r.isError !== null;
-    const status = fails ? "fail" : known ? "pass" : "unknown";
-    const counts = !report
-      ? status
-      : DIAGNOSTIC_RUNNERS.has(report.runner)
-        ? `${status}, ${report.failed} error${report.failed === 1 ? "" : "s"}`
-        : `${status}, ${report.failed} failed, ${report.passed} passed${report.skipped ? `, ${report.skipped} skipped` : ""}`;
-    const names = report && report.failing.length > 0 ? `: ${report.failing.slice(0, 5).join(", ")}` : "";
-    this.derived(src, "test_result", 0, {
-      role: "tool",
-      text: `${call.family} \`${call.canonical}\` ${counts}${names}`,
-      tool_name: call.name,
-      command: call.canonical,
-      status,
-      meta: {
-        family: call.family,
-        runner: report?.runner ?? null,
-        passed: report?.passed ?? null,
-        failed: report?.failed ?? null,
-        skipped: report?.skipped ?? null,
-        failing_tests: report?.failing ?? [],
-        error_lines: report?.errors ?? [],
-        ...(r.exitCode !== null ? { exit_code: r.exitCode } : {}),
-      },
-    });
+    this.edge(call.id, src.ev.event_id, "result");
+    // A failing check's output is read for its error line by the test result and the error event alike: once.
+    const scan = scanOf(output);
+    const check =
+      call.family !== null
+        ? checkOutcome({
+            family: call.family,
+            canonical: call.canonical ?? "",
+            output,
+            failed,
+            known: r.exitCode !== null || r.isError !== null,
+            masked: call.masked === true,
+            scriptTail: call.scriptTail === true,
+            errorLine: () => scan.signature()?.line ?? null,
+          })
+        : null;
+    let index = 0;
+    for (const f of call.files) {
+      this.derived(src, "file_action", index++, {
+        role: "tool",
+        text: f.to ? `${f.op} ${f.display} → ${f.to}` : `${f.op} ${f.display}`,
+        tool_name: call.name,
+        file_path: f.key,
+        status: failed ? "error" : "ok",
+        meta: {
+          op: f.op,
+          ...(f.to ? { to: f.toKey } : {}),
+          ...(f.added !== undefined ? { added: f.added } : {}),
+          ...(f.removed !== undefined ? { removed: f.removed } : {}),
+          via: call.command !== null ? "shell" : "tool",
+        },
+      });
+    }
+    if (call.command !== null) {
+      // When the exit status is a filter's, the check's outcome is the command's.
+      const commandStatus =
+        check && call.masked
+          ? check.status === "fail"
+            ? "error"
+            : check.status === "pass"
+              ? "ok"
+              : "unknown"
+          : failed
+            ? "error"
+            : status;
+      this.derived(src, "command", 0, {
+        role: call.userInitiated ? "user" : "tool",
+        text: call.command,
+        tool_name: call.name,
+        command: call.canonical,
+        status: commandStatus,
+        meta: {
+          ...(r.exitCode !== null ? { exit_code: r.exitCode } : {}),
+          ...(call.family ? { family: call.family } : {}),
+          ...(call.masked ? { exit_masked: true } : {}),
+          ...(call.userInitiated ? { user_initiated: true } : {}),
+        },
+      });
+    }
+    if (check) {
+      const report = check.report;
+      this.derived(src, "test_result", 0, {
+        role: "tool",
+        text: check.text,
+        tool_name: call.name,
+        command: call.canonical,
+        status: check.status,
+        meta: {
+          family: call.family,
+          runner: report?.runner ?? null,
+          passed: report?.passed ?? null,
+          failed: report?.failed ?? null,
+          skipped: report?.skipped ?? null,
+          failing_tests: report?.failing ?? [],
+          error_lines: report?.errors.length ? report.errors : check.status === "fail" ? scan.topLines() : [],
+          ...(r.exitCode !== null ? { exit_code: r.exitCode } : {}),
+          ...(call.masked ? { exit_masked: true } : {}),
+        },
+      });
+    }
+    if (call.planText && !failed) {
+      planFileDecisions(call.planText).forEach((d, i) => {
+        const ev = this.derived(src, "decision", i, { role: "tool", text: d.text, meta: { rule: d.rule } });
+        this.edge(sessionNode(ev.session_id), ev.event_id, "decision");
+      });
+    }
+    // A check whose output shows a failure the exit status hid fails all the same.
+    if (failed || (call.masked && check?.status === "fail"))
+      this.error(src, output, { tool_name: toolName, command: call.canonical ?? null }, scan);
   }
 
   private error(
     src: { ev: SessionEvent; open?: OpenRecord },
     output: string,
     ctx: { tool_name: string | null; command: string | null },
+    scan: OutputScan = scanOf(output),
   ): void {
-    const sig = errorSignature(output) ??
+    const sig = scan.signature() ??
       fallbackSignature(output) ?? {
         signature: `${ctx.tool_name ?? "tool"} failed`,
         line: `${ctx.tool_name ?? "tool"} failed`,
         code: null,
       };
     // The text keeps the first few distinct error lines (a type check reports many codes); the signature is the first.
-    const more = topErrorLines(output).filter((l) => l !== sig.line);
+    const more = scan.topLines().filter((l) => l !== sig.line);
     this.derived(src, "error", 0, {
       role: "tool",
       text: more.length > 0 ? `${sig.line}\n${more.slice(0, 4).join("\n")}` : sig.line,
@@ -563,19 +611,48 @@ class Normalizer {
   }
 
   private notice(r: NoticeRecord): void {
-    if (r.level !== "error") {
-      this.primary(r, "user_message", { role: "system", text: r.text, meta: { notice: r.level } });
-      return;
-    }
-    const sig = errorSignature(r.text) ?? fallbackSignature(r.text);
-    const src = this.primary(r, "error", {
+    if (r.level !== "error") return this.harness(r, r.text, r.level);
+    const text = stripAnsi(r.text);
+    const sig = errorSignature(text) ?? fallbackSignature(text);
+    const fields: EventFields = {
       role: "system",
-      text: r.text,
+      text,
       status: "error",
-      meta: sig ? { signature: sig.signature, ...(sig.code ? { code: sig.code } : {}) } : {},
-    });
-    if (sig) this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
+      meta: {
+        ...r.meta,
+        ...(sig ? { signature: sig.signature, ...(sig.code ? { code: sig.code } : {}) } : {}),
+      },
+    };
+    let id: string;
+    if (r.aboutKey) {
+      // An error about a known record (an assistant turn that failed) is derived from it: it hangs off that record
+      // and keeps the id of its own key.
+      const p = this.place(r);
+      const about = this.idOf(r.aboutKey);
+      this.emit(p, "error", r.line, r.ts, about, fields);
+      this.edge(p.id, about, "derived_from");
+      id = p.id;
+    } else id = this.primary(r, "error", fields).ev.event_id;
+    if (sig) this.edge(id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
   }
+}
+
+/** The error lines of one output, each read at most once and only when asked for. */
+interface OutputScan {
+  signature(): ErrorSignature | null;
+  topLines(): string[];
+}
+
+function scanOf(output: string): OutputScan {
+  let signature: ErrorSignature | null | undefined;
+  let top: string[] | undefined;
+  return {
+    signature: () => {
+      if (signature === undefined) signature = errorSignature(output);
+      return signature;
+    },
+    topLines: () => (top ??= topErrorLines(output)),
+  };
 }
 
 function projectOf(cwd: string): string | null {

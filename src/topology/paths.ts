@@ -8,7 +8,8 @@ export interface NormalizedPath {
   display: string;
 }
 
-export function normalizePath(path: string, cwd: string | null): NormalizedPath | null {
+/** `home`: the user's home folder when known otherwise (the session's cwd); by default it is read from `cwd`. */
+export function normalizePath(path: string, cwd: string | null, home?: string | null): NormalizedPath | null {
   let p = path.trim();
   if (p === "" || p === "." || p.includes("\n") || p.length > 1000) return null;
   if (p.includes("://") && /^[a-z][a-z0-9+.-]*:\/\//i.test(p)) return null;
@@ -17,6 +18,11 @@ export function normalizePath(path: string, cwd: string | null): NormalizedPath 
     if (/^[A-Za-z]:\//.test(p)) p = `/${p}`;
   }
   const base = cwd === null ? null : cwd.includes("\\") ? cwd.replace(/\\/g, "/") : cwd;
+  if (p.startsWith("~") && (p.length === 1 || p[1] === "/")) {
+    // `~/x` is the user's home: known when the working directory lies under one (`/Users/<name>`, `/home/<name>`).
+    const h = home ?? (base ? homeOf(base) : null);
+    if (h) p = h + p.slice(1);
+  }
   const abs = p.startsWith("/") || p.startsWith("~") ? p : base ? `${base}/${p}` : p;
   // posix.normalize is only needed for `.`/`..` segments and doubled slashes.
   const key = (/\/\.{1,2}(\/|$)|\/\//.test(abs) || abs.startsWith(".") ? posix.normalize(abs) : abs).replace(/\/$/, "");
@@ -27,4 +33,11 @@ export function normalizePath(path: string, cwd: string | null): NormalizedPath 
     if (key.startsWith(`${root}/`)) display = key.slice(root.length + 1);
   }
   return { key, display };
+}
+
+const HOME_RE = /^(\/Users\/[^/]+|\/home\/[^/]+|\/root|\/var\/root)(?=\/|$)/;
+
+/** The home folder a working directory lies under, or null when the path does not show one. */
+export function homeOf(cwd: string): string | null {
+  return HOME_RE.exec(cwd)?.[1] ?? null;
 }

@@ -13,6 +13,8 @@ export interface Redirect {
 export interface SimpleCommand {
   words: string[];
   redirects: Redirect[];
+  /** The body of the command's here-document(s) (`cat > f <<'EOF' … EOF`), when it has one. */
+  heredoc?: string;
 }
 
 /** Commands joined by `|`. */
@@ -36,7 +38,7 @@ export function parseShell(input: string): ListItem[] {
   let word = "";
   let inWord = false;
   let pendingRedirect: string | null = null;
-  const heredocs: string[] = [];
+  const heredocs: Array<{ delim: string; cmd: SimpleCommand }> = [];
   let depth = 0;
   let i = 0;
   const n = input.length;
@@ -45,8 +47,10 @@ export function parseShell(input: string): ListItem[] {
     if (!inWord) return;
     if (pendingRedirect !== null) {
       const bare = pendingRedirect.replace(/^\d+/, "");
-      if (bare === "<<" || bare === "<<-") heredocs.push(word);
-      else cmd.redirects.push({ op: pendingRedirect, target: word });
+      if (bare === "<<" || bare === "<<-") {
+        heredocs.push({ delim: word, cmd });
+        cmd.heredoc = "";
+      } else cmd.redirects.push({ op: pendingRedirect, target: word });
       pendingRedirect = null;
     } else cmd.words.push(word);
     word = "";
@@ -66,14 +70,23 @@ export function parseShell(input: string): ListItem[] {
   const skipHeredocBodies = () => {
     // Called at a newline: the bodies of pending here-documents follow, each ended by its delimiter line.
     while (heredocs.length > 0) {
-      const delim = heredocs.shift()!;
+      const { delim, cmd: owner } = heredocs.shift()!;
+      const start = i;
+      let end = n;
       for (;;) {
         const nl = input.indexOf("\n", i);
         const lineEnd = nl === -1 ? n : nl;
         const line = input.slice(i, lineEnd);
+        if (line.replace(/^\t+/, "") === delim) {
+          end = i;
+          i = nl === -1 ? n : nl + 1;
+          break;
+        }
         i = nl === -1 ? n : nl + 1;
-        if (line.replace(/^\t+/, "") === delim || i >= n) break;
+        if (i >= n) break;
       }
+      const body = input.slice(start, end).replace(/\n$/, "");
+      owner.heredoc = owner.heredoc ? `${owner.heredoc}\n${body}` : body;
     }
   };
 

@@ -272,7 +272,10 @@ const biome: Parser = (text, lines) => {
       if (errors.length < MAX_ERRORS) errors.push(l.replace(/\s*━+\s*$/, "").trim());
     } else if (/^(\S+) format ━/.test(l)) files.push(l.split(" ")[0]!);
   }
-  return { runner: "biome", passed: 0, failed: found ? int(found[1]) : 0, skipped: 0, failing: uniq(files), errors };
+  const failed = found ? int(found[1]) : 0;
+  // Without errors the diagnostics listed are warnings ("Found 1 warning."): no file failed.
+  if (failed === 0) return { runner: "biome", passed: 0, failed, skipped: 0, failing: [], errors: [] };
+  return { runner: "biome", passed: 0, failed, skipped: 0, failing: uniq(files), errors };
 };
 
 /** In order of specificity: a vitest run also prints lines a generic parser could misread. */
@@ -307,4 +310,16 @@ function errorLines(lines: string[]): string[] {
     }
   }
   return out;
+}
+
+/**
+ * Lines by which package managers, build tools and shells report a failed run, for output whose exit status was
+ * lost (piped through a filter): `npm error command failed`, `ELIFECYCLE`, `error TS2304`, `make: ***`.
+ */
+const FAILURE_LINE =
+  /^(?:npm (?:ERR!|error) (?:code [A-Z]|command failed|Lifecycle script)|.*\bELIFECYCLE\b|error Command failed with exit code [1-9]|.*\berror TS\d{4,5}\b|(?:Command|Process) exited with code [1-9]|make(?:\[\d+\])?: \*\*\*|Error: Process completed with exit code [1-9]|\s*FAIL\s+\S|error: could not compile|Build failed\b|Tests? failed\b)/m;
+
+export function outputShowsFailure(output: string): boolean {
+  const text = output.length > 400_000 ? `${output.slice(0, 200_000)}\n${output.slice(-200_000)}` : output;
+  return FAILURE_LINE.test(stripAnsi(text));
 }

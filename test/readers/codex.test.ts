@@ -38,10 +38,13 @@ describe("Codex reader", () => {
         }),
       ),
     );
-    expect(p.events.filter((e) => e.event_type === "user_message").map((e) => [e.role, e.text.slice(0, 21)])).toEqual([
-      ["system", "<environment_context>"],
+    expect(p.events.filter((e) => e.event_type === "user_message").map((e) => [e.role, e.text])).toEqual([
       ["user", "add a test"],
     ]);
+    // The injected context is kept, as harness output rather than the user's words.
+    expect(
+      p.events.filter((e) => e.meta["harness"] === true).map((e) => [e.event_type, e.role, e.text.slice(0, 21)]),
+    ).toEqual([["tool_result", "system", "<environment_context>"]]);
     expect(p.events.filter((e) => e.event_type === "assistant_message").map((e) => [e.text, e.meta["phase"]])).toEqual([
       ["Adding it.", "final_answer"],
     ]);

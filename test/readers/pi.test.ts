@@ -176,6 +176,8 @@ describe("pi reader", () => {
           timestamp: "2025-11-20T23:33:51.000Z",
           message: { role: "user", content: [{ type: "text", text: "hi" }] },
         },
+        // No event of its own: the next entry's parent is the message before it.
+        { type: "thinking_level_change", timestamp: "2025-11-20T23:33:51.500Z", thinkingLevel: "off" },
         {
           type: "message",
           timestamp: "2025-11-20T23:33:52.000Z",
@@ -185,12 +187,68 @@ describe("pi reader", () => {
     );
     expect(p.sessions[0]).toMatchObject({ model: "claude-sonnet-4-5", meta: { format_version: 1 } });
     const [user, asst] = p.events;
+    expect(asst!.parent_event_id).toBe(user!.event_id);
     expect(p.edges).toContainEqual(
       expect.objectContaining({ src: asst!.event_id, dst: user!.event_id, edge_type: "parent" }),
     );
-    expect(
-      count(p.events, "user_message", (e) => e.meta["notice"] === "warning" && e.text === "Request was aborted"),
-    ).toBe(1);
+    // The aborted turn is the assistant message, marked, not a user message.
+    expect(p.events).toHaveLength(2);
+    expect(asst).toMatchObject({
+      event_type: "assistant_message",
+      status: "aborted",
+      text: "Request was aborted",
+      meta: { stop_reason: "aborted", error_message: "Request was aborted" },
+    });
+    expect(count(p.events, "user_message")).toBe(1);
+  });
+
+  it("a turn that ended in an error: the error hangs off its message, before its calls", () => {
+    const p = parseText(
+      FILE,
+      jsonl(
+        header(),
+        msg("u1", null, { role: "user", content: "replace chalk" }),
+        msg("a1", "u1", {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Replacing them:" },
+            { type: "toolCall", id: "t1", name: "edit", arguments: { path: "a.ts", oldText: "x", newText: "y" } },
+          ],
+          stopReason: "error",
+          errorMessage: "terminated",
+        }),
+      ),
+    );
+    const asst = p.events.find((e) => e.event_type === "assistant_message")!;
+    expect(asst).toMatchObject({ status: "error", text: "Replacing them:", meta: { error_message: "terminated" } });
+    const error = p.events.find((e) => e.event_type === "error")!;
+    expect(error).toMatchObject({ text: "terminated", parent_event_id: asst.event_id, ordinal: asst.ordinal + 1 });
+    expect(p.edges).toContainEqual({
+      src: error.event_id,
+      dst: asst.event_id,
+      edge_type: "derived_from",
+      session_id: SID,
+    });
+    expect(p.edges.some((e) => e.edge_type === "next" && e.dst === error.event_id)).toBe(false);
+  });
+
+  it("entries that become no event stand aside in the tree: children point at their parent", () => {
+    const p = parseText(
+      FILE,
+      jsonl(
+        header(),
+        entry("s1", null, "session_info", { name: "smoke" }),
+        entry("m1", "s1", "model_change", { provider: "openai", modelId: "gpt-5.5" }),
+        msg("u1", "m1", { role: "user", content: "hi" }),
+        entry("t1", "u1", "thinking_level_change", { thinkingLevel: "off" }),
+        entry("x1", "t1", "custom", { customType: "some-ext-state", data: { n: 1 } }),
+        msg("a1", "x1", { role: "assistant", content: [{ type: "text", text: "hello" }], stopReason: "stop" }),
+      ),
+      [4],
+    );
+    const [user, asst] = p.events;
+    expect(user!.parent_event_id).toBeNull();
+    expect(asst!.parent_event_id).toBe(user!.event_id);
   });
 
   it("a fork names its parent session", () => {

@@ -4,7 +4,11 @@
  * blocks, is_error / isError flags, exit codes in Codex outputs, compaction records, check commands).
  */
 import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/topology/types.ts";
 import { byTool, count, parseFile, realFixture, realFixtures } from "../helpers/transcripts.ts";
+
+/** Results of the tools the agent called (not the harness's injected text, not the user's own `!` or `/` runs). */
+const agentResult = (e: SessionEvent) => e.meta["harness"] !== true && e.meta["user_initiated"] !== true;
 
 describe("real transcripts", () => {
   it("parse without crashes or problems", () => {
@@ -34,6 +38,7 @@ describe("real transcripts", () => {
       session_id: "0fae0449-64d3-4788-8622-d3a47d82c14b",
       git_branch: "feature-branch",
     });
+    // tool_use blocks, plus the one slash command the user ran (`/context`)
     expect(byTool(p.events)).toEqual({
       Bash: 77,
       Edit: 43,
@@ -41,8 +46,9 @@ describe("real transcripts", () => {
       TodoWrite: 5,
       Grep: 1,
       "mcp__private-journal__process_thoughts": 2,
+      slash_command: 1,
     });
-    expect(count(p.events, "tool_result")).toBe(152);
+    expect(count(p.events, "tool_result", agentResult)).toBe(152);
     expect(count(p.events, "tool_result", (e) => e.status === "error")).toBe(22);
     expect(count(p.events, "error")).toBe(22);
     // one assistant_message per API message id, however many lines it was written over
@@ -51,20 +57,30 @@ describe("real transcripts", () => {
     expect(count(p.events, "test_result")).toBe(17);
     expect(count(p.events, "resume_point")).toBe(0);
     expect(count(p.events, "user_message", (e) => e.role === "user")).toBe(21);
-    expect(count(p.events, "user_message", (e) => e.meta["interrupt"] === true)).toBe(4);
+    // user messages are only what the user typed; interrupts and the caveat are the harness's output
+    expect(count(p.events, "user_message")).toBe(21);
+    expect(count(p.events, "tool_result", (e) => e.meta["interrupt"] === true && e.role === "system")).toBe(4);
+    expect(count(p.events, "tool_result", (e) => e.meta["harness"] === true)).toBe(5);
+    // both `summary` lines (titles of earlier conversations, by leaf) are kept on the session
+    expect(p.sessions[0]!.meta["summaries"]).toEqual([
+      { summary: "Debugging Complex Web App Authentication and Performance Issues", leaf_uuid: expect.any(String) },
+      { summary: "Clarifying AI Assistant's Action-Taking Guidelines", leaf_uuid: expect.any(String) },
+    ]);
   });
 
   it("Claude Code 2.0 session with a compaction and queued steering", () => {
     const p = parseFile(realFixture("claude/codemie__session-624a4a58.jsonl"));
-    expect(byTool(p.events)).toEqual({ Edit: 23, Read: 19, Bash: 3, Write: 2, Grep: 1 });
+    expect(byTool(p.events)).toEqual({ Edit: 23, Read: 19, Bash: 3, Write: 2, Grep: 1, slash_command: 1 });
     const points = p.events.filter((e) => e.event_type === "resume_point");
     expect(points).toHaveLength(1);
     expect(points[0]!.meta).toMatchObject({ kind: "compaction", trigger: "auto", pre_tokens: 155979 });
     expect(points[0]!.text).toMatch(/^This session is being continued from a previous conversation/);
     const typed = p.events.filter((e) => e.event_type === "user_message" && e.role === "user").map((e) => e.text);
     expect(typed).toContain("no, add conversationId field, but set value from sessionId");
-    // the `/clear` command echo is not a typed prompt
+    // the `/clear` command echo is not a typed prompt but a call the user ran; no user message is harness text
     expect(typed.some((t) => t.includes("/clear"))).toBe(false);
+    expect(count(p.events, "user_message", (e) => e.role !== "user")).toBe(0);
+    expect(p.events.find((e) => e.event_type === "tool_call" && e.tool_name === "slash_command")?.text).toBe("/clear");
     expect(count(p.events, "command")).toBe(3);
     expect(count(p.events, "error")).toBe(0);
   });
@@ -72,6 +88,17 @@ describe("real transcripts", () => {
   it("Claude Code 2.1 parent session and its subagents/ file", () => {
     const parent = parseFile(realFixture("claude/codemie-incremental-subagents/turn-2.jsonl"));
     expect(parent.sessions[0]).toMatchObject({ session_id: "e9fb405b-169f-40eb-9396-7e75076f045d", kind: "main" });
+    // its `summary` line titles another session's leaf: session metadata, not the title
+    expect(parent.sessions[0]!.meta).toMatchObject({
+      summary: "Metrics Calculations Verification and Discrepancy Analysis",
+      summaries: [
+        {
+          summary: "Metrics Calculations Verification and Discrepancy Analysis",
+          leaf_uuid: "0a6dceb2-6d3b-470f-9095-7b9e711dfa58",
+        },
+      ],
+    });
+    expect(parent.sessions[0]!.title).toBeNull();
     expect(byTool(parent.events)).toEqual({ Task: 1, Bash: 6, Read: 4, Glob: 2, Write: 1 });
     const sub = parseFile(realFixture("claude/codemie-incremental-subagents/turn-2/subagents/agent-a485154.jsonl"));
     expect(sub.sessions[0]).toMatchObject({
@@ -117,9 +144,12 @@ describe("real transcripts", () => {
       realFixture("codex/localpush__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl"),
     );
     expect(byTool(p.events)).toEqual({ exec_command: 118, write_stdin: 14, apply_patch: 10, update_plan: 2 });
-    expect(count(p.events, "tool_result")).toBe(143);
+    expect(count(p.events, "tool_result", agentResult)).toBe(143);
     expect(count(p.events, "user_message", (e) => e.role === "user")).toBe(7);
-    expect(count(p.events, "user_message", (e) => e.role === "developer")).toBeGreaterThan(0);
+    // developer instructions and unpaired injected items are the harness's, not the user's
+    expect(count(p.events, "user_message", (e) => e.role !== "user")).toBe(0);
+    expect(count(p.events, "tool_result", (e) => e.meta["harness"] === true && e.role === "developer")).toBe(15);
+    expect(count(p.events, "tool_result", (e) => e.meta["harness"] === true && e.role === "system")).toBe(6);
   });
 
   it("pi v1 large session", () => {
@@ -136,9 +166,20 @@ describe("real transcripts", () => {
     expect(count(p.events, "assistant_message")).toBe(453);
     expect(count(p.events, "command")).toBe(192);
     expect(count(p.events, "test_result")).toBe(62);
-    // 19 failed tool results + the one assistant turn that ended with stopReason "error"; 21 aborted turns are notices
-    expect(count(p.events, "error")).toBe(20);
-    expect(count(p.events, "user_message", (e) => e.meta["notice"] === "warning")).toBe(21);
+    // 19 failed tool results + the one assistant turn that ended with stopReason "error" + 12 checks piped through a
+    // filter (`| tail`, `| grep`) whose output shows the failure their exit status hid
+    expect(count(p.events, "error")).toBe(32);
+    expect(count(p.events, "error", (e) => e.meta["signature"] !== undefined && e.role === "tool")).toBe(31);
+    // the 21 aborted turns are their assistant messages, marked; no user message is harness text
+    expect(count(p.events, "assistant_message", (e) => e.status === "aborted")).toBe(21);
+    expect(count(p.events, "user_message", (e) => e.role !== "user")).toBe(0);
+    // the turn that ended with "terminated": its error hangs off the message (its 16 edits have no results)
+    const failedTurn = p.events.find((e) => e.event_type === "assistant_message" && e.status === "error")!;
+    expect(p.events.find((e) => e.event_type === "error" && e.role === "system")).toMatchObject({
+      text: "terminated",
+      parent_event_id: failedTurn.event_id,
+    });
+    expect(count(p.events, "tool_call", (e) => e.parent_event_id === failedTurn.event_id)).toBe(16);
   });
 
   it("pi v3 session with session_info and model_change", () => {

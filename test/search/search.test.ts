@@ -108,7 +108,7 @@ describe("sessions and timeline", () => {
     const rows = buildTimeline(store, "d703a1a9-1b7b-4fb1-b512-c9738b1fe617");
     expect(rows.map((r) => r.ordinal)).toEqual([...rows.map((r) => r.ordinal)].sort((a, b) => a - b));
     expect(rows.find((r) => r.event_type === "tool_result" && /\(\d+ lines\)$/.test(r.summary))).toBeDefined();
-    expect(rows.filter((r) => r.mark === "test_fail").length).toBe(13);
+    expect(rows.filter((r) => r.mark === "test_fail").length).toBe(15);
     expect(rows.filter((r) => r.event_type === "test_result").every((r) => r.depth === 1)).toBe(true);
     expect(rows.some((r) => r.event_type === "file_action")).toBe(false);
     expect(

@@ -13,9 +13,28 @@ describe("canonical command", () => {
     ["export FOO=1; cargo test", "cargo test"],
     ["bash -lc 'cd /w && go test ./...'", "go test ./..."],
     ["git add . && git commit -m 'msg'", "git add . && git commit -m msg"],
-    ["cat > notes.md <<'EOF'\nhello && world\nEOF\nls", "cat && ls"],
+    // a here-document's command keeps what it does: the file it writes, or the program it runs
+    ["cat > notes.md <<'EOF'\nhello && world\nEOF\nls", "cat > notes.md <<EOF; ls"],
+    ["cd packages/tui/test && cat > /tmp/fix.sed << 'EOF'\n/0,$/{\n    N\n}\nEOF\n", "cat > /tmp/fix.sed <<EOF"],
+    [
+      "cat > /tmp/fix.py << 'EOF'\nimport re\nprint(1)\nEOF\npython3 /tmp/fix.py",
+      "cat > /tmp/fix.py <<EOF; python3 /tmp/fix.py",
+    ],
+    ["python3 - <<'EOF'\nimport json\nprint(json.dumps({}))\nEOF", "python3 - <<EOF import json print(json.dumps({}))"],
+    // operators keep their meaning; a trailing `|| echo …` fallback is plumbing
+    [
+      `find ~/.codemie/metrics -name "*.json" -type f | head -1 | xargs cat 2>/dev/null | jq -c 'keys' 2>/dev/null || echo "No metrics files found"`,
+      "find ~/.codemie/metrics -name '*.json' -type f | xargs cat | jq -c keys",
+    ],
+    [`ls -la /r/specs 2>/dev/null || echo "specs directory does not exist"`, "ls -la /r/specs"],
+    ["npm ci || npm install", "npm ci || npm install"],
+    ["make test; make lint", "make test; make lint"],
+    ["sleep 5 && echo Done sleeping", "sleep 5"],
+    ["echo hi > out.txt", "echo hi"],
+    [`git commit -m "fix: a thing"`, "git commit -m 'fix: a thing'"],
+    [`cp "$(npm root -g)/x/dark.json" ~/.pi/`, `cp "$(npm root -g)/x/dark.json" ~/.pi/`],
     ["(cd web && npm run build)", "npm run build"],
-    ["find . -name '*.ts' | xargs wc -l", "find . -name *.ts | xargs wc -l"],
+    ["find . -name '*.ts' | xargs wc -l", "find . -name '*.ts' | xargs wc -l"],
   ];
   for (const [raw, canonical] of table) {
     it(JSON.stringify(raw), () => expect(analyzeCommand(raw).canonical).toBe(canonical));
@@ -33,6 +52,30 @@ describe("canonical command", () => {
     ];
     expect(new Set(spellings.map((s) => analyzeCommand(s).canonical))).toEqual(new Set(["npm run check"]));
   });
+});
+
+describe("exit status of a check", () => {
+  // [command, the exit status does not speak for the check, the mask is only `| tail` after a package script]
+  const table: Array<[string, boolean, boolean]> = [
+    ["npm run check", false, false],
+    ["cd x && npm run check 2>&1", false, false],
+    ["cd x && npm run check 2>&1 | tail -5", true, true],
+    ["npm run build 2>&1 | tail -3", true, true],
+    [`npm run check 2>&1 | grep "error TS" | wc -l`, true, false],
+    ["npx tsc --noEmit | head -20", true, false],
+    ["set -o pipefail; npm test | tail", false, false],
+    ["npm test || echo failed", true, false],
+    ["npm test; echo done", true, false],
+    ["npm test || exit 1", false, false],
+    ["npm test && echo ok", false, false],
+    ["npm run build && npm test", false, false],
+    ["bash -lc 'npm test 2>&1 | tail -3'", true, true],
+    ["git status | head", false, false],
+  ];
+  for (const [cmd, masked, scriptTail] of table)
+    it(cmd, () =>
+      expect([analyzeCommand(cmd).exitMasked, analyzeCommand(cmd).scriptTail]).toEqual([masked, scriptTail]),
+    );
 });
 
 describe("check family", () => {

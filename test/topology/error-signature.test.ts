@@ -47,9 +47,48 @@ describe("error signature", () => {
     const b = errorSignature("/abs/path/src/x.ts(99,12): error TS2339: Property 'foo' does not exist on type 'Bar'.");
     expect(a?.signature).toBe(b?.signature);
   });
-  it("falls back to the first line that reads as text", () => {
-    expect(fallbackSignature("╭──────╮\n│ 🥊 lefthook v1.12.3  hook: pre-commit │\n")?.signature).toBe(
-      "│ 🥊 lefthook vN.N.N hook: pre-commit │",
+  it("falls back to the first line that reads as text, past banners and box drawing", () => {
+    expect(
+      fallbackSignature("╭──────╮\n│ 🥊 lefthook v1.12.3  hook: pre-commit │\n╰──────╯\n┃  biome-fix ❯ \n")?.signature,
+    ).toBe("biome-fix ❯");
+  });
+  it("skips banners and noise lines when choosing the error line", () => {
+    const lefthook = [
+      "╭───────────────────────────────────────╮",
+      "│ 🥊 lefthook v1.12.3  hook: pre-commit │",
+      "╰───────────────────────────────────────╯",
+      "┃  biome-fix ❯ ",
+      "",
+      "\u001b[1G\u001b[0K\u001b[34mChecked 4 files in 23ms. No fixes applied.\u001b[0m",
+      "\u001b[1G\u001b[0K⠙\u001b[1G\u001b[0KThe following paths are ignored by one of your .gitignore files:",
+      "node_modules",
+      "exit status 1┃  biome-format-check ❯ ",
+      "summary: (done in 0.99 seconds)",
+      "✔️ biome-format-check (0.18 seconds)",
+      "🥊 biome-fix (0.34 seconds)",
+    ].join("\n");
+    const table: Array<[string, string]> = [
+      [lefthook, "🥊 biome-fix (N.N seconds)"],
+      [
+        "Debugger attached.\nWaiting for the debugger to disconnect...\ncp: /opt/homebrew/lib/node_modules/x/dist/theme/dark.json: No such file or directory\n\n\nCommand exited with code 1",
+        "cp: dark.json: No such file or directory",
+      ],
+      ["Debugger attached.\nError in the js-debug bootloader, please report\n\nCommand aborted", "Command aborted"],
+      [
+        "  ✖ No files were processed in the specified paths.\n  ℹ Check your biome.json",
+        "✖ No files were processed in the specified paths.",
+      ],
+    ];
+    for (const [output, signature] of table) expect(errorSignature(output)?.signature).toBe(signature);
+  });
+  it("a heading that announces a list keeps its first item", () => {
+    expect(fallbackSignature("Unused devDependencies (1)\ntailwindcss  package.json:94:6\n")).toMatchObject({
+      line: "Unused devDependencies (1): tailwindcss  package.json:94:6",
+      signature: "Unused devDependencies (N): tailwindcss package.json:N:N",
+    });
+    // …but not a diff's line numbers
+    expect(errorSignature("× Formatter would have printed the following content:\n75  75\n")?.line).toBe(
+      "× Formatter would have printed the following content:",
     );
   });
   it("clips at 140 characters", () => expect(normalizeSignature(`error ${"x".repeat(300)}`)).toHaveLength(140));

@@ -67,6 +67,13 @@ describe("file actions of shell commands", () => {
       ],
     ],
     ["sed -n '1,200p' src/big.ts", [{ op: "read", path: "src/big.ts" }]],
+    // BSD sed: the backup suffix is its own word, the script is not a file
+    [
+      "sed -i '' 's/new Editor()/new Editor(defaultEditorTheme)/g' packages/tui/test/editor.test.ts",
+      [{ op: "edit", path: "packages/tui/test/editor.test.ts" }],
+    ],
+    ["sed -i .bak 's/a/b/' x.ts", [{ op: "edit", path: "x.ts" }]],
+    ["sed -i.bak 's/a/b/' x.ts", [{ op: "edit", path: "x.ts" }]],
     ["mv old.ts new.ts", [{ op: "move", path: "old.ts", to: "new.ts" }]],
     ["git mv a.md docs/a.md", [{ op: "move", path: "a.md", to: "docs/a.md" }]],
     ["cp template.env .env", [{ op: "write", path: ".env" }]],
@@ -112,5 +119,22 @@ describe("paths", () => {
     expect(normalizePath("/etc/hosts", "/w")).toEqual({ key: "/etc/hosts", display: "/etc/hosts" });
     expect(normalizePath("C:\\repo\\x.ts", null)?.key).toBe("/C:/repo/x.ts");
     expect(normalizePath("https://example.com/a", "/w")).toBeNull();
+  });
+  it("`~/` is the home the working directory lies under, when it shows one", () => {
+    const table: Array<[string, string | null, string]> = [
+      [
+        "~/.pi/agent/themes/test.json",
+        "/Users/badlogic/workspaces/pi-mono",
+        "/Users/badlogic/.pi/agent/themes/test.json",
+      ],
+      ["~/.codemie/metrics", "/home/dev/repo", "/home/dev/.codemie/metrics"],
+      ["~", "/home/dev/repo", "/home/dev"],
+      ["~/x.json", "/root/p", "/root/x.json"],
+      // no home to be seen: kept as written, the same way everywhere
+      ["~/x.json", "/tmp/work", "~/x.json"],
+      ["~/x.json", null, "~/x.json"],
+      ["~other/x.json", "/home/dev/repo", "~other/x.json"],
+    ];
+    for (const [path, cwd, key] of table) expect(normalizePath(path, cwd)?.key, `${path} in ${cwd}`).toBe(key);
   });
 });

@@ -22,6 +22,7 @@ const GLYPH: Record<TimelineMark, string> = {
   output: "←",
   error: "✗",
   test_pass: "✓",
+  test_unknown: "?",
   test_fail: "✗",
   decision: "◆",
   resume: "⟲",
