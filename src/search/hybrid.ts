@@ -5,7 +5,7 @@
  * why in `notice`.
  */
 import type { Store } from "../store/types.ts";
-import type { SessionEvent } from "../topology/types.ts";
+import type { EventType, SessionEvent } from "../topology/types.ts";
 import type { Embedder } from "./embedders/types.ts";
 import { ftsTokens } from "./fts-match.ts";
 import { parseQuery } from "./query.ts";
@@ -59,11 +59,11 @@ export interface Ranked<T> {
 }
 
 /**
- * Reciprocal rank fusion of ranked lists of ids, each list with a weight (1 unless given); ties go to the better
- * best rank, then the id.
+ * Reciprocal rank fusion of ranked lists of ids, each list with a weight (1 unless given); a null keeps its rank
+ * but names nothing. Ties go to the better best rank, then the id.
  */
 export function fuseRankings(
-  lists: ReadonlyArray<readonly string[]>,
+  lists: ReadonlyArray<ReadonlyArray<string | null>>,
   weights: readonly number[] = [],
   k = RRF_K,
 ): Ranked<string>[] {
@@ -71,6 +71,7 @@ export function fuseRankings(
   lists.forEach((ids, list) => {
     const weight = weights[list] ?? 1;
     ids.forEach((id, i) => {
+      if (id === null) return;
       const entry = fused.get(id) ?? { item: id, score: 0, ranks: [] };
       entry.score += weight / (k + i + 1);
       entry.ranks.push({ list, rank: i + 1 });
@@ -153,6 +154,20 @@ interface MeaningRow {
   similarity: number;
 }
 
+/** Kinds of event a bundle shows: meaning reaches these (typed requests only) through stored vectors. */
+const BUNDLE_SHOWN = new Set<EventType>([
+  "tool_call",
+  "error",
+  "test_result",
+  "decision",
+  "resume_point",
+  "user_message",
+]);
+
+function meaningCanReach(e: SessionEvent): boolean {
+  return BUNDLE_SHOWN.has(e.event_type) && (e.event_type !== "user_message" || e.role === "user");
+}
+
 async function meaningRows(
   store: Store,
   embedder: Embedder | null,
@@ -182,7 +197,7 @@ async function meaningRows(
   if (!vector.some((x) => x !== 0)) return { rows: [], notice: "the embedder knows none of the query's words" };
   const query = { ...toEventQuery(parsed, depth), match: null };
   const drop = excluded(parsed);
-  const rows = store
+  const rows: MeaningRow[] = store
     .nearestEvents(vector, query)
     .filter((h) => !drop(h.event))
     .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
@@ -223,9 +238,13 @@ export async function searchHybrid(store: Store, input: string, opts: HybridOpti
   meaning.rows.forEach((r, i) => {
     note(r.event, { source: "meaning", rank: i + 1, score: r.similarity });
   });
+  const [wordWeight, meaningWeight] = wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical));
+  // Meaning only reaches events that bundles show; a reply or a file action found by words would otherwise lose
+  // to every event both lists hold. For those, meaning is taken to agree with words, at the weaker list's weight.
+  const unjudged = lexical.map((r) => (meaningCanReach(r.event) ? null : r.event.event_id));
   const fused = fuseRankings(
-    [lexical.map((r) => r.event.event_id), meaning.rows.map((r) => r.event.event_id)],
-    wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical)),
+    [lexical.map((r) => r.event.event_id), meaning.rows.map((r) => r.event.event_id), unjudged],
+    [wordWeight, meaningWeight, meaning.rows.length > 0 ? Math.min(wordWeight, meaningWeight) : 0],
   );
 
   const toHit = hitBuilder(store, parsed);
