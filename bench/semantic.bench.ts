@@ -29,7 +29,8 @@ if (!existsSync(db) || process.env["CAIRN_BENCH_FRESH"]) {
   copyFileSync(source, db);
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const store = openStore(db);
 const embedder = createStaticEmbedder();
 const events = store.counts().events;

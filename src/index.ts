@@ -3,6 +3,7 @@
  * resume engine — what the CLI, the MCP server and the pi extension are built from.
  */
 export { type IndexOptions, type IndexResult, indexFile, indexPaths } from "./index/indexer.ts";
+export { type CairnMcpServerOptions, createCairnMcpServer } from "./mcp/server.ts";
 export * from "./readers/types.ts";
 export type { ResumeBrief } from "./resume/brief-types.ts";
 export { createResumeEngine, type ResumeEngine, type ResumeOptions } from "./resume/engine.ts";

@@ -1,5 +1,6 @@
 /** Finding sessions by id or prefix, and what is still failing in them. */
 import type { SessionRow, Store } from "../store/types.ts";
+import type { SessionEvent } from "../topology/types.ts";
 
 /** A session by exact id or by a prefix that names exactly one session. */
 export function resolveSession(store: Store, idOrPrefix: string): SessionRow {
@@ -16,6 +17,22 @@ export function resolveSession(store: Store, idOrPrefix: string): SessionRow {
     );
   }
   return matches[0]!;
+}
+
+/** An event by exact id or by a prefix that names exactly one; a cited `[e:ID]` is accepted as it is written. */
+export function resolveEvent(store: Store, idOrPrefix: string): SessionEvent {
+  const id = idOrPrefix
+    .trim()
+    .replace(/^\[?e:/, "")
+    .replace(/\]$/, "");
+  const exact = store.getEvent(id);
+  if (exact) return exact;
+  const found = store.findEvents(id, 6);
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) throw new Error(`no event ${idOrPrefix} in the index`);
+  throw new Error(
+    `'${idOrPrefix}' matches ${found.length > 5 ? "more than 5" : found.length} events; give more of the id`,
+  );
 }
 
 export interface OpenFailure {

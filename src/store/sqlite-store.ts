@@ -38,8 +38,12 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     if (!opts.readonly) db.pragma("wal_autocheckpoint = 8192");
     sqliteVec.load(db);
     if (!opts.readonly) migrate(db);
-    else if ((db.pragma("user_version", { simple: true }) as number) < MIGRATIONS.length) {
-      throw new Error(`the index at ${path} is older than this cairn; run 'cairn index' to upgrade it`);
+    else {
+      const version = db.pragma("user_version", { simple: true }) as number;
+      if (version < MIGRATIONS.length)
+        throw new Error(`the index at ${path} is older than this cairn; run 'cairn index' to upgrade it`);
+      if (version > MIGRATIONS.length)
+        throw new Error(`the index at ${path} was written by a newer cairn (schema ${version}); upgrade cairn`);
     }
   } catch (error) {
     db.close();

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { resolveEvent } from "../../search/sessions.ts";
 import type { Store } from "../../store/types.ts";
 import type { Edge, SessionEvent } from "../../topology/types.ts";
 import { openIndexForReading } from "../db.ts";
@@ -20,7 +21,7 @@ export const showCommand: Command = {
     if (!id) throw new UsageError("give an event id or a unique prefix of one");
     const store = openIndexForReading(values.db, io);
     try {
-      const event = findEvent(store, id);
+      const event = resolveEvent(store, id);
       const edges = { out: store.edgesFrom(event.event_id), in: store.edgesTo(event.event_id) };
       if (values.json) {
         writeJson(io, { event, edges });
@@ -60,15 +61,6 @@ function writeEdges(io: Parameters<Command["run"]>[1], title: string, edges: Edg
 }
 
 /** An event by exact id or by a prefix that names exactly one. */
-export function findEvent(store: Store, id: string): SessionEvent {
-  const exact = store.getEvent(id);
-  if (exact) return exact;
-  const found = store.findEvents(id, 6);
-  if (found.length === 1) return found[0]!;
-  if (found.length === 0) throw new Error(`no event ${id} in the index`);
-  throw new Error(`'${id}' matches ${found.length > 5 ? "more than 5" : found.length} events; give more of the id`);
-}
-
 function parse(argv: string[]) {
   try {
     return parseArgs({

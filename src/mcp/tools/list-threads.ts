@@ -1,0 +1,145 @@
+/** `list_threads`: work threads, sessions of any agent joined by the rare files, errors and branches they share. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { listThreads } from "../../threads/index.ts";
+import type { Thread } from "../../threads/types.ts";
+import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
+import type { McpContext } from "../context.ts";
+import { dotted, shortTime } from "../format.ts";
+import { guarded, READ_ONLY } from "../tool-boundary.ts";
+
+export const THREADS_LIMIT_MAX = 50;
+const SESSIONS_SHOWN = 12;
+const SHARED_SHOWN = 8;
+
+const DESCRIPTION = `List work threads: sessions from any agent (Claude Code, Codex, pi) that worked on the same thing, joined because they share at least two rare files, error signatures or branches. Newest first, each labelled open (a check still failing, or the work ended on an error) or closed, with the reason, its sessions and the entities they share. Use it to find the earlier sessions of the work in front of you; thread_timeline shows one thread's events in order, resume_brief briefs one of its sessions.`;
+
+const inputSchema = {
+  project: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("keep threads with a session in this project (folder name, or part of the working directory)"),
+  include_single: z.boolean().default(false).describe("also list sessions that joined nothing, as threads of one"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(THREADS_LIMIT_MAX)
+    .default(10)
+    .describe(`threads to return (1–${THREADS_LIMIT_MAX})`),
+};
+
+const thread = z.object({
+  thread_id: z.string(),
+  label: z.string(),
+  label_reason: z.string(),
+  started_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+  providers: z.array(z.string()),
+  projects: z.array(z.string()),
+  sessions: z.array(
+    z.object({
+      session_id: z.string(),
+      provider: z.string(),
+      kind: z.string(),
+      project: z.string().nullable(),
+      title: z.string().nullable(),
+      started_at: z.string().nullable(),
+      updated_at: z.string().nullable(),
+      folded_into: z.string().nullable(),
+    }),
+  ),
+  sessions_total: z.number(),
+  shared: z.array(z.object({ entity_id: z.string(), kind: z.string(), display: z.string(), sessions: z.number() })),
+  shared_total: z.number(),
+});
+
+const outputSchema = {
+  total: z.number().describe("threads that matched before the limit"),
+  threads: z.array(thread),
+  truncated: z.string().nullable(),
+};
+
+type ThreadData = z.infer<typeof thread>;
+
+export function registerListThreads(server: McpServer, ctx: McpContext): void {
+  server.registerTool(
+    "list_threads",
+    { title: "List work threads", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
+    guarded(({ project, include_single, limit }) => {
+      const result = listThreads(ctx.store(), {
+        includeSingle: include_single,
+        limit,
+        ...(project !== undefined ? { project: [project] } : {}),
+      });
+      const threads = result.threads.map(threadData);
+      const texts = threads.map(renderThread);
+      const { end } = fitRange(
+        threads.map((t, i) => ({ text: texts[i]!.length + 1, json: jsonSize(t) + 1 })),
+        0,
+        listBudget(),
+      );
+      const truncated =
+        end < threads.length
+          ? `showing ${end} of ${threads.length} threads to stay within the size bound; lower limit or filter by project`
+          : null;
+      const head =
+        threads.length === 0
+          ? `no threads${project ? ` in project ${project}` : ""}${include_single ? "" : " of two or more sessions (include_single lists sessions that joined nothing)"}`
+          : `${threads.length} of ${result.total} threads, newest first${include_single ? "" : " (threads of two or more sessions; include_single adds the rest)"}`;
+      const lines = [head, "", ...texts.slice(0, end)];
+      if (truncated) lines.push(`… ${truncated}`);
+      return {
+        text: lines.join("\n").trimEnd(),
+        structured: { total: result.total, threads: threads.slice(0, end), truncated },
+      };
+    }),
+  );
+}
+
+function threadData(t: Thread): ThreadData {
+  return {
+    thread_id: t.thread_id,
+    label: t.label,
+    label_reason: oneLine(t.label_reason, 300),
+    started_at: t.started_at,
+    updated_at: t.updated_at,
+    providers: t.providers,
+    projects: t.projects,
+    sessions: t.sessions.slice(0, SESSIONS_SHOWN).map((s) => ({
+      session_id: s.session_id,
+      provider: s.provider,
+      kind: s.kind,
+      project: s.project,
+      title: s.title === null ? null : oneLine(s.title, 120),
+      started_at: s.started_at,
+      updated_at: s.updated_at,
+      folded_into: s.folded_into,
+    })),
+    sessions_total: t.sessions.length,
+    shared: t.shared
+      .slice(0, SHARED_SHOWN)
+      .map((e) => ({ entity_id: e.entity_id, kind: e.kind, display: oneLine(e.display, 160), sessions: e.sessions })),
+    shared_total: t.shared.length,
+  };
+}
+
+function renderThread(t: ThreadData): string {
+  const out = [
+    `thread ${dotted(t.thread_id, t.label, `${shortTime(t.started_at)} → ${shortTime(t.updated_at)}`, t.providers.join(", "), t.projects.join(", "))}`,
+    `  ${t.label}: ${t.label_reason}`,
+  ];
+  for (const s of t.sessions)
+    out.push(
+      `  session ${dotted(s.session_id, s.provider, s.kind !== "main" ? s.kind : null, s.project, shortTime(s.started_at), s.title ? `"${oneLine(s.title, 60)}"` : null, s.folded_into ? `part of ${s.folded_into.slice(0, 8)}` : null)}`,
+    );
+  if (t.sessions_total > t.sessions.length) out.push(`  … ${t.sessions_total - t.sessions.length} more sessions`);
+  if (t.shared.length > 0)
+    out.push(
+      `  shared: ${t.shared.map((e) => `${e.kind} ${e.display} (${e.sessions})`).join("; ")}${t.shared_total > t.shared.length ? `; … ${t.shared_total - t.shared.length} more` : ""}`,
+    );
+  out.push(`  events: thread_timeline thread=${t.thread_id}`, "");
+  return out.join("\n");
+}

@@ -1,0 +1,151 @@
+/** `session_timeline`: a window of one session's events in order, by position or around an event. */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { resolveSession } from "../../search/sessions.ts";
+import { buildTimeline } from "../../search/timeline.ts";
+import { fitRange, jsonSize, listBudget } from "../bounded-output.ts";
+import type { McpContext } from "../context.ts";
+import { dotted, ID_NOTE, shortTime } from "../format.ts";
+import { resolveEvent, sessionSummary } from "../resolve.ts";
+import { renderRow, rowData, timelineRowSchema } from "../timeline-rows.ts";
+import { guarded, READ_ONLY } from "../tool-boundary.ts";
+
+export const TIMELINE_ROWS_MAX = 200;
+
+const DESCRIPTION = `Show a window of one indexed session's events in order: prompts, replies, tool calls, outputs (collapsed to their first line), with errors, test results, decisions and resume points marked under the event they came from, and branches shown. Each row has its position @N and event id.
+Choose the window with around=EVENT_ID (centered on that event, e.g. a search hit; the session is implied), or from/to positions, or neither for the session's end (where the work stopped). The answer says which positions come before and after, to page with from/to.`;
+
+const inputSchema = {
+  session: z
+    .string()
+    .min(4)
+    .max(200)
+    .optional()
+    .describe("session id or a unique prefix of one (search_history hits and resume_brief name them)"),
+  around: z
+    .string()
+    .min(4)
+    .max(100)
+    .optional()
+    .describe("an event id (or unique prefix): show the rows around it; implies its session"),
+  from: z.number().int().min(0).optional().describe("first position (@N) to show"),
+  to: z.number().int().min(0).optional().describe("last position (@N) to show"),
+  max_rows: z
+    .number()
+    .int()
+    .min(1)
+    .max(TIMELINE_ROWS_MAX)
+    .default(40)
+    .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
+  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
+};
+
+const session = z.object({
+  session_id: z.string(),
+  provider: z.string(),
+  kind: z.string(),
+  project: z.string().nullable(),
+  cwd: z.string().nullable(),
+  title: z.string().nullable(),
+  started_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+  events: z.number(),
+});
+
+const outputSchema = {
+  session,
+  window: z.object({ from: z.number(), to: z.number() }).describe("positions shown"),
+  rows: z.array(timelineRowSchema),
+  earlier: z.object({ to: z.number() }).nullable().describe("call again with this `to` for the rows before"),
+  later: z.object({ from: z.number() }).nullable().describe("call again with this `from` for the rows after"),
+  truncated: z.string().nullable(),
+};
+
+export function registerSessionTimeline(server: McpServer, ctx: McpContext): void {
+  server.registerTool(
+    "session_timeline",
+    { title: "Session timeline", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
+    guarded(({ session: sessionRef, around, from, to, max_rows, all }) => {
+      if (sessionRef === undefined && around === undefined)
+        throw new Error("give session (an id or prefix) or around (an event id)");
+      if (around !== undefined && (from !== undefined || to !== undefined))
+        throw new Error("give around or from/to, not both");
+      if (from !== undefined && to !== undefined && from > to) throw new Error(`from (${from}) is after to (${to})`);
+      const store = ctx.store();
+      const anchorEvent = around === undefined ? null : resolveEvent(store, around);
+      const s = resolveSession(store, sessionRef ?? anchorEvent!.session_id);
+      if (anchorEvent && anchorEvent.session_id !== s.session_id)
+        throw new Error(`event ${anchorEvent.event_id} is in session ${anchorEvent.session_id}, not ${s.session_id}`);
+      const last = Math.max(0, s.event_count - 1);
+      const win = windowOf({ last, max: max_rows, from, to, around: anchorEvent?.ordinal });
+      const rows = buildTimeline(store, s.session_id, { from: win.from, to: win.to, all }).map(rowData);
+      const texts = rows.map(renderRow);
+      const anchor = anchorEvent
+        ? Math.max(
+            0,
+            rows.findIndex((r) => r.ordinal >= anchorEvent.ordinal),
+          )
+        : win.tail
+          ? rows.length - 1
+          : 0;
+      const fit = fitRange(
+        rows.map((r, i) => ({ text: texts[i]!.length + 1, json: jsonSize(r) + 1 })),
+        anchor,
+        listBudget(),
+      );
+      const shownFrom = fit.start === 0 ? win.from : rows[fit.start]!.ordinal;
+      const shownTo = fit.end >= rows.length ? win.to : rows[fit.end]!.ordinal - 1;
+      const earlier = shownFrom > 0 ? { to: shownFrom - 1 } : null;
+      const later = shownTo < last ? { from: shownTo + 1 } : null;
+      const cut = fit.end - fit.start < rows.length;
+      const truncated = cut
+        ? `showing ${fit.end - fit.start} of ${rows.length} rows to stay within the size bound; page with from/to`
+        : null;
+      const summary = sessionSummary(s);
+      const lines = [
+        `session ${dotted(s.session_id, s.provider, s.kind, s.project, s.cwd, `${shortTime(s.started_at)} → ${shortTime(s.updated_at)}`, `${s.event_count} events`)}${s.title ? ` "${summary.title}"` : ""}`,
+        `positions @${shownFrom}–@${shownTo} of @0–@${last}${all ? "" : "; file actions and commands are folded into their calls (all=true lists them)"}. ${ID_NOTE}`,
+        "",
+        ...(rows.length === 0 ? ["(no events in this window)"] : texts.slice(fit.start, fit.end)),
+        "",
+      ];
+      if (truncated) lines.push(`… ${truncated}`);
+      if (earlier) lines.push(`earlier: session_timeline session=${s.session_id} to=${earlier.to}`);
+      if (later) lines.push(`later: session_timeline session=${s.session_id} from=${later.from}`);
+      return {
+        text: lines.join("\n").trimEnd(),
+        structured: {
+          session: summary,
+          window: { from: shownFrom, to: shownTo },
+          rows: rows.slice(fit.start, fit.end),
+          earlier,
+          later,
+          truncated,
+        },
+      };
+    }),
+  );
+}
+
+interface WindowRequest {
+  last: number;
+  max: number;
+  from: number | undefined;
+  to: number | undefined;
+  around: number | undefined;
+}
+
+/** Positions to read (ordinals are dense from 0): around an event, from/to, or the session's end. */
+export function windowOf(r: WindowRequest): { from: number; to: number; tail: boolean } {
+  const clampTo = (n: number) => Math.min(Math.max(0, n), r.last);
+  if (r.around !== undefined) {
+    const to = clampTo(Math.max(0, r.around - Math.floor(r.max / 2)) + r.max - 1);
+    return { from: Math.max(0, to - r.max + 1), to, tail: false };
+  }
+  if (r.from !== undefined) {
+    const from = Math.min(r.from, r.last);
+    return { from, to: clampTo(Math.min(r.to ?? r.last, from + r.max - 1)), tail: false };
+  }
+  const to = clampTo(r.to ?? r.last);
+  return { from: Math.max(0, to - r.max + 1), to, tail: true };
+}
