@@ -165,8 +165,9 @@ CREATE VIRTUAL TABLE bundle_vectors USING vec0(bundle_id TEXT PRIMARY KEY, embed
     version: 3,
     name: "evidence bundles",
     // Replaces migration 2's tables, which nothing had filled. Bundles are keyed by the rowid of the event that
-    // completes them, so triggers can queue them as events arrive and drop them (and their vectors) with their
-    // events. Vectors are int8 codes (one row each, compared with sqlite-vec's distance functions) plus their sign
+    // completes them: the writer queues them as events arrive (a trigger on every insert cost a quarter of the
+    // indexer's time, copying each new row for the trigger), and a trigger drops them (and their vectors) with
+    // their events, which is rare. Vectors are int8 codes (one row each, compared with sqlite-vec's distance functions) plus their sign
     // bits packed in chunks, which a search scans in process: sqlite-vec's vec0 table took 185 ms per query over
     // 287,000 vectors and 0.4 ms per lookup by rowid here, the chunks about a tenth of that (bench/semantic.bench.ts).
     sql: `
@@ -200,10 +201,6 @@ CREATE TABLE vector_bits (
   kinds BLOB NOT NULL,
   bits BLOB NOT NULL
 );
-CREATE TRIGGER bundle_queue_insert AFTER INSERT ON session_events WHEN new.event_type IN (${BUNDLE_ANCHOR_SQL})
-BEGIN INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (new.rowid); END;
-CREATE TRIGGER bundle_queue_update AFTER UPDATE OF text, status ON session_events WHEN new.event_type IN (${BUNDLE_ANCHOR_SQL})
-BEGIN INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (new.rowid); END;
 CREATE TRIGGER bundle_drop AFTER DELETE ON session_events WHEN old.event_type IN (${BUNDLE_ANCHOR_SQL})
 BEGIN
   DELETE FROM bundle_queue WHERE event_rowid = old.rowid;

@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import type { Problem } from "../topology/types.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "./prepare-batch.ts";
+import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
 import type { FileState } from "./types.ts";
 
 export function createWriter(db: Database.Database) {
@@ -21,6 +22,9 @@ export function createWriter(db: Database.Database) {
   const rowidOf = db.prepare("SELECT rowid FROM session_events WHERE event_id = ?").pluck();
   const insertFts = db.prepare("INSERT INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
   const replaceFts = db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
+  const queueBundle = db.prepare("INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (?)");
+  const anchorTypes = new Set<unknown>(BUNDLE_ANCHOR_TYPES);
+  const typeAt = EVENT_INSERT_COLUMNS.indexOf("event_type");
   const putEdge = db.prepare(
     "INSERT INTO event_edges(src, dst, edge_type, session_id, meta) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
   );
@@ -71,11 +75,17 @@ export function createWriter(db: Database.Database) {
     for (const e of p.edges) putEdge.run(...e);
     for (const { values, fts } of p.events) {
       const ins = insertEvent.run(...values);
-      if (ins.changes === 1) insertFts.run(ins.lastInsertRowid, ...fts);
-      else {
+      let rowid: number | bigint;
+      if (ins.changes === 1) {
+        rowid = ins.lastInsertRowid;
+        insertFts.run(rowid, ...fts);
+      } else {
         updateEvent.run(...values.slice(1), values[0]);
-        replaceFts.run(rowidOf.get(values[0]) as number, ...fts);
+        rowid = rowidOf.get(values[0]) as number;
+        replaceFts.run(rowid, ...fts);
       }
+      // events that complete an evidence bundle wait for the semantic layer (search/vectors.ts)
+      if (anchorTypes.has(values[typeAt])) queueBundle.run(rowid);
     }
     for (const e of p.entities) putEntity.run(...e);
     for (const x of p.problems) putProblem.run(...x);
