@@ -54,7 +54,18 @@ export function prepareBatch(batch: TopologyBatch, problems: readonly Problem[])
   }
   const sessionIds = new Set<string>();
   for (const s of batch.sessions) sessionIds.add(s.session_id);
-  const events: PreparedBatch["events"] = batch.events.map((ev) => {
+  // A message written over several lines (Claude's content blocks) is re-stated with more text: within a batch
+  // only its last version is written, in the place of its first, so the store needs no update for it.
+  const latest = new Map<string, number>();
+  const unique: typeof batch.events = [];
+  for (const ev of batch.events) {
+    const at = latest.get(ev.event_id);
+    if (at === undefined) {
+      latest.set(ev.event_id, unique.length);
+      unique.push(ev);
+    } else unique[at] = ev;
+  }
+  const events: PreparedBatch["events"] = unique.map((ev) => {
     sessionIds.add(ev.session_id);
     const fts = ftsColumns(ev);
     return {
