@@ -5,10 +5,14 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { BatchSource, ReadRequest } from "./batch-source.ts";
-import type { WorkerInit, WorkerMessage } from "./parse-worker.ts";
+import { CONSUMED, CONSUMED_KB, POSTED, type WorkerInit, type WorkerMessage } from "./parse-messages.ts";
 
-/** Chunks the worker may run ahead: each is at most one read chunk of source, prepared. */
-const AHEAD = 2;
+/**
+ * How far the worker may run ahead: source kilobytes (a read chunk is at most 4 MiB, prepared it is a few times
+ * that) and messages (each small file is two: its chunk and its end).
+ */
+const AHEAD_KB = 8 * 1024;
+const AHEAD_MESSAGES = 256;
 
 export interface ParsePool {
   /** Queues files to parse; they must later be read through `source` in the same order. */
@@ -23,10 +27,10 @@ export interface ParsePool {
 
 export function startParsePool(): ParsePool {
   const channel = new MessageChannel();
-  const counters = new Int32Array(new SharedArrayBuffer(8));
+  const counters = new Int32Array(new SharedArrayBuffer(16));
   // Run the sibling module in whichever form this one was loaded: TypeScript from source, JavaScript from dist.
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  const init: WorkerInit = { port: channel.port2, counters, ahead: AHEAD };
+  const init: WorkerInit = { port: channel.port2, counters, ahead: AHEAD_MESSAGES, aheadKb: AHEAD_KB };
   const worker = new Worker(new URL(`./parse-worker${ext}`, import.meta.url), {
     workerData: init,
     transferList: [channel.port2],
@@ -44,23 +48,22 @@ export function startParsePool(): ParsePool {
   function next(): WorkerMessage {
     for (;;) {
       const got = receiveMessageOnPort(channel.port1);
-      if (got) {
-        Atomics.add(counters, 1, 1);
-        Atomics.notify(counters, 1);
-        return got.message as WorkerMessage;
-      }
+      if (got) return consumed(got.message as WorkerMessage);
       if (crashed) throw new Error(`parse worker failed: ${crashed.message}`);
       // Sleep until the posted count moves past what it was when the port was found empty; the timeout only
       // bounds how late a crash is noticed.
-      const posted = Atomics.load(counters, 0);
+      const posted = Atomics.load(counters, POSTED);
       const late = receiveMessageOnPort(channel.port1);
-      if (late) {
-        Atomics.add(counters, 1, 1);
-        Atomics.notify(counters, 1);
-        return late.message as WorkerMessage;
-      }
-      Atomics.wait(counters, 0, posted, 200);
+      if (late) return consumed(late.message as WorkerMessage);
+      Atomics.wait(counters, POSTED, posted, 200);
     }
+  }
+
+  function consumed(msg: WorkerMessage): WorkerMessage {
+    Atomics.add(counters, CONSUMED_KB, msg.kb);
+    Atomics.add(counters, CONSUMED, 1);
+    Atomics.notify(counters, CONSUMED);
+    return msg;
   }
 
   const source: BatchSource = (req, onChunk) => {

@@ -1,44 +1,41 @@
 /**
- * The parse worker: reads and prepares the files it is sent, in order, and posts each chunk back. It runs at most
- * `ahead` chunks ahead of the writer (a shared counter pair), so memory stays bounded however slow the writes are.
+ * The parse worker: reads and prepares the files it is sent, in order, and posts each chunk back. It runs ahead
+ * of the writer by at most `aheadKb` of source and `ahead` messages (shared counters), so memory stays bounded
+ * however slow the writes are, while many small files can still queue up ahead of a slow write.
  */
-import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { inThreadSource, type PreparedChunk, type ReadRequest } from "./batch-source.ts";
-import type { ReadFileResult } from "./read-file.ts";
+import { parentPort, workerData } from "node:worker_threads";
+import { inThreadSource, type ReadRequest } from "./batch-source.ts";
+import { CONSUMED, CONSUMED_KB, POSTED, POSTED_KB, type WorkerInit, type WorkerMessage } from "./parse-messages.ts";
 
-export type WorkerMessage =
-  | { kind: "chunk"; path: string; chunk: PreparedChunk }
-  | { kind: "end"; path: string; result: ReadFileResult }
-  | { kind: "fail"; path: string; message: string };
-
-export interface WorkerInit {
-  port: MessagePort;
-  /** [posted, consumed] message counts. */
-  counters: Int32Array;
-  ahead: number;
-}
-
-const { port, counters, ahead } = workerData as WorkerInit;
+const { port, counters, ahead, aheadKb } = workerData as WorkerInit;
 
 function post(msg: WorkerMessage): void {
-  // Wait while the writer is `ahead` messages behind; it notifies after each message it consumes.
+  // Wait while the writer is too far behind; it notifies after each message it consumes.
   for (;;) {
-    const consumed = Atomics.load(counters, 1);
-    if (Atomics.load(counters, 0) - consumed < ahead) break;
-    Atomics.wait(counters, 1, consumed, 1000);
+    const consumed = Atomics.load(counters, CONSUMED);
+    const messages = Atomics.load(counters, POSTED) - consumed;
+    const kb = Atomics.load(counters, POSTED_KB) - Atomics.load(counters, CONSUMED_KB);
+    if (messages === 0 || (messages < ahead && kb < aheadKb)) break;
+    Atomics.wait(counters, CONSUMED, consumed, 1000);
   }
   port.postMessage(msg);
-  Atomics.add(counters, 0, 1);
-  Atomics.notify(counters, 0);
+  Atomics.add(counters, POSTED_KB, msg.kb);
+  Atomics.add(counters, POSTED, 1);
+  Atomics.notify(counters, POSTED);
 }
 
 parentPort?.on("message", (jobs: ReadRequest[]) => {
   for (const req of jobs) {
+    let offset = req.offset;
     try {
-      const result = inThreadSource(req, (chunk) => post({ kind: "chunk", path: req.path, chunk }));
-      post({ kind: "end", path: req.path, result });
+      const result = inThreadSource(req, (chunk) => {
+        const kb = Math.ceil((chunk.at.offset - offset) / 1024);
+        offset = chunk.at.offset;
+        post({ kind: "chunk", path: req.path, chunk, kb });
+      });
+      post({ kind: "end", path: req.path, result, kb: 0 });
     } catch (error) {
-      post({ kind: "fail", path: req.path, message: (error as Error).message });
+      post({ kind: "fail", path: req.path, message: (error as Error).message, kb: 0 });
     }
   }
 });
