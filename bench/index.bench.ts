@@ -86,7 +86,7 @@ const json = jsonParseMbps(corpus);
 const full = child(db, [root]);
 const mb = full.bytes / 1048576;
 console.log(
-  `full index: ${full.files} files, ${mb.toFixed(0)} MB, ${full.events} events, ${full.sessions} sessions in ${(full.ms / 1000).toFixed(1)} s = ${(mb / (full.ms / 1000)).toFixed(1)} MB/s wall, ${(mb / (full.cpu_ms / 1000)).toFixed(1)} MB/s CPU; JSON.parse alone ${json.toFixed(0)} MB/s CPU; ratio ${(mb / (full.cpu_ms / 1000) / json).toFixed(2)}; peak RSS ${full.max_rss_mb.toFixed(0)} MB; database ${(statSync(db).size / 1048576).toFixed(0)} MB`,
+  `full index: ${full.files} files, ${mb.toFixed(0)} MB, ${full.events} events, ${full.sessions} sessions in ${(full.ms / 1000).toFixed(1)} s = ${(mb / (full.ms / 1000)).toFixed(1)} MB/s wall, ${(mb / (full.cpu_ms / 1000)).toFixed(1)} MB/s CPU; JSON.parse alone ${json.toFixed(0)} MB/s CPU; ratio to it ${(mb / (full.ms / 1000) / json).toFixed(2)} wall, ${(mb / (full.cpu_ms / 1000) / json).toFixed(2)} CPU; peak RSS ${full.max_rss_mb.toFixed(0)} MB; database ${(statSync(db).size / 1048576).toFixed(0)} MB`,
 );
 
 const noChange = child(db, [root]);

@@ -15,6 +15,12 @@ const COLS = EVENT_COLUMNS.split(", ")
   .join(", ");
 /** Most candidates a text query scores before giving up on filling its page. */
 const MAX_CANDIDATES = 25_600;
+/** BM25 with the written words weighing more than identifier parts and facets not ranking (as schema.ts sets). */
+const BM25 = "bm25(events_fts, 1.0, 0.4, 0.0)";
+/** Matches ranked by BM25 at first: the newest this many (see `windowFloor`). */
+const RANK_WINDOW = 4_000;
+/** Phrase candidates few enough to read and sort directly. */
+const FEW_CANDIDATES = 500;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
 
@@ -106,10 +112,25 @@ export function createSearch(db: Database.Database) {
     return `(${q.match}) AND {facets}: (${facets})`;
   }
 
+  /**
+   * The lowest rowid among the newest `window` events that match, or null when fewer match. Scoring BM25 costs
+   * about 2 µs a match, so a common word over a million events would take 50-100 ms; ranking only the newest
+   * matches (rowids grow as transcripts are indexed) keeps a query bounded and favours recent work.
+   */
+  function windowFloor(match: string, window: number): number | null {
+    const row = prepare("SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?")
+      .pluck()
+      .get(match, window - 1) as number | undefined;
+    return row ?? null;
+  }
+
   function ranked(q: EventQuery, f: Filters): EventHit[] {
     const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
     const cond = f.where.length ? `WHERE ${f.where.join(" AND ")}` : "";
-    const sql = `WITH hits AS (SELECT rowid, rank FROM events_fts WHERE events_fts MATCH ? ORDER BY rank LIMIT ?)
+    // bm25() with the column weights rather than the table's `rank`: the same scores, but FTS5 sorts `rank`
+    // before it applies the rowid window, which cost three times as much.
+    const query = (floor: boolean) => `WITH hits AS (SELECT rowid, ${BM25} AS rank FROM events_fts
+        WHERE events_fts MATCH ? ${floor ? "AND rowid >= ?" : ""} ORDER BY rank LIMIT ?)
       SELECT ${COLS}, hits.rank AS score FROM hits JOIN session_events e ON e.rowid = hits.rowid ${join} ${cond}
       ORDER BY hits.rank, e.event_id LIMIT ?`;
     const match = withFacets(q);
@@ -117,15 +138,33 @@ export function createSearch(db: Database.Database) {
     const narrowedOnly =
       f.where.length === 0 || (!q.sessionPrefix && !q.since && !q.until && !q.file && !q.command && !f.joinSessions);
     let k = narrowedOnly ? q.limit : Math.max(200, q.limit * 20);
+    let window = RANK_WINDOW;
+    let floor = windowFloor(match, window);
     for (;;) {
-      const rows = prepare(sql).all(match, k, ...f.params, q.limit) as Row[];
+      const rows = (
+        floor === null
+          ? prepare(query(false)).all(match, k, ...f.params, q.limit)
+          : prepare(query(true)).all(match, floor, k, ...f.params, q.limit)
+      ) as Row[];
       // Enough results, or the index had no more candidates to give.
       if (rows.length >= q.limit || k >= MAX_CANDIDATES) return toHits(rows);
-      const available = prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
-        .pluck()
-        .get(match, k + 1) as number;
-      if (available <= k) return toHits(rows);
-      k *= 8;
+      const available = (
+        floor === null
+          ? prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
+              .pluck()
+              .get(match, k + 1)
+          : prepare(
+              "SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid >= ? LIMIT ?)",
+            )
+              .pluck()
+              .get(match, floor, k + 1)
+      ) as number;
+      if (available > k) k *= 8;
+      else if (floor !== null) {
+        // Filters dropped the window's matches: look further back.
+        window *= 8;
+        floor = windowFloor(match, window);
+      } else return toHits(rows);
     }
   }
 
@@ -139,20 +178,29 @@ export function createSearch(db: Database.Database) {
         : q.types?.length || q.tool || q.providers?.length || q.statuses?.length
           ? withFacets({ ...q, match: words })
           : words;
+    const cond = f.where.length ? `AND ${f.where.join(" AND ")}` : "";
+    // With one kind, its (event_type, timestamp) index already lists events newest first (rowid breaking ties),
+    // so a scan stops at the limit instead of sorting every match.
+    const oneKind = q.types?.length === 1;
     if (phrase !== null) {
       const count = prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
         .pluck()
         .get(phrase, MAX_PHRASE_CANDIDATES + 1) as number;
-      if (count <= MAX_PHRASE_CANDIDATES) {
+      if (count <= FEW_CANDIDATES || (count <= MAX_PHRASE_CANDIDATES && !oneKind)) {
         const sql = `SELECT ${COLS}, NULL AS score FROM events_fts c JOIN session_events e ON e.rowid = c.rowid ${join}
-          WHERE events_fts MATCH ? ${f.where.length ? `AND ${f.where.join(" AND ")}` : ""}
-          ORDER BY e.timestamp DESC, e.event_id LIMIT ?`;
+          WHERE events_fts MATCH ? ${cond} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
+        return toHits(prepare(sql).all(phrase, ...f.params, q.limit) as Row[]);
+      }
+      if (count <= MAX_PHRASE_CANDIDATES) {
+        const sql = `WITH cand(rowid) AS (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)
+          SELECT ${COLS}, NULL AS score FROM session_events e INDEXED BY events_type_time ${join}
+          WHERE e.rowid IN cand ${cond} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
         return toHits(prepare(sql).all(phrase, ...f.params, q.limit) as Row[]);
       }
     }
-    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${join}
+    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${oneKind ? "INDEXED BY events_type_time" : ""} ${join}
       ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""}
-      ORDER BY e.timestamp DESC, e.event_id LIMIT ?`;
+      ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
     return toHits(prepare(sql).all(...f.params, q.limit) as Row[]);
   }
 
