@@ -177,8 +177,8 @@ async function meaningRows(
   const text = semanticText(parsed);
   if (!text) return { rows: [], notice: null };
   if (!embedder) return { rows: [], notice: "no embedder is configured ('cairn embed --embedder static' adds one)" };
-  const state = store.vectorState();
-  if (state.embedder !== embedder.id || state.embedded === 0)
+  const state = store.vectorInfo();
+  if (state.embedder !== embedder.id || !state.any)
     return {
       rows: [],
       notice: `no vectors from ${embedder.id} yet; run 'cairn index' or 'cairn embed' to add them`,
@@ -201,10 +201,11 @@ async function meaningRows(
     .nearestEvents(vector, query)
     .filter((h) => !drop(h.event))
     .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
-  const notice =
-    state.embedded < state.bundles
-      ? `meaning covers ${state.embedded} of ${state.bundles} bundles so far (embedding continues with 'cairn index')`
-      : null;
+  let notice: string | null = null;
+  if (state.pending) {
+    const counts = store.vectorState();
+    notice = `meaning covers ${counts.embedded} of ${counts.bundles} bundles so far (embedding continues with 'cairn index')`;
+  }
   return { rows, notice };
 }
 

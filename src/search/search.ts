@@ -238,7 +238,8 @@ export function evidenceChain(store: Store, event: SessionEvent): EvidenceLink[]
   const chain: EvidenceLink[] = [];
   let current = event;
   for (let depth = 0; depth < 4 && current.parent_event_id && !CHAIN_END.has(current.event_type); depth++) {
-    const parent = store.getEvent(current.parent_event_id);
+    // only the start of the text is shown, and a tool result's text can run to megabytes
+    const parent = store.getEventHead(current.parent_event_id, 400);
     if (!parent) break;
     chain.push({ event_id: parent.event_id, event_type: parent.event_type, text: firstLine(parent.text) });
     current = parent;

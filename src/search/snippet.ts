@@ -10,18 +10,32 @@ function escapeRe(s: string): string {
 }
 
 export function snippetOf(text: string, words: readonly string[], width = WINDOW): string {
-  const flat = text.replace(/\s+/g, " ").trim();
   const unique = [...new Set(words.filter((w) => w.length > 0))].sort((a, b) => b.length - a.length);
-  if (unique.length === 0) return clipAround(flat, 0, width);
+  if (unique.length === 0) return clipAround(flatten(text.slice(0, width * 2)).trim(), 0, width);
   // Whole tokens, and the word parts of identifiers (so "transcript" finds parseTranscript); short words only
   // whole, or "in" would mark half the text.
   const re = new RegExp(
     unique.map((w) => (w.length >= 4 ? escapeRe(w) : `(?<![\\p{L}\\p{N}])${escapeRe(w)}(?![\\p{L}\\p{N}])`)).join("|"),
     "giu",
   );
-  const first = re.exec(flat);
-  const window = clipAround(flat, first ? first.index : 0, width);
+  // Only the neighbourhood of the first match is flattened: tool output can run to megabytes.
+  const first = re.exec(text);
+  const from = first ? Math.max(0, first.index - width) : 0;
+  const to = Math.min(text.length, (first ? first.index : 0) + width * 2);
+  let near = flatten(text.slice(from, to));
+  if (from === 0) near = near.trimStart();
+  if (to === text.length) near = near.trimEnd();
+  re.lastIndex = 0;
+  const at = first ? Math.max(0, near.search(re)) : 0;
+  let window = clipAround(near, at, width);
+  if (from > 0 && !window.startsWith("…")) window = `…${window}`;
+  if (to < text.length && !window.endsWith("…")) window = `${window}…`;
+  re.lastIndex = 0;
   return window.replace(re, (m) => `«${m}»`);
+}
+
+function flatten(s: string): string {
+  return s.replace(/\s+/g, " ");
 }
 
 function clipAround(text: string, at: number, width: number): string {

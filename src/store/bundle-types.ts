@@ -51,7 +51,10 @@ export interface BundleStore {
   pendingBundles(limit: number): PendingBundle[];
   /** Stores vectors and marks their bundles embedded; a null vector (nothing to embed) marks it without one. */
   putVectors(rows: ReadonlyArray<{ anchor_rowid: number; kind: BundleKind; vector: Float32Array | null }>): void;
+  /** Counts bundles: a scan of the bundles table, for status and refresh, not for every query. */
   vectorState(): VectorState;
+  /** What a query needs to know, in a few index lookups: who made the vectors, and whether any or all are there. */
+  vectorInfo(): { embedder: string | null; dimension: number | null; any: boolean; pending: boolean };
   /** Rebuilds the vector index when deleted and re-embedded vectors left many dead slots; true when it did. */
   compactVectors(): boolean;
   /** Starts over with another embedder: a vector table of its dimension, every bundle pending. */

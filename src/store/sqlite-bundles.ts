@@ -64,6 +64,8 @@ export function createBundleStore(db: Database.Database): BundleStore {
   const getState = db.prepare("SELECT embedder, dimension FROM vector_state WHERE id = 1");
   const counts = db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
     (SELECT count(*) FROM bundles WHERE embedded = 0) AS pending, (SELECT count(*) FROM bundle_queue) AS queued`);
+  const anyCode = db.prepare("SELECT 1 FROM vector_codes LIMIT 1").pluck();
+  const anyPending = db.prepare("SELECT 1 FROM bundles WHERE embedded = 0 LIMIT 1").pluck();
   const dropCode = db.prepare("DELETE FROM vector_codes WHERE anchor_rowid = ?");
   const putCode = db.prepare("INSERT OR REPLACE INTO vector_codes(anchor_rowid, code) VALUES (?, ?)");
   const lastChunk = db.prepare("SELECT chunk, rowids, kinds, bits FROM vector_bits ORDER BY chunk DESC LIMIT 1");
@@ -184,6 +186,15 @@ export function createBundleStore(db: Database.Database): BundleStore {
       if (slots <= CHUNK_SLOTS || slots < 1.25 * (codeCount.get() as number)) return false;
       compact();
       return true;
+    },
+    vectorInfo() {
+      const state = getState.get() as { embedder: string; dimension: number } | undefined;
+      return {
+        embedder: state?.embedder ?? null,
+        dimension: state?.dimension ?? null,
+        any: anyCode.get() !== undefined,
+        pending: anyPending.get() !== undefined,
+      };
     },
     vectorState(): VectorState {
       const state = getState.get() as { embedder: string; dimension: number } | undefined;

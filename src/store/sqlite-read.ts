@@ -31,6 +31,9 @@ export const EVENT_COLUMNS =
 
 export function createReader(db: Database.Database) {
   const getEvent = db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`);
+  const getEventHead = db.prepare(
+    `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id = ?`,
+  );
   const findEvents = db.prepare(
     `SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`,
   );
@@ -108,6 +111,10 @@ export function createReader(db: Database.Database) {
   return {
     getEvent(eventId: string): SessionEvent | undefined {
       const row = getEvent.get(eventId) as Raw<SessionEvent> | undefined;
+      return row ? toEvent(row) : undefined;
+    },
+    getEventHead(eventId: string, chars: number): SessionEvent | undefined {
+      const row = getEventHead.get(chars, eventId) as Raw<SessionEvent> | undefined;
       return row ? toEvent(row) : undefined;
     },
     findEvents(idPrefix: string, limit: number): SessionEvent[] {

@@ -120,6 +120,8 @@ export interface Store extends ThreadReads, BundleStore {
   refreshSessions(sessionIds: Iterable<string>): void;
 
   getEvent(eventId: string): SessionEvent | undefined;
+  /** The event with only the first `chars` characters of its text (tool output can run to megabytes). */
+  getEventHead(eventId: string, chars: number): SessionEvent | undefined;
   /** Events whose id starts with the prefix (for ids typed by hand). */
   findEvents(idPrefix: string, limit: number): SessionEvent[];
   sessionEvents(sessionId: string, range?: { from?: number; to?: number }): SessionEvent[];

@@ -46,8 +46,8 @@ export function toChunk(row: { rowids: Buffer; kinds: Buffer; bits: Buffer }): B
 }
 
 /**
- * The rowids of the `wanted` vectors nearest to `query` by Hamming distance (more when distances tie at the
- * cut), among slots whose kind passes `kindOk`. A rowid seen in two slots (re-embedded) is kept once.
+ * The rowids of the `wanted` vectors nearest to `query` by Hamming distance, among slots whose kind passes
+ * `kindOk`. A rowid seen in two slots (re-embedded) is kept once.
  * Two passes over plain typed arrays: distances and their histogram, then the slots within the cut-off.
  */
 export function nearestByBits(
@@ -85,10 +85,17 @@ export function nearestByBits(
     seen += histogram[cut]!;
     if (seen >= wanted) break;
   }
+  // Everything closer than the cut, then from the cut's own distance only as many as are still wanted, newest
+  // (highest rowid) first: copies of one text share a distance and would otherwise all come along.
   const out = new Set<number>();
   chunks.forEach((c, i) => {
     const d = distances[i]!;
-    for (let slot = 0; slot < d.length; slot++) if (d[slot]! <= cut) out.add(c.rowids[slot]!);
+    for (let slot = 0; slot < d.length; slot++) if (d[slot]! < cut) out.add(c.rowids[slot]!);
   });
+  for (let i = chunks.length - 1; i >= 0 && out.size < wanted; i--) {
+    const c = chunks[i]!;
+    const d = distances[i]!;
+    for (let slot = d.length - 1; slot >= 0 && out.size < wanted; slot--) if (d[slot] === cut) out.add(c.rowids[slot]!);
+  }
   return [...out];
 }
