@@ -85,8 +85,14 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
         skipping = false;
       }
       if (state === null) {
+        // The first lines tell the format; decode only those (at most 64 KiB), not a whole chunk per file.
+        let end = 0;
+        for (let n = 0; n < 8 && end < buf.length; n++) {
+          const nl = buf.indexOf(10, end);
+          end = nl === -1 ? buf.length : nl + 1;
+        }
         const head = buf
-          .subarray(0, Math.min(buf.length, 64 * 1024))
+          .subarray(0, Math.min(end, 64 * 1024))
           .toString("utf8")
           .split("\n")
           .slice(0, 8);
