@@ -6,7 +6,7 @@ import { refreshVectors } from "../../search/vectors.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
-import { createVectorProgress } from "../vector-progress.ts";
+import { createVectorProgress } from "../vectors.ts";
 
 const USAGE = `Usage: cairn embed [--embedder static|openai|transformers|none] [--url URL] [--model NAME] [--status] [--json] [--db PATH]
 

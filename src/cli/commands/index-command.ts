@@ -12,7 +12,7 @@ import type { Store } from "../../store/types.ts";
 import { dbPathOf } from "../db.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
-import { createVectorProgress } from "../vector-progress.ts";
+import { updateVectors } from "../vectors.ts";
 
 const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
 
@@ -100,31 +100,6 @@ export const indexCommand: Command = {
     }
   },
 };
-
-/**
- * Bundles and embeds what the run added. A failing embedder (an endpoint down, a model missing) never fails the
- * index: words still find everything, and the next run tries again.
- */
-export async function updateVectors(
-  store: Store,
-  io: CliIo,
-  opts: { budgetMs?: number; quiet: boolean },
-): Promise<{ ok: true; result: RefreshResult } | { ok: false; error: string }> {
-  const progress = createVectorProgress(io, opts.quiet);
-  try {
-    const { embedder } = configuredEmbedder(store, io.env, io.cwd);
-    const result = await refreshVectors(store, embedder, {
-      budgetMs: opts.budgetMs,
-      signal: io.signal,
-      onProgress: progress.update,
-    });
-    return { ok: true, result };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  } finally {
-    progress.done();
-  }
-}
 
 function parse(argv: string[]) {
   try {

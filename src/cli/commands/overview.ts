@@ -10,6 +10,7 @@ import { dbPathOf } from "../db.ts";
 import { bold, dim, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
+import { updateVectors } from "../vectors.ts";
 
 const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
 
@@ -41,6 +42,9 @@ export const overviewCommand: Command = {
             onProgress: values.json ? undefined : (p) => progress.update(p),
           });
           progress.done();
+          // Meaning for search, built here too so that a first `cairn` leaves everything ready.
+          const v = await updateVectors(store, io, { quiet: values.json === true });
+          if (!v.ok && !values.json) io.stderr.write(`  semantic vectors not updated: ${v.error}\n`);
         } finally {
           lock.release();
         }
