@@ -125,18 +125,18 @@ export function wordCoverage(parsed: ReturnType<typeof parseQuery>, lexical: rea
   return best;
 }
 
-/** Least weight a list keeps in the fusion: it still breaks ties. */
-const MIN_WEIGHT = 0.1;
-const clamp = (x: number) => Math.min(1, Math.max(MIN_WEIGHT, x));
+/** Least weight words keep in the fusion: even a question in other words shares a few. */
+const MIN_WORD_WEIGHT = 0.1;
+const clamp = (x: number, min: number) => Math.min(1, Math.max(min, x));
 
 /**
  * The weights of words and meaning in the fusion, from the word coverage. Words count fully once the best match
- * holds 40 % of the query's words and fade below that; meaning counts fully below 40 % and fades to a
- * tie-breaker as the coverage nears 70 %. A question in the transcript's own words is ranked by its words, one
- * asked in other words by meaning, and the two blend in between.
+ * holds 40 % of the query's words and fade below that; meaning counts fully below 40 % and fades out by 70 %:
+ * when events hold the query's own words, words alone rank them. A question in other words is ranked by meaning,
+ * and the two blend in between.
  */
 export function fusionWeights(coverage: number): [words: number, meaning: number] {
-  return [clamp((coverage - 0.1) / 0.3), clamp((0.7 - coverage) / 0.3)];
+  return [clamp((coverage - 0.1) / 0.3, MIN_WORD_WEIGHT), clamp((0.7 - coverage) / 0.3, 0)];
 }
 
 export function describeSignals(signals: readonly Signal[]): string {
@@ -173,6 +173,7 @@ async function meaningRows(
   embedder: Embedder | null,
   parsed: ReturnType<typeof parseQuery>,
   depth: number,
+  lexical: readonly LexicalRow[],
 ): Promise<{ rows: MeaningRow[]; notice: string | null }> {
   const text = semanticText(parsed);
   if (!text) return { rows: [], notice: null };
@@ -201,6 +202,21 @@ async function meaningRows(
     .nearestEvents(vector, query)
     .filter((h) => !drop(h.event))
     .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
+  {
+    // Word matches with a stored vector are judged by it too, whether or not they were among the nearest: a
+    // bundle just past the nearest fifty is not "far", and treating it so sank good word matches.
+    const have = new Set(rows.map((r) => r.event.event_id));
+    const judged = lexical.filter((r) => meaningCanReach(r.event) && !have.has(r.event.event_id));
+    const sims = store.similarities(
+      vector,
+      judged.map((r) => r.event.event_id),
+    );
+    for (const r of judged) {
+      const sim = sims.get(r.event.event_id);
+      if (sim !== undefined) rows.push({ event: r.event, similarity: sim });
+    }
+    rows.sort((a, b) => b.similarity - a.similarity || (a.event.event_id < b.event.event_id ? -1 : 1));
+  }
   let notice: string | null = null;
   if (state.pending) {
     const counts = store.vectorState();
@@ -217,7 +233,7 @@ export async function searchHybrid(store: Store, input: string, opts: HybridOpti
   const lexical: LexicalRow[] =
     wanted === "vector" ? [] : lexicalRows(store, parsed, wanted === "lexical" ? limit : depth);
   const meaning =
-    wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth);
+    wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth, lexical);
   const mode: SearchMode =
     meaning.rows.length === 0
       ? wanted === "vector"

@@ -59,6 +59,8 @@ export interface BundleStore {
   compactVectors(): boolean;
   /** Starts over with another embedder: a vector table of its dimension, every bundle pending. */
   resetVectors(embedder: string | null, dimension: number): void;
+  /** Cosine similarity of the vector to the stored vectors of these events (those that show an embedded bundle). */
+  similarities(vector: Float32Array, eventIds: readonly string[]): Map<string, number>;
   /** Nearest bundles to a unit vector, as the events they show, filtered like a text query. */
   nearestEvents(vector: Float32Array, query: EventQuery): VectorHit[];
 }

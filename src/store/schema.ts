@@ -185,6 +185,7 @@ CREATE TABLE bundles (
   embedded INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX bundles_pending ON bundles(anchor_rowid) WHERE embedded = 0;
+CREATE INDEX bundles_event ON bundles(event_id);
 CREATE TABLE vector_state (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   embedder TEXT NOT NULL,

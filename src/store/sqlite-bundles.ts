@@ -221,6 +221,18 @@ export function createBundleStore(db: Database.Database): BundleStore {
           ).run(embedder, dimension, new Date().toISOString());
       })();
     },
+    similarities(vector, eventIds) {
+      const out = new Map<string, number>();
+      const state = getState.get() as { dimension: number } | undefined;
+      if (eventIds.length === 0 || !state || state.dimension !== vector.length) return out;
+      const rows = db
+        .prepare(`SELECT b.event_id AS id, min(vec_distance_cosine(vec_int8(v.code), vec_int8(?))) AS distance
+          FROM bundles b JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
+          WHERE b.event_id IN (SELECT value FROM json_each(?)) GROUP BY b.event_id`)
+        .all(encodeVector(vector).code, JSON.stringify(eventIds)) as Array<{ id: string; distance: number }>;
+      for (const r of rows) out.set(r.id, 1 - r.distance);
+      return out;
+    },
     nearestEvents(vector, q: EventQuery): VectorHit[] {
       const kinds = q.types
         ? [...new Set(q.types.map((t) => KIND_OF_TYPE[t]).filter((k): k is BundleKind => k !== undefined))]

@@ -46,7 +46,8 @@ describe("reciprocal rank fusion", () => {
 
 describe("fusion weights", () => {
   it("words rule when one event holds the query's words, meaning when none holds many", () => {
-    expect(fusionWeights(1)).toEqual([1, 0.1]);
+    expect(fusionWeights(1)).toEqual([1, 0]);
+    expect(fusionWeights(0.75)).toEqual([1, 0]);
     const [words, meaning] = fusionWeights(0.4);
     expect(words).toBeCloseTo(1);
     expect(meaning).toBeCloseTo(1);
