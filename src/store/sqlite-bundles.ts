@@ -247,10 +247,12 @@ export function createBundleStore(db: Database.Database): BundleStore {
       const chunks = loadChunks();
       const f = filters(q);
       const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
+      // CROSS JOIN keeps the candidates the outer loop: the planner cannot see how few they are and would
+      // otherwise walk every event the filters allow (a second and more for kind:error since:… at a million).
       const stmt = db.prepare(`WITH cand(anchor) AS (SELECT value FROM json_each(?))
         SELECT ${COLS}, vec_distance_cosine(vec_int8(v.code), vec_int8(?)) AS distance, b.kind AS bundle_kind
-        FROM cand JOIN vector_codes v ON v.anchor_rowid = cand.anchor JOIN bundles b ON b.anchor_rowid = v.anchor_rowid
-        JOIN session_events e ON e.event_id = b.event_id ${join}
+        FROM cand CROSS JOIN vector_codes v ON v.anchor_rowid = cand.anchor
+        CROSS JOIN bundles b ON b.anchor_rowid = v.anchor_rowid CROSS JOIN session_events e ON e.event_id = b.event_id ${join}
         ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""} ORDER BY distance, e.event_id LIMIT ?`);
       // Filters beyond the kind may drop most candidates: look further before settling for fewer hits.
       let wanted = Math.max(MIN_CANDIDATES, q.limit * 20);
