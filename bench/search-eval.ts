@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { indexPaths } from "../src/index/indexer.ts";
-import { createStaticEmbedder } from "../src/search/embedders/static.ts";
 import { type SearchMode, searchHybrid } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";

@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createStaticEmbedder } from "../src/search/embedders/static.ts";
+import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { searchHybrid } from "../src/search/hybrid.ts";
 import { buildQueuedBundles, refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";

@@ -21,11 +21,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { meaningVector, staticFeatures } from "../src/search/embedders/static.ts";
-import { decodeWordVectors, encodeWordVectors, type WordVectors } from "../src/search/embedders/word-vectors.ts";
+import { meaningVector, staticFeatures } from "../src/embedders/static.ts";
+import { decodeWordVectors, encodeWordVectors, type WordVectors } from "../src/embedders/word-vectors.ts";
 
 const GLOVE_WORDS = 100_000;
-/** Bump with any change to the output; the embedder checks it (src/search/embedders/static.ts). */
+/** Bump with any change to the output; the embedder checks it (src/embedders/static.ts). */
 const VERSION = "general100+software100:3";
 const REMOVED_COMPONENTS = 2;
 /** Paragraphs of the corpus sampled to find the direction all texts share. */

@@ -1,5 +1,5 @@
 /** Keeping the semantic layer current from the CLI: bundling and embedding with a progress line. */
-import { configuredEmbedder } from "../search/embedders/config.ts";
+import { configuredEmbedder } from "../embedders/config.ts";
 import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
 import type { Store } from "../store/types.ts";
 import type { CliIo } from "./io.ts";

@@ -1,6 +1,6 @@
 /** What every cairn MCP tool is given: the index, the environment it runs in, and the embedder for queries. */
-import { createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../search/embedders/config.ts";
-import type { Embedder } from "../search/embedders/types.ts";
+import { createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
+import type { Embedder } from "../embedders/types.ts";
 import type { Store } from "../store/types.ts";
 
 export interface McpContext {

@@ -4,9 +4,10 @@
  * when there is no text to embed, no vectors from this embedder yet, or the embedder fails, and the result says
  * why in `notice`.
  */
+
+import type { Embedder } from "../embedders/types.ts";
 import type { Store } from "../store/types.ts";
 import type { EventType, SessionEvent } from "../topology/types.ts";
-import type { Embedder } from "./embedders/types.ts";
 import { ftsTokens } from "./fts-match.ts";
 import { parseQuery } from "./query.ts";
 import { hitBuilder, type LexicalRow, lexicalRows, type SearchHit, STOPWORDS, toEventQuery } from "./search.ts";

@@ -6,9 +6,9 @@
  * embedded and words for everything.
  */
 
+import { type Embedder, EmbedderError } from "../embedders/types.ts";
 import type { Store } from "../store/types.ts";
 import { buildBundle } from "./bundles.ts";
-import { type Embedder, EmbedderError } from "./embedders/types.ts";
 
 export interface VectorProgress {
   phase: "bundle" | "embed";

@@ -1,5 +1,5 @@
 /** Deterministic embedders for tests: hashed words, any dimension, optionally failing. */
-import { type Embedder, EmbedderError, unitLength } from "../../src/search/embedders/types.ts";
+import { type Embedder, EmbedderError, unitLength } from "../../src/embedders/types.ts";
 
 export function hashingEmbedder(
   id: string,

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { configuredEmbedder } from "../../search/embedders/config.ts";
+import { configuredEmbedder } from "../../embedders/config.ts";
 import { type HybridHit, type HybridResult, SEARCH_MODES, type SearchMode, searchHybrid } from "../../search/hybrid.ts";
 import { QueryError } from "../../search/query.ts";
 import { openIndexForReading } from "../db.ts";

@@ -1,7 +1,7 @@
 /** The default offline embedder: the shipped word vectors, meaning from word vectors, code from hashed features. */
 import { describe, expect, it } from "vitest";
-import { createStaticEmbedder, STATIC_EMBEDDER_ID, staticFeatures } from "../../src/search/embedders/static.ts";
-import { decodeWordVectors, encodeWordVectors, shippedWordVectors } from "../../src/search/embedders/word-vectors.ts";
+import { createStaticEmbedder, STATIC_EMBEDDER_ID, staticFeatures } from "../../src/embedders/static.ts";
+import { decodeWordVectors, encodeWordVectors, shippedWordVectors } from "../../src/embedders/word-vectors.ts";
 
 const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 

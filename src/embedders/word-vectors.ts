@@ -146,7 +146,7 @@ let shipped: WordVectors | null = null;
 /** The table shipped in cairn's package (`data/word-vectors.bin`), loaded once per process. */
 export function shippedWordVectors(): WordVectors {
   if (!shipped) {
-    const url = new URL("../../../data/word-vectors.bin", import.meta.url);
+    const url = new URL("../../data/word-vectors.bin", import.meta.url);
     let buf: Buffer;
     try {
       buf = readFileSync(url);

@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmbedder, parseEmbedderConfig } from "../../src/search/embedders/config.ts";
-import { createOpenAiEmbedder } from "../../src/search/embedders/openai.ts";
-import { createTransformersEmbedder, type TransformersModule } from "../../src/search/embedders/transformers.ts";
-import { EmbedderError } from "../../src/search/embedders/types.ts";
+import { createEmbedder, parseEmbedderConfig } from "../../src/embedders/config.ts";
+import { createOpenAiEmbedder } from "../../src/embedders/openai.ts";
+import { createTransformersEmbedder, type TransformersModule } from "../../src/embedders/transformers.ts";
+import { EmbedderError } from "../../src/embedders/types.ts";
 
 interface Seen {
   auth: string | undefined;
