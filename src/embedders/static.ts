@@ -10,7 +10,7 @@
  * Both parts are normalised, weighted and joined; the result has unit length. Deterministic and synchronous.
  */
 import { type Embedder, unitLength } from "./types.ts";
-import { shippedWordVectors, type WordVectors } from "./word-vectors.ts";
+import { fnv1a, shippedWordVectors, type WordVectors } from "./word-vectors.ts";
 
 const HASH_DIMS = 56;
 const MEANING_WEIGHT = 1;
@@ -60,12 +60,6 @@ export function staticFeatures(text: string, vectors: WordVectors): StaticFeatur
   return { words, code };
 }
 
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /**
  * The meaning part of a text's vector: per part of the word vectors, the rarity-weighted average, with the
  * direction every text shares (the table's `common` component, measured on software text) taken out, so that a
@@ -99,7 +93,7 @@ export function staticVector(text: string, vectors: WordVectors): Float32Array {
   const meaning = meaningVector(words, vectors);
   const hashed = new Float32Array(HASH_DIMS);
   for (const [token, count] of code) {
-    const h = fnv(token);
+    const h = fnv1a(token);
     hashed[h % HASH_DIMS]! += (h & 0x80000000 ? -1 : 1) * (1 + Math.log(count));
   }
   // Each part (general English, software text) was averaged on its own: a word one part lacks does not dilute it.

@@ -71,9 +71,16 @@ export function encodeWordVectors(src: WordVectorSource): Buffer {
   ]);
 }
 
-function fnv(bytes: { length: number; at(i: number): number }): number {
+/** FNV-1a over a string's char codes; for the table's ASCII words it equals the hash of their bytes. */
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes.at(i), 0x01000193);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function fnv1aBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   return h >>> 0;
 }
 
@@ -98,9 +105,7 @@ export function decodeWordVectors(buf: Buffer): WordVectors {
   const mask = slots - 1;
   const table = new Int32Array(slots).fill(-1);
   for (let w = 0; w < count; w++) {
-    const start = offsets[w]!;
-    const word = { length: offsets[w + 1]! - start, at: (i: number) => bytes[start + i]! };
-    let slot = fnv(word) & mask;
+    let slot = fnv1aBytes(bytes, offsets[w]!, offsets[w + 1]!) & mask;
     while (table[slot] !== -1) slot = (slot + 1) & mask;
     table[slot] = w;
   }
@@ -121,7 +126,7 @@ export function decodeWordVectors(buf: Buffer): WordVectors {
     header,
     size: count,
     rank(word) {
-      let slot = fnv({ length: word.length, at: (i) => word.charCodeAt(i) }) & mask;
+      let slot = fnv1a(word) & mask;
       for (;;) {
         const w = table[slot]!;
         if (w === -1) return undefined;

@@ -8,7 +8,7 @@
  * - request: what the user typed (not notices or injected context): the goal and the steering.
  * Pure: the store hands in the anchor and a lookup for the events it hangs off.
  */
-import type { BundleKind, BundleRow } from "../store/bundle-types.ts";
+import { BUNDLE_KIND_OF_EVENT, type BundleKind, type BundleRow } from "../store/bundle-types.ts";
 import type { SessionEvent } from "../topology/types.ts";
 
 const QUIET_TOOLS =
@@ -45,6 +45,14 @@ function callOf(event: SessionEvent, lookup: Lookup): SessionEvent | undefined {
     current = current.parent_event_id ? lookup(current.parent_event_id) : undefined;
   }
   return undefined;
+}
+
+/**
+ * Whether a bundle can show this event, so meaning has a stored vector to judge it by: its type shows one
+ * (`BUNDLE_KIND_OF_EVENT`), and a user message only when a person typed it.
+ */
+export function showsBundle(e: Pick<SessionEvent, "event_type" | "role">): boolean {
+  return BUNDLE_KIND_OF_EVENT[e.event_type] !== undefined && (e.event_type !== "user_message" || e.role === "user");
 }
 
 function row(anchorRowid: number, shows: SessionEvent, kind: BundleKind, text: string): BundleRow {

@@ -7,7 +7,8 @@
 
 import type { Embedder } from "../embedders/types.ts";
 import type { Store } from "../store/types.ts";
-import type { EventType, SessionEvent } from "../topology/types.ts";
+import type { SessionEvent } from "../topology/types.ts";
+import { showsBundle } from "./bundles.ts";
 import { ftsTokens } from "./fts-match.ts";
 import { parseQuery } from "./query.ts";
 import { hitBuilder, type LexicalRow, lexicalRows, type SearchHit, STOPWORDS, toEventQuery } from "./search.ts";
@@ -155,20 +156,6 @@ interface MeaningRow {
   similarity: number;
 }
 
-/** Kinds of event a bundle shows: meaning reaches these (typed requests only) through stored vectors. */
-const BUNDLE_SHOWN = new Set<EventType>([
-  "tool_call",
-  "error",
-  "test_result",
-  "decision",
-  "resume_point",
-  "user_message",
-]);
-
-function meaningCanReach(e: SessionEvent): boolean {
-  return BUNDLE_SHOWN.has(e.event_type) && (e.event_type !== "user_message" || e.role === "user");
-}
-
 async function meaningRows(
   store: Store,
   embedder: Embedder | null,
@@ -203,21 +190,19 @@ async function meaningRows(
     .nearestEvents(vector, query)
     .filter((h) => !drop(h.event))
     .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
-  {
-    // Word matches with a stored vector are judged by it too, whether or not they were among the nearest: a
-    // bundle just past the nearest fifty is not "far", and treating it so sank good word matches.
-    const have = new Set(rows.map((r) => r.event.event_id));
-    const judged = lexical.filter((r) => meaningCanReach(r.event) && !have.has(r.event.event_id));
-    const sims = store.similarities(
-      vector,
-      judged.map((r) => r.event.event_id),
-    );
-    for (const r of judged) {
-      const sim = sims.get(r.event.event_id);
-      if (sim !== undefined) rows.push({ event: r.event, similarity: sim });
-    }
-    rows.sort((a, b) => b.similarity - a.similarity || (a.event.event_id < b.event.event_id ? -1 : 1));
+  // Word matches with a stored vector are judged by it too, whether or not they were among the nearest: a
+  // bundle just past the nearest fifty is not "far", and treating it so sank good word matches.
+  const have = new Set(rows.map((r) => r.event.event_id));
+  const judged = lexical.filter((r) => showsBundle(r.event) && !have.has(r.event.event_id));
+  const sims = store.similarities(
+    vector,
+    judged.map((r) => r.event.event_id),
+  );
+  for (const r of judged) {
+    const sim = sims.get(r.event.event_id);
+    if (sim !== undefined) rows.push({ event: r.event, similarity: sim });
   }
+  rows.sort((a, b) => b.similarity - a.similarity || (a.event.event_id < b.event.event_id ? -1 : 1));
   let notice: string | null = null;
   if (state.pending) {
     const counts = store.vectorState();
@@ -259,7 +244,7 @@ export async function searchHybrid(store: Store, input: string, opts: HybridOpti
   const [wordWeight, meaningWeight] = wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical));
   // Meaning only reaches events that bundles show; a reply or a file action found by words would otherwise lose
   // to every event both lists hold. For those, meaning is taken to agree with words, at the weaker list's weight.
-  const unjudged = lexical.map((r) => (meaningCanReach(r.event) ? null : r.event.event_id));
+  const unjudged = lexical.map((r) => (showsBundle(r.event) ? null : r.event.event_id));
   const fused = fuseRankings(
     [lexical.map((r) => r.event.event_id), meaning.rows.map((r) => r.event.event_id), unjudged],
     [wordWeight, meaningWeight, meaning.rows.length > 0 ? Math.min(wordWeight, meaningWeight) : 0],

@@ -1,9 +1,19 @@
 /** The store's side of semantic search: evidence bundles, their vectors, and the settings that say how they were made. */
-import type { SessionEvent } from "../topology/types.ts";
+import type { EventType, SessionEvent } from "../topology/types.ts";
 import type { EventHit, EventQuery } from "./types.ts";
 
 export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request"] as const;
 export type BundleKind = (typeof BUNDLE_KINDS)[number];
+
+/** The kind of bundle an event shows, by the event's type (a tool bundle shows its call). */
+export const BUNDLE_KIND_OF_EVENT: Partial<Record<EventType, BundleKind>> = {
+  tool_call: "tool",
+  error: "error",
+  test_result: "test",
+  decision: "decision",
+  resume_point: "resume",
+  user_message: "request",
+};
 
 /** A bundle to store: the text to embed and the event a hit on it shows. */
 export interface BundleRow {

@@ -6,8 +6,9 @@
  * sqlite-vec's cosine distance over their codes, joined with the same filters as a text query.
  */
 import type Database from "better-sqlite3";
-import type { EventType, SessionEvent } from "../topology/types.ts";
+import type { SessionEvent } from "../topology/types.ts";
 import {
+  BUNDLE_KIND_OF_EVENT,
   BUNDLE_KINDS,
   type BundleKind,
   type BundleStore,
@@ -21,14 +22,6 @@ import { filters } from "./sqlite-search.ts";
 import type { EventQuery } from "./types.ts";
 import { type BitChunk, bitBytes, encodeVector, nearestByBits, toChunk } from "./vector-codes.ts";
 
-const KIND_OF_TYPE: Partial<Record<EventType, BundleKind>> = {
-  tool_call: "tool",
-  error: "error",
-  test_result: "test",
-  decision: "decision",
-  resume_point: "resume",
-  user_message: "request",
-};
 /** Slots per chunk of sign bits: 4,096 × 32 bytes for a 256-dimensional vector, rewritten as it fills. */
 const CHUNK_SLOTS = 4_096;
 /** Candidates ranked by their codes per query: enough that the bits' approximation rarely loses a neighbour. */
@@ -65,6 +58,10 @@ export function createBundleStore(db: Database.Database): BundleStore {
   const counts = db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
     (SELECT count(*) FROM bundles WHERE embedded = 0) AS pending, (SELECT count(*) FROM bundle_queue) AS queued`);
   const anyCode = db.prepare("SELECT 1 FROM vector_codes LIMIT 1").pluck();
+  const similarityOf =
+    db.prepare(`SELECT b.event_id AS id, min(vec_distance_cosine(vec_int8(v.code), vec_int8(?))) AS distance
+    FROM bundles b JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
+    WHERE b.event_id IN (SELECT value FROM json_each(?)) GROUP BY b.event_id`);
   const anyPending = db.prepare("SELECT 1 FROM bundles WHERE embedded = 0 LIMIT 1").pluck();
   const dropCode = db.prepare("DELETE FROM vector_codes WHERE anchor_rowid = ?");
   const putCode = db.prepare("INSERT OR REPLACE INTO vector_codes(anchor_rowid, code) VALUES (?, ?)");
@@ -225,17 +222,16 @@ export function createBundleStore(db: Database.Database): BundleStore {
       const out = new Map<string, number>();
       const state = getState.get() as { dimension: number } | undefined;
       if (eventIds.length === 0 || !state || state.dimension !== vector.length) return out;
-      const rows = db
-        .prepare(`SELECT b.event_id AS id, min(vec_distance_cosine(vec_int8(v.code), vec_int8(?))) AS distance
-          FROM bundles b JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
-          WHERE b.event_id IN (SELECT value FROM json_each(?)) GROUP BY b.event_id`)
-        .all(encodeVector(vector).code, JSON.stringify(eventIds)) as Array<{ id: string; distance: number }>;
+      const rows = similarityOf.all(encodeVector(vector).code, JSON.stringify(eventIds)) as Array<{
+        id: string;
+        distance: number;
+      }>;
       for (const r of rows) out.set(r.id, 1 - r.distance);
       return out;
     },
     nearestEvents(vector, q: EventQuery): VectorHit[] {
       const kinds = q.types
-        ? [...new Set(q.types.map((t) => KIND_OF_TYPE[t]).filter((k): k is BundleKind => k !== undefined))]
+        ? [...new Set(q.types.map((t) => BUNDLE_KIND_OF_EVENT[t]).filter((k): k is BundleKind => k !== undefined))]
         : [];
       if (q.types && kinds.length === 0) return [];
       const state = getState.get() as { dimension: number } | undefined;

@@ -1,14 +1,11 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { configuredEmbedder } from "../../embedders/config.ts";
 import { type IndexResult, indexPaths } from "../../index/indexer.ts";
 import { acquireLock } from "../../index/lock.ts";
 import { watchIndex } from "../../index/watch.ts";
 import { defaultRoots } from "../../readers/roots.ts";
-import { type RefreshResult, refreshVectors } from "../../search/vectors.ts";
 import { openStore } from "../../store/sqlite-store.ts";
-import type { Store } from "../../store/types.ts";
 import { dbPathOf } from "../db.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";

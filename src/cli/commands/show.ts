@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import { resolveEvent } from "../../search/sessions.ts";
-import type { Store } from "../../store/types.ts";
-import type { Edge, SessionEvent } from "../../topology/types.ts";
+import type { Edge } from "../../topology/types.ts";
 import { openIndexForReading } from "../db.ts";
 import { dim, shortTime } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
