@@ -402,65 +402,51 @@ function readUser(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, o
       });
   }
   const meta = { ...base, ...rec.meta, ...(images > 0 ? { images } : {}) };
-  if (rec.slash) {
-    // A slash command the user ran in the harness: a call of its own, like `<bash-input>`, not a prompt.
+  // What the user ran in the harness (a slash command, `<bash-input>`) is a call of its own, not a prompt, and the
+  // output the harness echoes next is its result.
+  const userCall = (callId: string, name: string, input: unknown) =>
     out.push({
       kind: "tool_call",
       line: line.line,
       ts,
       key: key(),
       parentKey,
-      callId: `slash:${uuid}`,
-      name: "slash_command",
-      input: rec.text,
+      callId,
+      name,
+      input,
       meta: { ...meta, user_initiated: true },
     });
+  const userResult = (callId: string, output: string, extra: Record<string, unknown> = {}) =>
+    out.push({
+      kind: "tool_result",
+      line: line.line,
+      ts,
+      key: key(),
+      parentKey,
+      callId,
+      output,
+      isError: null,
+      exitCode: null,
+      meta: { ...meta, user_initiated: true, ...extra },
+    });
+  if (rec.slash) {
+    userCall(`slash:${uuid}`, "slash_command", rec.text);
     s.pendingSlash = `slash:${uuid}`;
     return;
   }
   if (rec.localOutput !== undefined && s.pendingSlash) {
-    out.push({
-      kind: "tool_result",
-      line: line.line,
-      ts,
-      key: key(),
-      parentKey,
-      callId: s.pendingSlash,
-      output: rec.localOutput,
-      isError: null,
-      exitCode: null,
-      meta: { ...meta, user_initiated: true },
-    });
+    userResult(s.pendingSlash, rec.localOutput);
     s.pendingSlash = null;
     return;
   }
   if (rec.bash) {
-    out.push({
-      kind: "tool_call",
-      line: line.line,
-      ts,
-      key: key(),
-      parentKey,
-      callId: `bash:${uuid}`,
-      name: "bash",
-      input: { command: rec.bash },
-      meta: { ...meta, user_initiated: true },
-    });
+    userCall(`bash:${uuid}`, "bash", { command: rec.bash });
     s.pendingBash = `bash:${uuid}`;
     return;
   }
   if (rec.bashOutput !== undefined && s.pendingBash) {
-    out.push({
-      kind: "tool_result",
-      line: line.line,
-      ts,
-      key: key(),
-      parentKey,
-      callId: s.pendingBash,
-      output: rec.bashOutput.stdout + (rec.bashOutput.stderr ? `\n${rec.bashOutput.stderr}` : ""),
-      isError: null,
-      exitCode: null,
-      meta: { ...meta, user_initiated: true, stderr: rec.bashOutput.stderr !== "" },
+    userResult(s.pendingBash, rec.bashOutput.stdout + (rec.bashOutput.stderr ? `\n${rec.bashOutput.stderr}` : ""), {
+      stderr: rec.bashOutput.stderr !== "",
     });
     s.pendingBash = null;
     return;

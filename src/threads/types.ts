@@ -1,5 +1,6 @@
 /** Work threads: sessions of any agent that worked on the same thing, joined by the rare entities they share. */
-import type { EntityKind, Provider, SessionKind } from "../topology/types.ts";
+import type { ThreadSessionRow } from "../store/thread-types.ts";
+import type { EntityKind, Provider } from "../topology/types.ts";
 
 export const THREAD_LABELS = ["open", "closed"] as const;
 export type ThreadLabel = (typeof THREAD_LABELS)[number];
@@ -8,16 +9,7 @@ export type ThreadLabel = (typeof THREAD_LABELS)[number];
 export const JOIN_KINDS = ["file", "error_signature", "branch"] as const satisfies readonly EntityKind[];
 export type JoinKind = (typeof JOIN_KINDS)[number];
 
-export interface ThreadSession {
-  session_id: string;
-  provider: Provider;
-  kind: SessionKind;
-  project: string | null;
-  cwd: string | null;
-  title: string | null;
-  started_at: string | null;
-  updated_at: string | null;
-  parent_session_id: string | null;
+export interface ThreadSession extends ThreadSessionRow {
   /** For subagent and `codex exec` sessions: the session they are folded into (whose work they are part of). */
   folded_into: string | null;
 }
