@@ -2,7 +2,7 @@
  * Runs one index pass in a fresh process and prints JSON with its own wall time, CPU time and peak RSS, so the
  * benchmark measures the indexer and not the corpus generator.
  */
-import { indexPaths } from "../src/index/indexer.ts";
+import { indexPaths } from "../src/indexer/indexer.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
 
 const [db, ...roots] = process.argv.slice(2);

@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readTranscriptFile } from "../src/index/read-file.ts";
+import { readTranscriptFile } from "../src/indexer/read-file.ts";
 import { splitLines } from "../src/readers/lines.ts";
 import { generateCorpus, realFixtureFiles, realisticSizes } from "./corpus.ts";
 

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { indexPaths } from "../src/index/indexer.ts";
+import { indexPaths } from "../src/indexer/indexer.ts";
 import { createResumeEngine } from "../src/resume/engine.ts";
 import { createTokenCounter } from "../src/resume/tokens.ts";
 import { openStore } from "../src/store/sqlite-store.ts";

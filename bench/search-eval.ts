@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStaticEmbedder } from "../src/embedders/static.ts";
-import { indexPaths } from "../src/index/indexer.ts";
+import { indexPaths } from "../src/indexer/indexer.ts";
 import { type SearchMode, searchHybrid } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { indexPaths } from "../../src/index/indexer.ts";
+import { indexPaths } from "../../src/indexer/indexer.ts";
 import { FILTERS, PREFIXES } from "../../src/search/query.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/types.ts";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolveDbPath } from "../index/db-path.ts";
+import { resolveDbPath } from "../indexer/db-path.ts";
 import { openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import type { CliIo } from "./io.ts";

@@ -1,5 +1,5 @@
 /** A one-line progress bar on a terminal (stderr), silent otherwise. */
-import type { IndexProgress } from "../index/indexer.ts";
+import type { IndexProgress } from "../indexer/indexer.ts";
 import type { CliIo } from "./io.ts";
 
 export function createProgress(io: CliIo): { update(p: IndexProgress): void; done(): void } {

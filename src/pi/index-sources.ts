@@ -6,9 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolveDbPath } from "../index/db-path.ts";
-import { indexPaths } from "../index/indexer.ts";
-import { acquireLock } from "../index/lock.ts";
+import { resolveDbPath } from "../indexer/db-path.ts";
+import { indexPaths } from "../indexer/indexer.ts";
+import { acquireLock } from "../indexer/lock.ts";
 import type { ResumeBrief } from "../resume/brief-types.ts";
 import { createResumeEngine } from "../resume/engine.ts";
 import { createTokenCounter } from "../resume/tokens.ts";

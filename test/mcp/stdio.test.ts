@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticEmbedder } from "../../src/embedders/static.ts";
-import { indexPaths } from "../../src/index/indexer.ts";
+import { indexPaths } from "../../src/indexer/indexer.ts";
 import { BRIEF_TOKENS_MAX } from "../../src/mcp/tools/resume-brief.ts";
 import { SEARCH_LIMIT_MAX } from "../../src/mcp/tools/search-history.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";

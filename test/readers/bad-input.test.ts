@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { inspectPaths } from "../../src/index/inspect.ts";
+import { inspectPaths } from "../../src/indexer/inspect.ts";
 import { linesOf } from "../../src/readers/lines.ts";
 import type { SourceLine } from "../../src/readers/types.ts";
 import { jsonl, parseLines, parseText, realFixtures } from "../helpers/transcripts.ts";

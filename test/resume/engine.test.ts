@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexPaths } from "../../src/index/indexer.ts";
+import { indexPaths } from "../../src/indexer/indexer.ts";
 import { citedIds, resolveCitations } from "../../src/resume/citations.ts";
 import { createResumeEngine, type ResumeEngine } from "../../src/resume/engine.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticEmbedder } from "../../src/embedders/static.ts";
 import type { Embedder } from "../../src/embedders/types.ts";
-import { indexPaths } from "../../src/index/indexer.ts";
+import { indexPaths } from "../../src/indexer/indexer.ts";
 import { searchHybrid } from "../../src/search/hybrid.ts";
 import { search } from "../../src/search/search.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { indexPaths } from "../../src/index/indexer.ts";
+import { indexPaths } from "../../src/indexer/indexer.ts";
 import { search } from "../../src/search/search.ts";
 import { resolveSession } from "../../src/search/sessions.ts";
 import { buildTimeline } from "../../src/search/timeline.ts";

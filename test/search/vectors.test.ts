@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { indexPaths } from "../../src/index/indexer.ts";
+import { indexPaths } from "../../src/indexer/indexer.ts";
 import { searchHybrid } from "../../src/search/hybrid.ts";
 import { buildQueuedBundles, refreshVectors } from "../../src/search/vectors.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { configuredEmbedder, describeEmbedder, EMBEDDER_SETTING } from "../../embedders/config.ts";
 import { EMBEDDER_KINDS, type EmbedderConfig, EmbedderError } from "../../embedders/types.ts";
-import { acquireLock } from "../../index/lock.ts";
+import { acquireLock } from "../../indexer/lock.ts";
 import { refreshVectors } from "../../search/vectors.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";

@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type IndexResult, indexPaths } from "../../index/indexer.ts";
-import { acquireLock } from "../../index/lock.ts";
-import { watchIndex } from "../../index/watch.ts";
+import { type IndexResult, indexPaths } from "../../indexer/indexer.ts";
+import { acquireLock } from "../../indexer/lock.ts";
+import { watchIndex } from "../../indexer/watch.ts";
 import { defaultRoots } from "../../readers/roots.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";

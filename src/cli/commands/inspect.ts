@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { inspectPaths } from "../../index/inspect.ts";
+import { inspectPaths } from "../../indexer/inspect.ts";
 import { EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 

@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type IndexResult, indexPaths } from "../../index/indexer.ts";
-import { IndexLockedError, tryLock } from "../../index/lock.ts";
+import { type IndexResult, indexPaths } from "../../indexer/indexer.ts";
+import { IndexLockedError, tryLock } from "../../indexer/lock.ts";
 import { defaultRoots } from "../../readers/roots.ts";
 import { buildOverview, type Overview } from "../../search/overview.ts";
 import { openStore } from "../../store/sqlite-store.ts";

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { watchIndex } from "../../src/index/watch.ts";
+import { watchIndex } from "../../src/indexer/watch.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { indexFile, indexPaths } from "../../src/index/indexer.ts";
+import { indexFile, indexPaths } from "../../src/indexer/indexer.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { dumpIndex, firstDifference } from "../helpers/db-dump.ts";
