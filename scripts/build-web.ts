@@ -1,18 +1,34 @@
 /**
- * Builds the viewport page into dist/web: compiles web/*.ts (and the shared protocol and view reducer from
- * src/live) with web/tsconfig.json, then copies the static files. Run by `npm run build`.
+ * Builds the web app into dist/web with esbuild: web/main.tsx (Preact components, the live protocol's shared
+ * reducer from src/live, markdown-it, highlight.js, jsdiff) becomes one ES module and one stylesheet under
+ * dist/web/assets, and the page shell and favicon are copied beside them. Nothing is loaded from outside the
+ * server at run time. Type checking is `npm run check` (tsc -p web/tsconfig.json); this only bundles.
+ * Run by `npm run build`; `node scripts/build-web.ts --dev` keeps the output readable.
  */
-import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "web");
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const dev = process.argv.includes("--dev");
 
 rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-execFileSync(process.execPath, [tsc, "-p", join(root, "web", "tsconfig.json")], { stdio: "inherit" });
-for (const file of ["index.html", "style.css"]) copyFileSync(join(root, "web", file), join(out, file));
+mkdirSync(join(out, "assets"), { recursive: true });
+await build({
+  entryPoints: { app: join(root, "web", "main.tsx"), style: join(root, "web", "style.css") },
+  outdir: join(out, "assets"),
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: ["chrome110", "firefox115", "safari16"],
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  minify: !dev,
+  sourcemap: false,
+  legalComments: "linked",
+  logLevel: "warning",
+  tsconfig: join(root, "web", "tsconfig.json"),
+});
+for (const file of ["index.html", "favicon.svg"]) copyFileSync(join(root, "web", file), join(out, file));

@@ -1,6 +1,6 @@
 /** zod schemas for what viewports send. Anything that fails them is answered with `nack invalid`. */
 import { z } from "zod";
-import type { ClientCommand } from "./protocol.ts";
+import type { ClientCommand, PingMessage } from "./protocol.ts";
 
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -61,7 +61,17 @@ export const clientCommandSchema = z.discriminatedUnion("type", [
       prompt: z.string().min(1).max(MAX_MESSAGE_CHARS).optional(),
     })
     .strict(),
+  z
+    .object({
+      type: z.literal("resume_session"),
+      clientMsgId,
+      sessionId: z.string().min(1).max(200),
+      prompt: z.string().min(1).max(MAX_MESSAGE_CHARS).optional(),
+    })
+    .strict(),
 ]);
+
+const pingSchema = z.object({ type: z.literal("ping"), t: z.number().optional() }).strict();
 
 // A compile-time check that the schema and the hand-written union agree.
 type Parsed = z.infer<typeof clientCommandSchema>;
@@ -72,14 +82,33 @@ export type ParseCommandResult =
   | { ok: true; command: ClientCommand }
   | { ok: false; clientMsgId: string | null; message: string };
 
+export type ParseMessageResult = ParseCommandResult | { ok: true; ping: PingMessage };
+
+/** Parses one WebSocket frame: a command, or the page's heartbeat `ping`. Never throws. */
+export function parseClientMessage(raw: string): ParseMessageResult {
+  const value = parseJson(raw);
+  if (value === undefined) return { ok: false, clientMsgId: null, message: "malformed JSON" };
+  const ping = pingSchema.safeParse(value);
+  if (ping.success) return { ok: true, ping: ping.data as PingMessage };
+  return validate(value);
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses one raw frame. Never throws: bad input comes back as data with a readable reason. */
 export function parseClientCommand(raw: string): ParseCommandResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { ok: false, clientMsgId: null, message: "malformed JSON" };
-  }
+  const value = parseJson(raw);
+  if (value === undefined) return { ok: false, clientMsgId: null, message: "malformed JSON" };
+  return validate(value);
+}
+
+function validate(value: unknown): ParseCommandResult {
   const result = clientCommandSchema.safeParse(value);
   if (result.success) return { ok: true, command: result.data as ClientCommand };
   const id =

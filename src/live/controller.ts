@@ -145,6 +145,12 @@ interface ActiveTurn {
   resolveDone: (result: TurnResult) => void;
 }
 
+/** The advice a driver attached to its error for the person at the page (see `DriverError`). */
+function hintOf(error: unknown): string | undefined {
+  const hint = (error as { hint?: unknown } | null)?.hint;
+  return typeof hint === "string" && hint !== "" ? hint : undefined;
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<undefined>((resolve) => {
@@ -316,10 +322,16 @@ export function createLiveController(options: LiveControllerOptions): LiveContro
     try {
       opened = await opening;
     } catch (error) {
-      if (gen === generation) opening = null;
-      throw new LiveError("failed", `could not start the ${driver.name} session: ${errorMessage(error)}`, {
-        cause: error,
-      });
+      const message = `could not start the ${driver.name} session: ${errorMessage(error)}`;
+      if (gen === generation) {
+        opening = null;
+        // Every viewport sees why, not only the one whose command started it.
+        const failed: SessionEvent = { type: "error", code: "driver_failed", message, fatal: true };
+        const hint = hintOf(error);
+        if (hint) failed.hint = hint;
+        emit(failed);
+      }
+      throw new LiveError("failed", message, { cause: error });
     }
     if (gen !== generation || disposed) {
       void opened
@@ -420,17 +432,21 @@ export function createLiveController(options: LiveControllerOptions): LiveContro
     finishTurn(t, { status: "interrupted" });
   };
 
-  const clearSession = (reason = "cleared"): Promise<{ epoch: string }> => {
+  const clearSession = (reason = "cleared", byViewport?: string): Promise<{ epoch: string }> => {
     if (clearing) return clearing;
     clearing = (async () => {
       generation++;
       const t = turn;
       const s = session;
+      const endedSessionId = s?.sessionId ?? view.sessionId;
       // The turn keeps its old generation; let it finish this epoch's bookkeeping before the epoch ends.
       if (t) t.generation = generation;
       prompts.cancelAll("cancelled");
       if (t) await interruptTurn(t);
-      emit({ type: "session_cleared", reason });
+      const cleared: SessionEvent = { type: "session_cleared", reason };
+      if (endedSessionId) cleared.sessionId = endedSessionId;
+      if (byViewport) cleared.byViewport = byViewport;
+      emit(cleared);
       epoch = newId();
       seq = 0;
       ring.clear(1);
@@ -460,12 +476,16 @@ export function createLiveController(options: LiveControllerOptions): LiveContro
     prompt?: string;
     clientMsgId?: string;
     resumeSessionId?: string;
+    byViewport?: string;
   }): Promise<StartSessionResult> => {
     if (disposed) throw new LiveError("failed", "the controller has been disposed");
     if (clearing) await clearing;
-    if (hasSession()) await clearSession(o.resumeSessionId ? "resume_session" : "new_session");
+    if (hasSession() || view.transcript.length > 0) {
+      await clearSession(o.resumeSessionId ? "resume_session" : "new_session", o.byViewport);
+    }
     const s = await ensureSession(o.resumeSessionId);
-    if (o.resumeSessionId && s.sessionId !== o.resumeSessionId) {
+    // A driver may resolve a unique prefix; anything else it opened is not the session that was asked for.
+    if (o.resumeSessionId && !s.sessionId.startsWith(o.resumeSessionId)) {
       await clearSession("resume_failed");
       throw new LiveError("failed", `resumed session id ${s.sessionId} does not match ${o.resumeSessionId}`);
     }
@@ -596,12 +616,24 @@ export function createLiveController(options: LiveControllerOptions): LiveContro
             if (command.expectEpoch !== undefined && command.expectEpoch !== epoch) {
               throw new LiveError("stale_epoch", "the session was already cleared");
             }
-            return clearSession(command.reason ?? "cleared by a viewport");
+            return clearSession(command.reason ?? "cleared by a viewport", viewportId);
           });
           break;
         case "new_session":
           reply = toReply(id, () =>
-            startSession({ ...(command.prompt !== undefined ? { prompt: command.prompt, clientMsgId: id } : {}) }),
+            startSession({
+              byViewport: viewportId,
+              ...(command.prompt !== undefined ? { prompt: command.prompt, clientMsgId: id } : {}),
+            }),
+          );
+          break;
+        case "resume_session":
+          reply = toReply(id, () =>
+            startSession({
+              byViewport: viewportId,
+              resumeSessionId: command.sessionId,
+              ...(command.prompt !== undefined ? { prompt: command.prompt, clientMsgId: id } : {}),
+            }),
           );
           break;
       }

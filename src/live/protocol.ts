@@ -92,10 +92,14 @@ export type SessionEvent =
       byViewport?: string;
       decision?: "allow" | "deny";
     }
-  | { type: "error"; code: string; message: string; fatal: boolean }
+  /** `hint` says what the person at the page can do about it (e.g. how to give `cairn serve` a model). */
+  | { type: "error"; code: string; message: string; fatal: boolean; hint?: string }
   | { type: "turn_ended"; turnId: string; status: TurnStatus; usage?: Usage }
-  /** The last event of an epoch. */
-  | { type: "session_cleared"; reason: string };
+  /**
+   * The last event of an epoch. `reason` is `new_session`, `resume_session` or what the clearing viewport sent;
+   * `sessionId` names the session that ended (its transcript stays in history), `byViewport` who cleared it.
+   */
+  | { type: "session_cleared"; reason: string; sessionId?: string; byViewport?: string };
 
 export type SessionEventType = SessionEvent["type"];
 
@@ -135,7 +139,7 @@ export type TranscriptItem =
       isError?: boolean;
       status: "running" | "done" | "error";
     }
-  | { kind: "notice"; level: "error" | "info"; text: string };
+  | { kind: "notice"; level: "error" | "info"; text: string; code?: string; hint?: string };
 
 /** What a viewport shows, rebuilt by the same reducer on the server (for snapshots) and in the page. */
 export interface LiveView {
@@ -188,7 +192,22 @@ export interface NackFrame {
 
 export type CommandReply = AckFrame | NackFrame;
 
-export type ServerFrame = Envelope | SnapshotFrame | HelloFrame | AckFrame | NackFrame;
+/** The answer to a viewport's `ping`: proof that the connection is alive both ways. */
+export interface PongFrame {
+  kind: "pong";
+  t?: number;
+}
+
+export type ServerFrame = Envelope | SnapshotFrame | HelloFrame | AckFrame | NackFrame | PongFrame;
+
+/**
+ * A viewport's heartbeat. Not a command: no `clientMsgId`, no reply cache, answered at once with `pong`.
+ * Browsers cannot see WebSocket pings, so the page sends these to notice a dead connection itself.
+ */
+export interface PingMessage {
+  type: "ping";
+  t?: number;
+}
 
 /** Client → server commands (validated by `commands.ts`). */
 export type ClientCommand =
@@ -203,6 +222,8 @@ export type ClientCommand =
     }
   | { type: "interrupt"; clientMsgId: string; expectEpoch?: string }
   | { type: "clear_session"; clientMsgId: string; expectEpoch?: string; reason?: string }
-  | { type: "new_session"; clientMsgId: string; prompt?: string };
+  | { type: "new_session"; clientMsgId: string; prompt?: string }
+  /** Reopens a session the driver saved earlier (e.g. a pi session from history) and makes it the live one. */
+  | { type: "resume_session"; clientMsgId: string; sessionId: string; prompt?: string };
 
 export type ClientCommandType = ClientCommand["type"];

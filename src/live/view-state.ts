@@ -72,13 +72,29 @@ function addUsage(view: LiveView, usage: LiveView["usage"] | undefined): void {
   }
 }
 
-/** Bounds a tool payload for display without losing its type when it is small. */
+/**
+ * Bounds a tool payload for display. Objects keep their shape (a page shows an edit's `old`/`new` as a diff,
+ * a write's `content` with its line count): long strings inside are cut, and only a payload that stays too
+ * big once they are cut becomes a string.
+ */
 function boundPayload(value: unknown, limits: ViewLimits): unknown {
   const max = limits.maxPayloadChars;
   if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}…` : value;
   if (value === undefined || value === null || typeof value !== "object") return value;
   const text = JSON.stringify(value);
-  return text !== undefined && text.length > max ? `${text.slice(0, max)}…` : value;
+  if (text === undefined || text.length <= max) return value;
+  const cut = cutStrings(value, Math.max(200, Math.floor(max / 2)), 0);
+  const again = JSON.stringify(cut);
+  return again !== undefined && again.length <= max * 2 ? cut : `${text.slice(0, max)}…`;
+}
+
+function cutStrings(value: unknown, max: number, depth: number): unknown {
+  if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}…` : value;
+  if (value === null || typeof value !== "object" || depth > 4) return value;
+  if (Array.isArray(value)) return value.slice(0, 200).map((v) => cutStrings(v, max, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).slice(0, 100)) out[k] = cutStrings(v, max, depth + 1);
+  return out;
 }
 
 export function applyEvent(
@@ -159,9 +175,12 @@ export function applyEvent(
     case "prompt_resolved":
       view.openPrompts = view.openPrompts.filter((p) => p.id !== event.promptId);
       return;
-    case "error":
-      push(view, { kind: "notice", level: "error", text: `${event.code}: ${event.message}` }, limits);
+    case "error": {
+      const notice: TranscriptItem = { kind: "notice", level: "error", text: event.message, code: event.code };
+      if (event.hint) notice.hint = event.hint;
+      push(view, notice, limits);
       return;
+    }
     case "turn_ended":
       if (view.turnId === event.turnId) view.turnId = null;
       addUsage(view, event.usage);

@@ -4,16 +4,15 @@
  * the middle of a stream restores text and open prompts, and a dropped connection catches up without losing
  * or duplicating text.
  */
-import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLiveController, type LiveController } from "../../src/live/controller.ts";
 import { parseScript } from "../../src/live/drivers/script-format.ts";
 import { createScriptedDriver } from "../../src/live/drivers/scripted.ts";
 import { type LiveServerHandle, startLiveServer } from "../../src/live/server/listen.ts";
 import { findWebRoot } from "../../src/live/server/web-root.ts";
+import { buildWeb, launchChromium, openPage } from "../web/helpers/chromium.ts";
 
 const LINES = Array.from({ length: 24 }, (_, i) => `Line ${String(i + 1).padStart(2, "0")} of the answer.`).join("\n");
 const AFTER = "Done after the tool.";
@@ -46,21 +45,10 @@ let controller: LiveController;
 
 beforeAll(async () => {
   if (!script.ok) throw new Error(script.error);
-  execFileSync(process.execPath, [join(import.meta.dirname, "../../scripts/build-web.ts")], { stdio: "inherit" });
+  buildWeb();
   controller = createLiveController({ driver: createScriptedDriver({ script: script.script, cwd: tmpdir() }) });
   server = await startLiveServer({ controller, webRoot: findWebRoot() });
-  // launch() gives Chromium a fresh temporary user-data-dir of its own, removed on close.
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -76,13 +64,8 @@ afterEach(async () => {
 
 /** A tab that opened the printed URL once (the token becomes a cookie) and shows a live connection. */
 async function openTab(first: boolean): Promise<Page> {
-  const page = await context.newPage();
-  page.on("pageerror", (error) => {
-    throw error;
-  });
-  await page.goto(first ? server.url : `${server.origin}/`);
+  const page = await openPage(context, first ? server.url : `${server.origin}/`);
   expect(page.url()).toBe(`${server.origin}/`);
-  await page.waitForSelector('#connection[data-state="live"]');
   return page;
 }
 
@@ -90,7 +73,8 @@ async function freshContext(): Promise<void> {
   context = await browser.newContext();
 }
 
-const assistantTexts = (page: Page) => page.locator(".assistant").allTextContents();
+const assistantTexts = async (page: Page) =>
+  (await page.locator(".assistant").allTextContents()).map((text) => text.trim());
 const promptCard = (page: Page) => page.locator('.prompt[data-kind="tool_permission"]');
 
 async function sendMessage(page: Page, text: string): Promise<void> {
@@ -176,15 +160,16 @@ describe("viewport page in Chromium", () => {
     await page.click("#interrupt");
     await promptCard(page).waitFor({ state: "detached" });
     await page.waitForSelector('.assistant[data-status="completed"]');
-    await page.waitForSelector('body[data-streaming="false"]');
+    await page.waitForSelector('.live[data-streaming="false"]');
 
-    page.once("dialog", (dialog) => void dialog.accept());
     const before = controller.epoch;
     await page.click("#clear");
+    await page.click("dialog.confirm button.primary");
     await page.waitForSelector(".user", { state: "detached" });
     expect(controller.epoch).not.toBe(before);
 
     await page.click("#new-session");
+    await page.click("dialog.confirm button.primary");
     await page.waitForSelector("#session >> text=scripted");
   });
 });

@@ -437,7 +437,8 @@ describe("live controller", () => {
     controller.subscribe({ viewportId: "v" }, sink);
     expect(sink.snapshots()[0]?.view.transcript.at(-1)).toMatchObject({
       kind: "notice",
-      text: "driver_error: model exploded",
+      code: "driver_error",
+      text: "model exploded",
     });
   });
 

@@ -195,7 +195,7 @@ describe("pi driver (faux provider)", () => {
           )
           .join(", ")}`,
       );
-    const { controller, cwd, agentDir } = await setup([seen, seen]);
+    const { controller, cwd, agentDir, sink } = await setup([seen, seen]);
     await (await controller.sendMessage({ text: "first" })).done;
     const sessionId = controller.getState().sessionId!;
     const firstEpoch = controller.epoch;
@@ -206,6 +206,19 @@ describe("pi driver (faux provider)", () => {
     await vi.waitFor(() => expect(controller.isStreaming()).toBe(false));
     expect(controller.getSnapshot().view.transcript.at(-1)).toMatchObject({ text: "users so far: first, second" });
     expect(readdirSync(piSessionDir(agentDir, cwd)).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1);
+
+    // From a viewport, by a unique prefix: every tab learns which session ended and who switched.
+    const reply = await controller.execute(
+      { type: "resume_session", clientMsgId: "r1", sessionId: sessionId.slice(0, 8) },
+      "tab-1",
+    );
+    expect(reply).toMatchObject({ kind: "ack", result: { sessionId } });
+    expect(sink.envelopes().map((e) => e.event)).toContainEqual({
+      type: "session_cleared",
+      reason: "resume_session",
+      sessionId,
+      byViewport: "tab-1",
+    });
     await expect(controller.resumeSession({ sessionId: "no-such-session" })).rejects.toThrow(
       /no pi session no-such-session/,
     );

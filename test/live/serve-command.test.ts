@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { CliIo } from "../../src/cli/io.ts";
@@ -26,6 +28,9 @@ describe("cairn serve", () => {
     [["--cwd", "/definitely/not/here"], /is not a directory/],
     [["--bogus"], /Unknown option '--bogus'/],
     [["--driver", "scripted", "--script", "package.json"], /package\.json: version: /],
+    [["--provider", "anthropic"], /--provider and --model go together/],
+    [["--driver", "scripted", "--script", "examples/live-demo.json", "--provider", "x"], /--provider only goes with/],
+    [["--resume", ""], /--resume needs a session id/],
   ])("refuses %j with a usage error", async (args, message) => {
     const t = io();
     expect(await main(["serve", ...args], t.io)).toBe(2);
@@ -48,5 +53,32 @@ describe("cairn serve", () => {
     stop.abort();
     expect(await exit).toBe(0);
     expect(t.out()).toContain("shutting down");
+  });
+
+  it("reports a model pi does not know in the terminal, with what to do, before serving", async () => {
+    const agentDir = mkdtempSync(join(tmpdir(), "cairn-serve-pi-"));
+    const saved = { dir: process.env["PI_CODING_AGENT_DIR"], offline: process.env["PI_OFFLINE"] };
+    process.env["PI_CODING_AGENT_DIR"] = agentDir;
+    process.env["PI_OFFLINE"] = "1";
+    try {
+      const t = io();
+      const code = await main(
+        ["serve", "--provider", "anthropic", "--model", "no-such-model", "--cwd", agentDir],
+        t.io,
+      );
+      expect(code).toBe(1);
+      expect(t.err()).toContain("pi knows no model 'no-such-model' for provider 'anthropic'");
+      expect(t.err()).toMatch(/Restart cairn serve with one of anthropic's models: claude-/);
+      expect(t.out()).not.toContain("Open http");
+    } finally {
+      for (const [key, value] of [
+        ["PI_CODING_AGENT_DIR", saved.dir],
+        ["PI_OFFLINE", saved.offline],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      rmSync(agentDir, { recursive: true, force: true });
+    }
   });
 });

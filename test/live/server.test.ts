@@ -265,6 +265,35 @@ describe("cairn serve: viewports", () => {
     for (const s of [a, b, c]) s.ws.close();
   });
 
+  it("answers the page's heartbeat ping with a pong, and refuses a ping over POST", async () => {
+    const socket = await connect(server.port, { ...host(), ...bearer });
+    socket.send({ type: "ping", t: 7 });
+    expect(await socket.waitFor((f) => f.kind === "pong")).toEqual({ kind: "pong", t: 7 });
+    socket.ws.close();
+    const res = await request(server.port, {
+      method: "POST",
+      path: "/api/command",
+      headers: { ...host(), ...bearer, "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "ping" }),
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("serves the page for every view's path, and trades a token on any of them", async () => {
+    for (const path of ["/sessions", "/search", "/s/abc", "/s/abc/brief", "/e/123", "/threads", "/t/9"]) {
+      const page = await request(server.port, { path, headers: { ...host(), Cookie: cookie } });
+      expect(page.status, path).toBe(200);
+      expect(page.body).toContain("viewport");
+      expect(page.headers["content-security-policy"]).toContain("default-src 'none'");
+    }
+    const res = await request(server.port, { path: `/search?q=x&token=${server.token}`, headers: host() });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe("/search?q=x");
+    expect(
+      (await request(server.port, { path: "/assets/nope.js", headers: { ...host(), Cookie: cookie } })).status,
+    ).toBe(404);
+  });
+
   it("accepts commands over POST with the bearer token", async () => {
     const res = await request(server.port, {
       method: "POST",

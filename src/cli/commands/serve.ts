@@ -4,17 +4,22 @@ import { parseArgs } from "node:util";
 import { createLiveController } from "../../live/controller.ts";
 import { createDriver } from "../../live/drivers/index.ts";
 import { parseScript, type Script } from "../../live/drivers/script-format.ts";
+import { errorMessage } from "../../live/errors.ts";
 import { DRIVER_NAMES, type DriverName } from "../../live/protocol.ts";
 import { isLoopback, startLiveServer } from "../../live/server/listen.ts";
 import { findWebRoot } from "../../live/server/web-root.ts";
 import { type Command, UsageError } from "../io.ts";
 
-const USAGE = `Usage: cairn serve [--cwd DIR] [--driver pi|scripted|claude] [--script FILE] [--port N] [--host H]
+const USAGE = `Usage: cairn serve [--cwd DIR] [--driver pi|scripted|claude] [--provider P --model M] [--resume ID]
+                   [--script FILE] [--port N] [--host H] [--prompt-timeout S]
 
 Serves one live agent session to any number of browser tabs.
 
   --cwd DIR          directory the agent works in (default: the current directory)
   --driver NAME      pi (default), scripted (replays --script), or claude (Claude Agent SDK)
+  --provider P       pi's model provider, e.g. anthropic, openai, google (needs --model; default: pi's settings)
+  --model M          the model id, e.g. claude-sonnet-4-5 (pi: with --provider; claude: the Claude model)
+  --resume ID        continue a saved session (a pi session id or a unique prefix of one) instead of a new one
   --script FILE      a JSON script (see examples/live-*.json) or a recorded pi session file
   --port N           port to listen on (default: 0, a free port)
   --host H           address to bind (default: 127.0.0.1); anything else exposes the agent
@@ -46,6 +51,9 @@ export const serveCommand: Command = {
           port: { type: "string" },
           host: { type: "string" },
           "prompt-timeout": { type: "string" },
+          provider: { type: "string" },
+          model: { type: "string" },
+          resume: { type: "string" },
         },
       }).values as Record<string, string | undefined>;
     } catch (error) {
@@ -77,12 +85,40 @@ export const serveCommand: Command = {
       throw new UsageError("--script only goes with --driver scripted");
     }
 
-    const driver = await createDriver({ name: driverName, cwd, ...(script ? { script } : {}) });
+    const provider = values["provider"];
+    const model = values["model"];
+    if (provider !== undefined && driverName !== "pi") throw new UsageError("--provider only goes with --driver pi");
+    if (driverName === "pi" && (provider === undefined) !== (model === undefined)) {
+      throw new UsageError("--provider and --model go together (or leave both out to use pi's settings)");
+    }
+    if (model !== undefined && driverName === "scripted")
+      throw new UsageError("--model does not go with --driver scripted");
+    const resume = values["resume"];
+    if (resume === "") throw new UsageError("--resume needs a session id");
+
+    const driver = await createDriver({
+      name: driverName,
+      cwd,
+      ...(script ? { script } : {}),
+      ...(provider ? { provider } : {}),
+      ...(model ? { model } : {}),
+    });
     const controller = createLiveController({
       driver,
       promptTimeoutMs,
       log: (message) => io.stderr.write(`${message}\n`),
     });
+    // A session asked for on the command line opens now, so a wrong id or model is reported here, not in a tab.
+    if (resume !== undefined || provider !== undefined) {
+      try {
+        if (resume !== undefined) await controller.resumeSession({ sessionId: resume });
+        else await controller.startSession();
+      } catch (error) {
+        await controller.dispose();
+        const hint = (error as { cause?: { hint?: unknown } }).cause?.hint;
+        throw new Error(`${errorMessage(error)}${typeof hint === "string" ? `\n${hint}` : ""}`);
+      }
+    }
     const webRoot = findWebRoot();
     if (!existsSync(join(webRoot, "index.html"))) {
       io.stderr.write(`cairn serve: the viewport page is not built (${webRoot}); run 'npm run build'\n`);

@@ -13,6 +13,9 @@ export interface CreateDriverOptions {
   cwd: string;
   /** Required for `scripted`. */
   script?: Script;
+  /** pi's provider and model (`--provider`, `--model`); the agent's own settings choose when omitted. */
+  provider?: string;
+  model?: string;
   /** Overrides the path of the Claude Code executable (the `claude` driver). */
   claudeExecutable?: string;
 }
@@ -37,7 +40,11 @@ export async function createDriver(options: CreateDriverOptions): Promise<LiveDr
       return createScriptedDriver({ script: options.script, cwd: options.cwd });
     case "pi": {
       const { createPiDriver } = await loadOptional(() => import("./pi.ts"), "pi", "@earendil-works/pi-coding-agent");
-      return createPiDriver({ cwd: options.cwd });
+      return createPiDriver({
+        cwd: options.cwd,
+        ...(options.provider ? { provider: options.provider } : {}),
+        ...(options.model ? { modelId: options.model } : {}),
+      });
     }
     case "claude": {
       const { createClaudeDriver } = await loadOptional(
@@ -48,6 +55,7 @@ export async function createDriver(options: CreateDriverOptions): Promise<LiveDr
       return createClaudeDriver({
         cwd: options.cwd,
         ...(options.claudeExecutable ? { pathToClaudeCodeExecutable: options.claudeExecutable } : {}),
+        ...(options.model ? { model: options.model } : {}),
       });
     }
   }

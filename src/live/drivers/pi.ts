@@ -23,12 +23,15 @@ import {
   type SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import type { Question, TurnStatus, Usage } from "../protocol.ts";
-import type { DriverSession, LiveDriver, TurnContext, TurnResult } from "./types.ts";
+import { DriverError, type DriverSession, type LiveDriver, type TurnContext, type TurnResult } from "./types.ts";
 
 export interface PiDriverOptions {
   cwd: string;
   /** pi's agent dir (sessions, auth, settings). Defaults to `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
   agentDir?: string;
+  /** pi's provider and model id (`cairn serve --provider P --model M`); pi's settings choose when omitted. */
+  provider?: string;
+  modelId?: string;
   /** Tools that run without a prompt. Everything else asks. */
   autoAllowTools?: readonly string[];
   /** Restricts the active tools (pi's own default set when omitted); `ask_user` is added. */
@@ -84,6 +87,40 @@ function statusOf(message: AssistantMessage): TurnStatus {
   return "completed";
 }
 
+/** Advice for a page whose server has no model: what to do in the terminal that runs `cairn serve`. */
+export const NO_MODEL_HINT =
+  "Stop cairn serve and start it again with a model, e.g. `ANTHROPIC_API_KEY=… cairn serve --provider anthropic " +
+  "--model claude-sonnet-4-5` (any provider pi supports works, with its API key in the environment), or set " +
+  "defaultProvider and defaultModel in pi's settings.json. Logging in once with the pi command line works too.";
+
+/** The model named by `--provider/--model`, or undefined to let pi's settings choose. Unknown names throw. */
+function chooseModel(runtime: ModelRuntime, provider?: string, modelId?: string): Model<string> | undefined {
+  if (!provider && !modelId) return undefined;
+  if (!provider || !modelId) {
+    throw new DriverError("--provider and --model go together", {
+      hint: "Restart cairn serve with both --provider and --model, or with neither to use pi's settings.",
+    });
+  }
+  const model = runtime.getModel(provider, modelId);
+  if (!model) {
+    const known = runtime
+      .getModels(provider)
+      .slice(0, 8)
+      .map((m) => m.id);
+    throw new DriverError(`pi knows no model '${modelId}' for provider '${provider}'`, {
+      hint: known.length
+        ? `Restart cairn serve with one of ${provider}'s models: ${known.join(", ")}${known.length === 8 ? ", …" : ""}.`
+        : `pi knows no provider '${provider}'. Restart cairn serve with a provider pi supports (e.g. anthropic, openai, google).`,
+    });
+  }
+  if (!runtime.hasConfiguredAuth(provider)) {
+    throw new DriverError(`pi has no API key or login for '${provider}'`, {
+      hint: `Set ${provider}'s API key in the environment of cairn serve (e.g. ${provider.toUpperCase().replace(/-/g, "_")}_API_KEY) and restart it.`,
+    });
+  }
+  return model as Model<string>;
+}
+
 export function createPiDriver(options: PiDriverOptions): LiveDriver {
   const cwd = resolve(options.cwd);
   const agentDir = options.agentDir ?? getAgentDir();
@@ -96,8 +133,21 @@ export function createPiDriver(options: PiDriverOptions): LiveDriver {
       const sessionDir = piSessionDir(agentDir, cwd);
       let sessionManager: SessionManager;
       if (o.resumeSessionId) {
-        const found = (await SessionManager.list(cwd, sessionDir)).find((s) => s.id === o.resumeSessionId);
-        if (!found) throw new Error(`no pi session ${o.resumeSessionId} in ${sessionDir}`);
+        const wanted = o.resumeSessionId;
+        const saved = await SessionManager.list(cwd, sessionDir);
+        const matches = saved.filter((s) => s.id === wanted);
+        if (matches.length === 0) matches.push(...saved.filter((s) => s.id.startsWith(wanted)));
+        if (matches.length > 1) {
+          throw new DriverError(`${matches.length} pi sessions start with ${wanted}`, {
+            hint: "Give more characters of the session id.",
+          });
+        }
+        const found = matches[0];
+        if (!found) {
+          throw new DriverError(`no pi session ${o.resumeSessionId} was saved for ${cwd}`, {
+            hint: "pi keeps sessions per working directory: start cairn serve with --cwd set to the session's project to continue it.",
+          });
+        }
         sessionManager = SessionManager.open(found.path, sessionDir);
       } else {
         sessionManager = SessionManager.create(cwd, sessionDir);
@@ -165,11 +215,12 @@ export function createPiDriver(options: PiDriverOptions): LiveDriver {
             ],
           },
         });
+        const model = options.model ?? chooseModel(services.modelRuntime, options.provider, options.modelId);
         const created = await createAgentSessionFromServices({
           services,
           sessionManager: r.sessionManager,
           ...(r.sessionStartEvent ? { sessionStartEvent: r.sessionStartEvent } : {}),
-          ...(options.model ? { model: options.model } : {}),
+          ...(model ? { model } : {}),
           ...(options.tools ? { tools: [...new Set([...options.tools, "ask_user"])] } : {}),
         });
         return { ...created, services, diagnostics: services.diagnostics };
@@ -247,10 +298,9 @@ export function createPiDriver(options: PiDriverOptions): LiveDriver {
       const model = runtime.session.model;
       if (!model || model.provider === "unknown") {
         await runtime.dispose();
-        throw new Error(
-          runtime.modelFallbackMessage ??
-            "pi has no model configured; run `pi` once to log in or set a provider API key",
-        );
+        throw new DriverError("pi has no model it can use (no provider is logged in or has an API key)", {
+          hint: NO_MODEL_HINT,
+        });
       }
 
       let closed = false;

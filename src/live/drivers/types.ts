@@ -56,3 +56,17 @@ export interface LiveDriver {
   readonly cwd: string;
   open(options?: OpenSessionOptions): Promise<DriverSession>;
 }
+
+/**
+ * A driver failure with advice for the person at the page. `message` says what went wrong in the server's
+ * terms; `hint` says what to do, in words that make sense in a browser (which command to restart `cairn serve`
+ * with, which setting to add), never a TUI command or a path on the server alone.
+ */
+export class DriverError extends Error {
+  readonly hint: string | undefined;
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = "DriverError";
+    this.hint = options.hint;
+  }
+}

@@ -3,8 +3,9 @@
  * `listen.ts` binds it to a port; tests can do the same on 127.0.0.1:0.
  *
  * Routes:
- *   GET  /?token=…     trade the printed token for the session cookie, then redirect to /
- *   GET  / , /*.js …   the viewport page (cookie or bearer)
+ *   GET  /?token=…     trade the printed token for the session cookie, then redirect to / (any view's path
+ *                      works: /sessions?token=… lands on /sessions)
+ *   GET  / , /search … the page, for every view's path (cookie or bearer); /assets/*, /favicon.svg its files
  *   GET  /api/state    state and snapshot as JSON (cookie or bearer)
  *   POST /api/command  one client command as JSON; the reply is the ack or nack
  *   GET  /ws           WebSocket upgrade for viewports
@@ -16,6 +17,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { parseClientCommand } from "../commands.ts";
 import type { LiveController } from "../controller.ts";
 import { errorMessage } from "../errors.ts";
+import { isPagePath } from "../page-paths.ts";
 import type { CommandReply, NackCode } from "../protocol.ts";
 import type { QueuedSinkOptions } from "../sink.ts";
 import type { AccessPolicy } from "./access.ts";
@@ -197,11 +199,13 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
       throw new HttpError(405, "method_not_allowed", `${method} is not supported here`);
     }
     const token = url.searchParams.get("token");
-    if (url.pathname === "/" && token !== null) {
+    if (isPagePath(url.pathname) && token !== null) {
       if (!policy.tokenMatches(token))
         throw new HttpError(401, "unauthorized", "that token is not valid for this server");
-      // The redirect drops the token from the address bar and history.
-      send(res, 303, "text/plain; charset=utf-8", "", { Location: "/", "Set-Cookie": policy.sessionCookie() });
+      // The redirect drops the token from the address bar and history, and keeps the view it was for.
+      url.searchParams.delete("token");
+      const location = `${url.pathname}${url.search}`;
+      send(res, 303, "text/plain; charset=utf-8", "", { Location: location, "Set-Cookie": policy.sessionCookie() });
       return;
     }
     if (url.pathname === "/api/state") {
@@ -209,17 +213,19 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
       sendJson(res, 200, { state: controller.getState(), snapshot: controller.getSnapshot() });
       return;
     }
+    const page = isPagePath(url.pathname);
     try {
       policy.authenticate(req);
     } catch (error) {
-      if (url.pathname === "/" && error instanceof HttpError) {
+      if (page && error instanceof HttpError) {
         send(res, 401, "text/html; charset=utf-8", UNAUTHENTICATED_PAGE);
         return;
       }
       throw error;
     }
     if (!web.available) throw new HttpError(503, "not_built", "the viewport page is not built; run `npm run build`");
-    const file = web.read(url.pathname);
+    // Every view's path is answered with the page; the page's router reads the path.
+    const file = web.read(page ? "/" : url.pathname);
     if (!file) throw new HttpError(404, "not_found", `no such file: ${url.pathname}`);
     const extra: Record<string, string> = file.type.startsWith("text/html")
       ? { "Content-Security-Policy": PAGE_CSP }

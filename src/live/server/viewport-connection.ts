@@ -4,7 +4,7 @@
  * closing the tab only unsubscribes.
  */
 import type { WebSocket } from "ws";
-import { parseClientCommand } from "../commands.ts";
+import { parseClientMessage } from "../commands.ts";
 import type { LiveController } from "../controller.ts";
 import { type CommandReply, type HelloFrame, type NackCode, PROTOCOL_VERSION, type ServerFrame } from "../protocol.ts";
 import { createQueuedSink, type QueuedSinkOptions } from "../sink.ts";
@@ -87,9 +87,14 @@ export function attachViewport(options: ViewportConnectionOptions): ViewportConn
       nack(null, "invalid", "binary frames are not accepted");
       return;
     }
-    const parsed = parseClientCommand(data.toString());
+    const parsed = parseClientMessage(data.toString());
     if (!parsed.ok) {
       nack(parsed.clientMsgId, "invalid", parsed.message);
+      return;
+    }
+    if ("ping" in parsed) {
+      // Through the sink, behind any queued frames: a pong proves that everything before it was delivered.
+      send(parsed.ping.t !== undefined ? { kind: "pong", t: parsed.ping.t } : { kind: "pong" });
       return;
     }
     const command = parsed.command;
