@@ -4,6 +4,7 @@
  * source (the resume engine is not wired in yet) it explains that and changes nothing.
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { EXTENSION_NAME, PACKAGE_NAME } from "../names.ts";
 import { NOTEBOOK_ENTRY_TYPE, type NotebookEntry } from "../notebook/pages.ts";
 import type { ReplacedSessionContext, SetupSessionManager } from "../pi-types.ts";
 import type { CairnState } from "../state.ts";
@@ -11,8 +12,7 @@ import type { HandoffBrief } from "./brief-source.ts";
 
 export const HANDOFF_MESSAGE_TYPE = "cairn-handoff";
 
-export const HANDOFF_UNAVAILABLE_REASON =
-  "Handoff briefs are unavailable until cairn's resume engine is wired into the pi extension.";
+export const HANDOFF_UNAVAILABLE_REASON = `Handoff briefs are unavailable: ${EXTENSION_NAME} was started without ${PACKAGE_NAME}'s resume engine.`;
 export const HANDOFF_UNAVAILABLE = `${HANDOFF_UNAVAILABLE_REASON} Nothing was changed.`;
 
 export const HANDOFF_STATUSES = ["unavailable", "invalid", "failed", "cancelled", "started"] as const;
@@ -111,7 +111,7 @@ export function registerHandoff(pi: ExtensionAPI, state: CairnState): void {
 }
 
 export function renderBriefMessage(brief: HandoffBrief, direction: string): string {
-  return `# Handoff brief\n\nThis session continues earlier work. The brief below was built by cairn from the previous session; event ids in brackets cite where each fact came from.\n\n${brief.markdown.trim()}\n\n## Next\n\n${direction}`;
+  return `# Handoff brief\n\nThis session continues earlier work. The brief below was built by ${PACKAGE_NAME} from the previous session; event ids in brackets cite where each fact came from.\n\n${brief.markdown.trim()}\n\n## Next\n\n${direction}`;
 }
 
 function stop(

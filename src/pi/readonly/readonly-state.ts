@@ -1,10 +1,20 @@
 /**
- * Read-only mode as branch state (pure): each toggle is a `custom` entry and the newest one on the branch decides.
+ * Read-only mode as branch state (pure): each change is a `custom` entry and the newest one on the branch decides.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { customDataNewestFirst } from "../branch.ts";
 
 export const READONLY_ENTRY_TYPE = "cairn-readonly";
+
+export const READONLY_ARGUMENTS = ["on", "off", "toggle"] as const;
+export type ReadonlyArgument = (typeof READONLY_ARGUMENTS)[number];
+
+/** `/readonly` arguments: none toggles, `on` and `off` set the mode; anything else is not an argument. */
+export function parseReadonlyArgs(args: string): ReadonlyArgument | undefined {
+  const text = args.trim().toLowerCase();
+  if (text.length === 0) return "toggle";
+  return text === "on" || text === "off" ? text : undefined;
+}
 
 export interface ReadonlyState {
   enabled: boolean;

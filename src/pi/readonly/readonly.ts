@@ -1,25 +1,59 @@
 /**
- * `/readonly`: blocks `write` and `edit`, and guards `bash` with the write classifier plus the OS sandbox where one
- * works. The mode is branch state (see readonly-state.ts) and is announced to the model as a system-prompt
- * section, so the tools stay advertised and the prompt prefix changes only when the mode does.
+ * `/readonly [on|off]`: blocks `write` and `edit`, and guards `bash` with the write classifier plus the OS sandbox
+ * where one works. Alone the slash command toggles; `on` and `off` say what they mean, which is what a sequence step
+ * needs (a toggle in step 1 would turn the mode off in a session where it is already on). The mode is branch state
+ * (see readonly-state.ts) and is announced to the model as a system-prompt section, so the tools stay advertised and
+ * the prompt prefix changes only when the mode does.
  */
 import { type ExtensionAPI, type ExtensionContext, isToolCallEventType } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
 import { classifyBash } from "./bash-classifier.ts";
-import { READONLY_ENTRY_TYPE, type ReadonlyEntry } from "./readonly-state.ts";
+import { parseReadonlyArgs, READONLY_ENTRY_TYPE, type ReadonlyEntry } from "./readonly-state.ts";
 import { wrapInBwrap } from "./sandbox.ts";
 
 export const READONLY_STATUS_KEY = "cairn-readonly";
 const PROMPT_SECTION = "cairn_readonly";
 const BLOCKED_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 
+export const READONLY_USAGE = "Usage: /readonly [on|off] (without an argument it toggles)";
+
 export interface ReadonlyToggleResult {
   enabled: boolean;
 }
 
-/** Flip read-only mode for the current branch. Shared by `/readonly` and the sequence runner. */
+export type ReadonlyCommandResult = { ok: true; enabled: boolean } | { ok: false; message: string };
+
+/** `/readonly [on|off]`. Shared by the slash command and the sequence runner. */
+export async function runReadonlyCommand(
+  ctx: ExtensionContext,
+  state: CairnState,
+  args: string,
+): Promise<ReadonlyCommandResult> {
+  const argument = parseReadonlyArgs(args);
+  if (!argument) {
+    ctx.ui.notify(READONLY_USAGE, "error");
+    return { ok: false, message: READONLY_USAGE };
+  }
+  const enabled = argument === "toggle" ? !state.readonly.enabled : argument === "on";
+  return { ok: true, ...(await setReadonly(ctx, state, enabled)) };
+}
+
+/** Flip read-only mode for the current branch (the slash command without an argument). */
 export async function runReadonlyToggle(ctx: ExtensionContext, state: CairnState): Promise<ReadonlyToggleResult> {
-  const enabled = !state.readonly.enabled;
+  return setReadonly(ctx, state, !state.readonly.enabled);
+}
+
+/** Put read-only mode in the given state; asking for the mode that is already on (or off) changes nothing. */
+export async function setReadonly(
+  ctx: ExtensionContext,
+  state: CairnState,
+  enabled: boolean,
+): Promise<ReadonlyToggleResult> {
+  if (state.readonly.enabled === enabled) {
+    showReadonlyStatus(ctx, state);
+    ctx.ui.notify(`Read-only mode is already ${enabled ? "on" : "off"}.`, "info");
+    return { enabled };
+  }
   state.readonly.enabled = enabled;
   const entry: ReadonlyEntry = { version: 1, enabled, updatedAt: state.services.now() };
   state.api.appendEntry(READONLY_ENTRY_TYPE, entry);
@@ -37,9 +71,13 @@ export function showReadonlyStatus(ctx: ExtensionContext, state: CairnState): vo
 
 export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
   pi.registerCommand("readonly", {
-    description: "Toggle read-only mode (blocks write/edit, sandboxes bash)",
-    handler: async (_args, ctx) => {
-      await runReadonlyToggle(ctx, state);
+    description: "Read-only mode: on, off, or toggle without an argument (blocks write/edit, sandboxes bash)",
+    getArgumentCompletions: (prefix) => {
+      const items = ["on", "off"].filter((value) => value.startsWith(prefix.trim().toLowerCase()));
+      return items.length > 0 ? items.map((value) => ({ value, label: value })) : null;
+    },
+    handler: async (args, ctx) => {
+      await runReadonlyCommand(ctx, state, args);
     },
   });
 

@@ -8,7 +8,7 @@ import type { CairnState } from "../state.ts";
 import { currentCatalog } from "./catalog.ts";
 import { previewLines, recordingStatus, SEQUENCE_STATUS_KEY, SEQUENCE_WIDGET_KEY } from "./progress.ts";
 import { type RecorderCallbacks, RecorderEditor } from "./recorder-editor.ts";
-import { resolveStep } from "./resolve.ts";
+import { recordedText, resolveStep } from "./resolve.ts";
 
 export function recordSequence(
   ctx: ExtensionCommandContext,
@@ -41,7 +41,7 @@ export function recordSequence(
         render();
         return false;
       }
-      steps.push(step);
+      steps.push(recordedText(resolution.step));
       problem = undefined;
       render();
       return true;

@@ -4,10 +4,12 @@
  * commands, which `getCommands()` does not list, and the names of the commands this extension registers.
  */
 import type { SlashCommandInfo } from "@earendil-works/pi-coding-agent";
-import { CAIRN_COMMAND_NAMES, type CairnCommandName, type ResolvedStep } from "./types.ts";
+import { EXTENSION_NAME } from "../names.ts";
+import { parseReadonlyArgs } from "../readonly/readonly-state.ts";
+import { AGENTICODING_COMMAND_NAMES, type AgenticodingCommandName, type ResolvedStep } from "./types.ts";
 
-/** Every command the cairn extension registers; used to recognise its own `sourceInfo`. */
-export const CAIRN_EXTENSION_COMMANDS = ["sequence", ...CAIRN_COMMAND_NAMES] as const;
+/** Every command this extension registers; used to recognise its own `sourceInfo`. */
+export const OWN_EXTENSION_COMMANDS = ["sequence", ...AGENTICODING_COMMAND_NAMES] as const;
 
 /**
  * pi's interactive built-ins other than `/new` and `/compact`. They drive pi's own UI (selectors, dialogs, process
@@ -49,6 +51,7 @@ export const STEP_REJECTIONS = [
   "nested-sequence",
   "unresolved",
   "unavailable",
+  "bad-arguments",
 ] as const;
 export type StepRejectionReason = (typeof STEP_REJECTIONS)[number];
 
@@ -60,21 +63,21 @@ export interface CommandCatalog {
   commands: readonly SlashCommandInfo[];
   /** `sourceInfo.path` of this extension's own commands, or undefined when it cannot be established. */
   ownSourcePath: string | undefined;
-  /** cairn commands that exist but cannot work in this build, with the reason (e.g. no resume engine). */
-  unavailable: ReadonlyMap<CairnCommandName, string>;
+  /** Own commands that exist but cannot work in this build, with the reason (e.g. no resume engine). */
+  unavailable: ReadonlyMap<AgenticodingCommandName, string>;
 }
 
 export function createCommandCatalog(
   commands: readonly SlashCommandInfo[],
-  unavailable: ReadonlyMap<CairnCommandName, string> = new Map(),
+  unavailable: ReadonlyMap<AgenticodingCommandName, string> = new Map(),
 ): CommandCatalog {
   return { commands, ownSourcePath: findOwnSourcePath(commands), unavailable };
 }
 
 /**
- * The extension path that registered every cairn command. pi renames duplicate command names to `name:N`, so the
- * suffix is ignored when grouping; requiring all of cairn's names keeps a third-party `/readonly` from passing as
- * cairn's.
+ * The extension path that registered every one of this extension's commands. pi renames duplicate command names to
+ * `name:N`, so the suffix is ignored when grouping; requiring all of the names keeps a third-party `/readonly` from
+ * passing as this extension's.
  */
 export function findOwnSourcePath(commands: readonly SlashCommandInfo[]): string | undefined {
   const namesByPath = new Map<string, Set<string>>();
@@ -86,7 +89,7 @@ export function findOwnSourcePath(commands: readonly SlashCommandInfo[]): string
     namesByPath.set(command.sourceInfo.path, names);
   }
   for (const [path, names] of namesByPath) {
-    if (CAIRN_EXTENSION_COMMANDS.every((name) => names.has(name))) return path;
+    if (OWN_EXTENSION_COMMANDS.every((name) => names.has(name))) return path;
   }
   return undefined;
 }
@@ -142,10 +145,10 @@ export function resolveStep(raw: string, catalog: CommandCatalog): StepResolutio
   const extension = matches.find((command) => command.source === "extension");
   if (extension) {
     const own = catalog.ownSourcePath !== undefined && extension.sourceInfo.path === catalog.ownSourcePath;
-    if (own && isCairnCommand(name)) {
+    if (own && isAgenticodingCommand(name)) {
       const why = catalog.unavailable.get(name);
       if (why) return reject(raw, "unavailable", `Unsupported step: /${name} is unavailable.\n${why}`);
-      return { ok: true, step: { kind: "cairnCommand", raw: text, name, args } };
+      return ownCommandStep(raw, text, name, args);
     }
     if (own) {
       return reject(
@@ -157,7 +160,7 @@ export function resolveStep(raw: string, catalog: CommandCatalog): StepResolutio
     return reject(
       raw,
       "external-extension",
-      `Unsupported step: /${name} is an external extension command.\ncairn cannot execute third-party extension command handlers.`,
+      `Unsupported step: /${name} is an external extension command.\n${EXTENSION_NAME} cannot execute third-party extension command handlers.`,
     );
   }
   const skill = matches.find((command) => command.source === "skill");
@@ -199,8 +202,35 @@ function isInteractiveBuiltin(name: string): boolean {
   return (INTERACTIVE_BUILTINS as readonly string[]).includes(name);
 }
 
-function isCairnCommand(name: string): name is CairnCommandName {
-  return (CAIRN_COMMAND_NAMES as readonly string[]).includes(name);
+function isAgenticodingCommand(name: string): name is AgenticodingCommandName {
+  return (AGENTICODING_COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * A step running one of this extension's commands. `/readonly` in a step sets the mode rather than toggling it (a
+ * toggle would depend on the mode the session happens to be in), so plain `/readonly` means `on`.
+ */
+function ownCommandStep(raw: string, text: string, name: AgenticodingCommandName, args: string): StepResolution {
+  if (name !== "readonly") return { ok: true, step: { kind: "agenticodingCommand", raw: text, name, args } };
+  const argument = parseReadonlyArgs(args);
+  if (argument === undefined) {
+    return reject(
+      raw,
+      "bad-arguments",
+      `Unsupported step: /readonly ${firstLine(args)} is not a mode.\nIn a sequence write /readonly on or /readonly off.`,
+    );
+  }
+  const mode = argument === "toggle" ? "on" : argument;
+  return { ok: true, step: { kind: "agenticodingCommand", raw: text, name, args: mode } };
+}
+
+/**
+ * The text a step is recorded as: what was typed, except that a step whose meaning depends on an implicit default
+ * says it (`/readonly` is recorded as `/readonly on`), so the preview and the snapshot show what will run.
+ */
+export function recordedText(step: ResolvedStep): string {
+  if (step.kind === "agenticodingCommand" && step.name === "readonly") return `/readonly ${step.args}`;
+  return step.raw;
 }
 
 function firstLine(text: string): string {

@@ -13,9 +13,10 @@
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { matchesKey } from "@earendil-works/pi-tui";
 import { requestHandoff } from "../handoff/handoff.ts";
+import { EXTENSION_NAME } from "../names.ts";
 import { runNotebookCommand } from "../notebook/notebook.ts";
 import { isReplacedContext, type ReplacedSessionContext } from "../pi-types.ts";
-import { runReadonlyToggle } from "../readonly/readonly.ts";
+import { runReadonlyCommand } from "../readonly/readonly.ts";
 import type { CairnState } from "../state.ts";
 import { substituteArgs } from "./args.ts";
 import { currentCatalog } from "./catalog.ts";
@@ -162,7 +163,7 @@ async function continueIn(
   const delivered = await relay.deliver(fresh, run);
   if (!delivered) {
     fresh.ui.notify(
-      `Sequence aborted at ${position(run)}: the new session has no running cairn extension to continue it.`,
+      `Sequence aborted at ${position(run)}: the new session has no running ${EXTENSION_NAME} extension to continue it.`,
       "error",
     );
   }
@@ -187,12 +188,12 @@ async function executeStep(
       await ctx.waitForIdle();
       await compact(ctx, step.instructions === undefined ? undefined : fill(step.instructions));
       return { kind: "done" };
-    case "cairnCommand":
-      return runCairnCommand(ctx, state, step.name, fill(step.args), run);
+    case "agenticodingCommand":
+      return runOwnCommand(ctx, state, step.name, fill(step.args), run);
   }
 }
 
-async function runCairnCommand(
+async function runOwnCommand(
   ctx: ExtensionCommandContext,
   state: CairnState,
   name: "readonly" | "handoff" | "notebook",
@@ -200,8 +201,8 @@ async function runCairnCommand(
   run: SequenceRun,
 ): Promise<StepOutcome> {
   if (name === "readonly") {
-    await runReadonlyToggle(ctx, state);
-    return { kind: "done" };
+    const result = await runReadonlyCommand(ctx, state, args);
+    return result.ok ? { kind: "done" } : { kind: "failed", message: result.message };
   }
   if (name === "notebook") {
     const result = await runNotebookCommand(ctx, state, args);

@@ -46,17 +46,17 @@ export interface SequenceState {
   activeRun: SequenceRun | null;
 }
 
-/** The commands cairn implements itself and can therefore run from a sequence through its shared functions. */
-export const CAIRN_COMMAND_NAMES = ["readonly", "handoff", "notebook"] as const;
-export type CairnCommandName = (typeof CAIRN_COMMAND_NAMES)[number];
+/** The commands this extension implements itself and can therefore run from a sequence through shared functions. */
+export const AGENTICODING_COMMAND_NAMES = ["readonly", "handoff", "notebook"] as const;
+export type AgenticodingCommandName = (typeof AGENTICODING_COMMAND_NAMES)[number];
 
 /**
- * A raw step resolved against the current command metadata. The seed calls the second kind
- * `agenticodingCommand`; in cairn these commands are cairn's own, hence `cairnCommand`.
+ * A raw step resolved against the current command metadata, in the seed's shape. For `/readonly`, `args` is the
+ * mode the step sets (`on` or `off`; plain `/readonly` means `on`).
  */
 export type ResolvedStep =
   | { kind: "prompt"; raw: string; text: string }
-  | { kind: "cairnCommand"; raw: string; name: CairnCommandName; args: string }
+  | { kind: "agenticodingCommand"; raw: string; name: AgenticodingCommandName; args: string }
   | { kind: "template"; raw: string; name: string; args: string; sourcePath: string }
   | { kind: "skill"; raw: string; name: string; args: string; sourcePath: string }
   | { kind: "compact"; raw: string; instructions?: string };

@@ -74,7 +74,7 @@ describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
     screen.sendText("/publish");
     screen.sendKeys("Enter");
     await screen.waitFor("Unsupported step: /publish is an external extension command.");
-    expect(screen.capture()).toContain("cairn cannot execute third-party extension command handlers.");
+    expect(screen.capture()).toContain("pi-agenticoding cannot execute third-party extension command handlers.");
     screen.sendKeys("C-u");
 
     // The recorder keeps pi's slash-command autocomplete.

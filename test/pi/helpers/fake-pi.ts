@@ -131,6 +131,8 @@ export interface FakeUi {
   /** Every status change, in order (`undefined` clears). */
   statusLog: Array<{ key: string; text: string | undefined }>;
   widgets: Map<string, string[]>;
+  /** Every string-array widget shown, in order. */
+  widgetLog: string[][];
   editorFactory: EditorFactory | undefined;
   /** Answers for `select`, `input` and `confirm`, consumed in order; an exhausted list answers "dismissed". */
   answers: { select: Array<string | undefined>; input: Array<string | undefined>; confirm: boolean[] };
@@ -146,6 +148,7 @@ export function createFakeUi(): FakeUi {
     statuses: new Map(),
     statusLog: [],
     widgets: new Map(),
+    widgetLog: [],
     editorFactory: undefined,
     answers: { select: [], input: [], confirm: [] },
     asked: [],
@@ -206,8 +209,12 @@ export function createFakeUi(): FakeUi {
     setWorkingIndicator() {},
     setHiddenThinkingLabel() {},
     setWidget(key: string, content: unknown) {
-      if (Array.isArray(content)) fake.widgets.set(key, content.map(String));
-      else fake.widgets.delete(key);
+      if (Array.isArray(content)) {
+        fake.widgets.set(key, content.map(String));
+        fake.widgetLog.push(content.map(String));
+      } else {
+        fake.widgets.delete(key);
+      }
       changed();
     },
     setFooter() {},

@@ -70,7 +70,7 @@ describe("sequence steps on the real pi runtime", () => {
     expect(harness.ui.notifications.at(-1)).toEqual({ message: "Sequence finished: 1 run of 2 steps.", type: "info" });
   });
 
-  it("/readonly in a sequence blocks the model's writes in the steps that follow", async () => {
+  it("/readonly steps set the mode: on twice in a session already read-only stays on and blocks writes", async () => {
     harness = await createRuntimeHarness({
       extensions: [cairn()],
       tools: ["read", "write"],
@@ -82,7 +82,18 @@ describe("sequence steps on the real pi runtime", () => {
         });
       },
     });
-    await recordAndRun(harness, ["/readonly", "Create notes.md"], 1);
+    const { ui } = harness;
+    await harness.session.prompt("/readonly");
+    expect(ui.statuses.get("cairn-readonly")).toBe("🔒 readonly");
+
+    // Plain /readonly in a step means "on" and is recorded so; a toggle would have turned the mode off here.
+    await recordAndRun(harness, ["/readonly", "/readonly on", "Create notes.md"], 1);
+    expect(ui.widgetLog.filter((lines) => lines[0] === "Sequence").at(-1)).toEqual([
+      "Sequence",
+      "1. /readonly on",
+      "2. /readonly on",
+      "3. Create notes.md",
+    ]);
 
     const result = harness.session.sessionManager
       .getBranch()
@@ -92,7 +103,9 @@ describe("sequence steps on the real pi runtime", () => {
       isError: true,
       content: [{ type: "text", text: expect.stringContaining("Read-only mode is on: write is blocked") }],
     });
-    expect(harness.ui.statuses.get("cairn-readonly")).toBe("🔒 readonly");
+    expect(ui.statuses.get("cairn-readonly")).toBe("🔒 readonly");
+    expect(ui.notifications.filter((n) => n.message === "Read-only mode is already on.")).toHaveLength(2);
+    expect(harness.errors).toEqual([]);
   });
 
   it("aborts visibly before the next iteration when a step no longer resolves", async () => {

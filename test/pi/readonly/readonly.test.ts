@@ -5,7 +5,13 @@ import { join } from "node:path";
 import type { ToolCallEvent, ToolCallEventResult } from "@earendil-works/pi-coding-agent";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { READONLY_STATUS_KEY, registerReadonly, runReadonlyToggle } from "../../../src/pi/readonly/readonly.ts";
+import {
+  READONLY_STATUS_KEY,
+  READONLY_USAGE,
+  registerReadonly,
+  runReadonlyCommand,
+  runReadonlyToggle,
+} from "../../../src/pi/readonly/readonly.ts";
 import { latestReadonly, READONLY_ENTRY_TYPE } from "../../../src/pi/readonly/readonly-state.ts";
 import { createBwrapProbe, wrapInBwrap } from "../../../src/pi/readonly/sandbox.ts";
 import { rehydrateState } from "../../../src/pi/state.ts";
@@ -64,6 +70,58 @@ describe("runReadonlyToggle", () => {
     session.branch(beforeToggle);
     rehydrateState(setup.state, session.getBranch());
     expect(setup.state.readonly.enabled).toBe(false);
+  });
+});
+
+describe("runReadonlyCommand", () => {
+  it("on twice stays on and writes one entry; off turns it off", async () => {
+    const session = SessionManager.inMemory("/project");
+    const setup = createTestState({ session });
+    const { ctx, ui } = createFakeContext({ session });
+
+    expect(await runReadonlyCommand(ctx, setup.state, "on")).toEqual({ ok: true, enabled: true });
+    expect(await runReadonlyCommand(ctx, setup.state, " ON ")).toEqual({ ok: true, enabled: true });
+    expect(setup.state.readonly.enabled).toBe(true);
+    expect(setup.pi.entries.map((e) => e.data)).toEqual([{ version: 1, enabled: true, updatedAt: 1001 }]);
+    expect(ui.notifications.at(-1)).toEqual({ message: "Read-only mode is already on.", type: "info" });
+    expect(ui.statuses.get(READONLY_STATUS_KEY)).toBe("🔒 readonly");
+
+    expect(await runReadonlyCommand(ctx, setup.state, "off")).toEqual({ ok: true, enabled: false });
+    expect(latestReadonly(session.getBranch())).toBe(false);
+    expect(ui.statuses.has(READONLY_STATUS_KEY)).toBe(false);
+  });
+
+  it("without an argument toggles, as the slash command always did", async () => {
+    const setup = createTestState();
+    registerReadonly(setup.pi.api, setup.state);
+    const { ctx } = createFakeContext();
+    await setup.pi.runCommand("readonly", "", ctx);
+    expect(setup.state.readonly.enabled).toBe(true);
+    await setup.pi.runCommand("readonly", "", ctx);
+    expect(setup.state.readonly.enabled).toBe(false);
+    await setup.pi.runCommand("readonly", "on", ctx);
+    await setup.pi.runCommand("readonly", "on", ctx);
+    expect(setup.state.readonly.enabled).toBe(true);
+  });
+
+  it("rejects anything but on or off and changes nothing", async () => {
+    const setup = createTestState();
+    const { ctx, ui } = createFakeContext();
+    expect(await runReadonlyCommand(ctx, setup.state, "maybe")).toEqual({ ok: false, message: READONLY_USAGE });
+    expect(ui.notifications).toEqual([{ message: READONLY_USAGE, type: "error" }]);
+    expect(setup.pi.entries).toEqual([]);
+  });
+
+  it("completes its arguments", () => {
+    const setup = createTestState();
+    registerReadonly(setup.pi.api, setup.state);
+    const complete = setup.pi.commands.get("readonly")?.getArgumentCompletions;
+    expect(complete?.("o")).toEqual([
+      { value: "on", label: "on" },
+      { value: "off", label: "off" },
+    ]);
+    expect(complete?.("of")).toEqual([{ value: "off", label: "off" }]);
+    expect(complete?.("x")).toBeNull();
   });
 });
 

@@ -111,7 +111,7 @@ describe("/sequence restore and start", () => {
     expect(ui.notifications).toEqual([
       {
         message:
-          "The sequence cannot run:\nStep 2: Unsupported step: /publish is an external extension command.\ncairn cannot execute third-party extension command handlers.",
+          "The sequence cannot run:\nStep 2: Unsupported step: /publish is an external extension command.\npi-agenticoding cannot execute third-party extension command handlers.",
         type: "error",
       },
     ]);

@@ -103,7 +103,7 @@ describe("RecorderEditor keys", () => {
 });
 
 describe("recordSequence", () => {
-  it("replaces the editor, validates each step at once, previews raw steps, and restores the editor", async () => {
+  it("replaces the editor, validates each step at once, previews the steps as recorded, and restores the editor", async () => {
     const setup = createTestState();
     setup.pi.commandList.push(
       command("publish", "extension", "/elsewhere/publish.ts"),
@@ -124,15 +124,15 @@ describe("recordSequence", () => {
     editor.handleInput(KEYS.enter);
     expect(ui.notifications.at(-1)).toEqual({
       message:
-        "Unsupported step: /publish is an external extension command.\ncairn cannot execute third-party extension command handlers.",
+        "Unsupported step: /publish is an external extension command.\npi-agenticoding cannot execute third-party extension command handlers.",
       type: "error",
     });
     expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual([
       "Sequence",
-      "1. /readonly",
+      "1. /readonly on",
       "2. Plan the implementation for $@",
       "✗ Unsupported step: /publish is an external extension command.",
-      "✗ cairn cannot execute third-party extension command handlers.",
+      "✗ pi-agenticoding cannot execute third-party extension command handlers.",
     ]);
     expect(editor.getText()).toBe("/publish");
 
@@ -143,13 +143,13 @@ describe("recordSequence", () => {
     );
     expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual([
       "Sequence",
-      "1. /readonly",
+      "1. /readonly on",
       "2. Plan the implementation for $@",
       "3. /review $1",
     ]);
     editor.handleInput(KEYS.ctrlEnterKitty);
 
-    expect(await recording).toEqual(["/readonly", "Plan the implementation for $@", "/review $1"]);
+    expect(await recording).toEqual(["/readonly on", "Plan the implementation for $@", "/review $1"]);
     expect(ui.editorFactory).toBeUndefined();
     expect(ui.widgets.has(SEQUENCE_WIDGET_KEY)).toBe(false);
     expect(ui.statuses.has(SEQUENCE_STATUS_KEY)).toBe(false);

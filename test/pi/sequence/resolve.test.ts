@@ -3,6 +3,7 @@ import {
   createCommandCatalog,
   findOwnSourcePath,
   parseSlash,
+  recordedText,
   resolveSequence,
   resolveStep,
 } from "../../../src/pi/sequence/resolve.ts";
@@ -20,9 +21,14 @@ const catalog = createCommandCatalog(commands);
 describe("recording-time validation", () => {
   it.each([
     ["Plan the implementation for $@", { kind: "prompt", text: "Plan the implementation for $@" }],
-    ["/readonly", { kind: "cairnCommand", name: "readonly", args: "" }],
-    ["/handoff execution", { kind: "cairnCommand", name: "handoff", args: "execution" }],
-    ["/notebook write plan first draft", { kind: "cairnCommand", name: "notebook", args: "write plan first draft" }],
+    ["/readonly", { kind: "agenticodingCommand", name: "readonly", args: "on" }],
+    ["/readonly off", { kind: "agenticodingCommand", name: "readonly", args: "off" }],
+    ["/readonly ON", { kind: "agenticodingCommand", name: "readonly", args: "on" }],
+    ["/handoff execution", { kind: "agenticodingCommand", name: "handoff", args: "execution" }],
+    [
+      "/notebook write plan first draft",
+      { kind: "agenticodingCommand", name: "notebook", args: "write plan first draft" },
+    ],
     ["/compact", { kind: "compact" }],
     ["/compact keep the test names", { kind: "compact", instructions: "keep the test names" }],
     ["/review parser", { kind: "template", name: "review", args: "parser", sourcePath: "/proj/.pi/prompts/review.md" }],
@@ -40,7 +46,7 @@ describe("recording-time validation", () => {
     [
       "/publish",
       "external-extension",
-      "Unsupported step: /publish is an external extension command.\ncairn cannot execute third-party extension command handlers.",
+      "Unsupported step: /publish is an external extension command.\npi-agenticoding cannot execute third-party extension command handlers.",
     ],
     ["/settings", "interactive-builtin", "Unsupported step: /settings is an interactive-only built-in command."],
     ["/tree", "interactive-builtin", "/tree is an interactive-only built-in"],
@@ -51,6 +57,7 @@ describe("recording-time validation", () => {
     ["/src/app.ts is broken", "malformed", "is not a well-formed slash command"],
     ["/sequence", "nested-sequence", "/sequence cannot run inside a sequence"],
     ["!rm -rf build", "shell", "is a shell command"],
+    ["/readonly maybe", "bad-arguments", "In a sequence write /readonly on or /readonly off."],
     ["   ", "empty", "the step is empty"],
   ])("rejects %j as %s", (raw, reason, message) => {
     const result = resolveStep(raw, catalog);
@@ -84,7 +91,10 @@ describe("recording-time validation", () => {
 
   it("keeps multi-line text and trims only the outside", () => {
     const result = resolveStep("  /notebook write plan line one\nline two  ", catalog);
-    expect(result).toMatchObject({ ok: true, step: { kind: "cairnCommand", args: "write plan line one\nline two" } });
+    expect(result).toMatchObject({
+      ok: true,
+      step: { kind: "agenticodingCommand", args: "write plan line one\nline two" },
+    });
   });
 });
 
@@ -109,7 +119,7 @@ describe("resolveSequence", () => {
   it("resolves every step or reports every failure with its index", () => {
     expect(resolveSequence(["/readonly", "Plan it", "/review a"], catalog)).toMatchObject({
       ok: true,
-      steps: [{ kind: "cairnCommand" }, { kind: "prompt" }, { kind: "template" }],
+      steps: [{ kind: "agenticodingCommand" }, { kind: "prompt" }, { kind: "template" }],
     });
     expect(resolveSequence(["/readonly", "/publish", "ok", "/new"], catalog)).toMatchObject({
       ok: false,
@@ -140,5 +150,19 @@ describe("parseSlash", () => {
     ["//x", undefined],
   ])("%j", (text, expected) => {
     expect(parseSlash(text)).toEqual(expected);
+  });
+});
+
+describe("recordedText", () => {
+  it.each([
+    ["/readonly", "/readonly on"],
+    ["/readonly off", "/readonly off"],
+    ["/readonly ON", "/readonly on"],
+    ["/notebook write a b", "/notebook write a b"],
+    ["Plan it", "Plan it"],
+  ])("records %j as %j", (raw, recorded) => {
+    const result = resolveStep(raw, catalog);
+    if (!result.ok) throw new Error(result.message);
+    expect(recordedText(result.step)).toBe(recorded);
   });
 });
