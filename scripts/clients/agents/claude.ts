@@ -1,0 +1,35 @@
+/**
+ * Claude Code (`@anthropic-ai/claude-code`): `claude -p` against ANTHROPIC_BASE_URL, later turns with `--continue`,
+ * a real compaction with `-p /compact`. As root it refuses to skip permissions unless IS_SANDBOX=1.
+ */
+import { join } from "node:path";
+import type { AgentDriver } from "../driver.ts";
+import { anthropic } from "../fake/anthropic.ts";
+import { PROMPTS } from "../fake/script.ts";
+
+export const claude: AgentDriver = {
+  name: "claude",
+  pkg: "@anthropic-ai/claude-code",
+  bin: "claude",
+  protocols: [anthropic],
+  script: { subagents: true },
+  extra: (_method, path) => (path.startsWith("/v1/messages/count_tokens") ? { input_tokens: 100 } : null),
+  async run(ctx) {
+    const env = {
+      ANTHROPIC_BASE_URL: ctx.server.url,
+      ANTHROPIC_API_KEY: "dummy",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      IS_SANDBOX: "1",
+    };
+    const claudeBin = join(ctx.binDir, "claude");
+    const turn = (prompt: string, more: string[] = []) =>
+      ctx.exec(claudeBin, ["-p", prompt, "--dangerously-skip-permissions", ...more], { env });
+    await turn(PROMPTS.A);
+    await turn(PROMPTS.B, ["--continue"]);
+    await turn("/compact", ["--continue"]);
+    await turn(PROMPTS.C, ["--continue"]);
+  },
+  keep: (rel) => rel.startsWith(".claude/projects/"),
+};

@@ -1,0 +1,8 @@
+/** Every agent the harness can drive, in the order `clients:refresh` runs them. */
+import type { AgentDriver } from "../driver.ts";
+import { claude } from "./claude.ts";
+import { codex } from "./codex.ts";
+import { gemini } from "./gemini.ts";
+import { pi } from "./pi.ts";
+
+export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi];

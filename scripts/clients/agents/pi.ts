@@ -1,0 +1,55 @@
+/**
+ * pi (`@earendil-works/pi-coding-agent`): a `models.json` provider (`openai-completions`) at the fake; the first
+ * turn with `--print`, the second with `--continue --print`, then RPC mode on the same session for a manual
+ * compaction and a last prompt. pi has no subagents of its own.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentDriver } from "../driver.ts";
+import { chat } from "../fake/chat.ts";
+import { PROMPTS } from "../fake/script.ts";
+
+export const pi: AgentDriver = {
+  name: "pi",
+  pkg: "@earendil-works/pi-coding-agent",
+  bin: "pi",
+  protocols: [chat],
+  script: { subagents: false },
+  extra: (_method, path) => (path.startsWith("/v1/models") ? { object: "list", data: [{ id: "fake-coder" }] } : null),
+  async run(ctx) {
+    const agentDir = join(ctx.home, ".pi", "agent");
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(
+      join(agentDir, "models.json"),
+      `${JSON.stringify(
+        {
+          providers: {
+            fake: {
+              baseUrl: `${ctx.server.url}/v1`,
+              api: "openai-completions",
+              apiKey: "dummy",
+              models: [{ id: "fake-coder", contextWindow: 128000, maxTokens: 4096 }],
+            },
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    writeFileSync(
+      join(agentDir, "settings.json"),
+      `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-coder", compaction: { keepRecentTokens: 1 } }, null, 2)}\n`,
+    );
+    const bin = join(ctx.binDir, "pi");
+    const model = ["--provider", "fake", "--model", "fake-coder"];
+    await ctx.exec(bin, [...model, "--print", PROMPTS.A]);
+    await ctx.exec(bin, [...model, "--continue", "--print", PROMPTS.B]);
+    const rpc = ctx.lines(bin, [...model, "--continue", "--mode", "rpc"]);
+    rpc.send({ id: "c1", type: "compact" });
+    await rpc.waitFor((l) => l["type"] === "response" && l["id"] === "c1");
+    rpc.send({ id: "p1", type: "prompt", message: PROMPTS.C });
+    await rpc.waitFor((l) => l["type"] === "agent_end");
+    await rpc.end();
+  },
+  keep: (rel) => /^\.pi\/agent\/sessions\/.*\.jsonl$/.test(rel),
+};

@@ -1,0 +1,172 @@
+/**
+ * The truth of a client fixture, counted straight from the files the CLI wrote, with nothing from cairn's readers:
+ * the prompts the harness typed, the tool calls the model made (by tool name, subagents' included), the tool
+ * results that failed, the subagents that ran and the compactions. Each agent's rule names the one record that
+ * carries each fact, so duplicates (Claude's queue records, Codex's event copies, Gemini's history rewrites) count
+ * once.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export interface Truth {
+  prompts: string[];
+  toolCalls: Record<string, number>;
+  failedResults: number;
+  subagents: number;
+  compactions: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the counters read raw JSON loosely on purpose, apart from cairn's typed readers
+type Rec = Record<string, any>;
+
+function files(root: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function jsonl(path: string): Rec[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Rec);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((b: Rec) => (typeof b?.["text"] === "string" ? b["text"] : "")).join("");
+}
+
+/** The harness's prompts all start with a task marker; subagent tasks (TASK-SUB) are the model's words. */
+const TYPED = /^TASK-[A-Z]+:/;
+const isTyped = (text: string) => TYPED.test(text.trim()) && !text.trim().startsWith("TASK-SUB:");
+
+class Tally {
+  prompts: string[] = [];
+  toolCalls: Record<string, number> = {};
+  failedResults = 0;
+  subagents = 0;
+  compactions = 0;
+  private calls = new Set<string>();
+  /** Counts a call once by its id; false when it was already counted (a re-stated record). */
+  call(id: string, name: string): boolean {
+    if (this.calls.has(id)) return false;
+    this.calls.add(id);
+    this.toolCalls[name] = (this.toolCalls[name] ?? 0) + 1;
+    return true;
+  }
+  result(): Truth {
+    const toolCalls = Object.fromEntries(Object.entries(this.toolCalls).sort(([a], [b]) => a.localeCompare(b)));
+    return {
+      prompts: this.prompts,
+      toolCalls,
+      failedResults: this.failedResults,
+      subagents: this.subagents,
+      compactions: this.compactions,
+    };
+  }
+}
+
+function claude(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".jsonl"))) {
+    const sub = /\/subagents\/agent-[^/]+\.jsonl$/.test(f);
+    if (sub) t.subagents++;
+    for (const r of jsonl(f)) {
+      if (r["type"] === "assistant")
+        for (const b of r["message"]?.["content"] ?? []) if (b["type"] === "tool_use") t.call(b["id"], b["name"]);
+      if (r["type"] === "user") {
+        const c = r["message"]?.["content"];
+        if (Array.isArray(c))
+          for (const b of c) if (b["type"] === "tool_result" && b["is_error"] === true) t.failedResults++;
+        const text = textOf(c);
+        if (!sub && isTyped(text)) t.prompts.push(text);
+      }
+      if (r["type"] === "system" && r["subtype"] === "compact_boundary") t.compactions++;
+    }
+  }
+}
+
+function codex(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".jsonl"))) {
+    const lines = jsonl(f);
+    const meta = lines.find((r) => r["type"] === "session_meta")?.["payload"] ?? {};
+    const sub = typeof meta["source"] === "object" && meta["source"] !== null && "subagent" in meta["source"];
+    if (sub) t.subagents++;
+    for (const r of lines) {
+      const p = r["payload"] ?? {};
+      if (r["type"] === "compacted") t.compactions++;
+      if (r["type"] !== "response_item") continue;
+      if (p["type"] === "message" && p["role"] === "user" && !sub && isTyped(textOf(p["content"])))
+        t.prompts.push(textOf(p["content"]));
+      if (["function_call", "custom_tool_call", "local_shell_call"].includes(p["type"]))
+        t.call(p["call_id"], p["name"] ?? "local_shell");
+      if (/_call_output$/.test(p["type"] ?? "")) {
+        const out = typeof p["output"] === "string" ? p["output"] : JSON.stringify(p["output"]);
+        const code = /(?:Process exited with code|^Exit code:) (-?\d+)/m.exec(out)?.[1];
+        if ((code !== undefined && code !== "0") || /verification failed|^error:/im.test(out.slice(0, 200)))
+          t.failedResults++;
+      }
+    }
+  }
+}
+
+/** Gemini CLI's compression answer after the summary it puts in the user's slot. */
+const GEMINI_ACK = "Got it. Thanks for the additional context!";
+
+function gemini(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => /\/chats\/.*\.jsonl$/.test(p))) {
+    const lines = jsonl(f);
+    const sub = lines.some((r) => r["kind"] === "subagent");
+    if (sub) t.subagents++;
+    const summaries = new Set<string>();
+    for (const r of lines) {
+      if (typeof r["id"] === "string" && r["type"] === "user" && !sub && isTyped(textOf(r["content"])))
+        t.prompts.push(textOf(r["content"]));
+      if (typeof r["id"] === "string" && r["type"] === "gemini")
+        for (const c of r["toolCalls"] ?? []) {
+          if (!t.call(c["id"], c["name"])) continue;
+          const out = JSON.stringify(c["result"] ?? "");
+          if (c["status"] === "error" || /Exit Code: [1-9]/.test(out)) t.failedResults++;
+        }
+      const set = r["$set"]?.["messages"];
+      if (Array.isArray(set))
+        set.forEach((m: Rec, i: number) => {
+          const next = set[i + 1];
+          if (m["type"] === "user" && next && textOf(next["content"]) === GEMINI_ACK) summaries.add(m["id"]);
+        });
+    }
+    t.compactions += summaries.size;
+  }
+}
+
+function pi(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".jsonl"))) {
+    for (const r of jsonl(f)) {
+      if (r["type"] === "compaction") t.compactions++;
+      const m = r["type"] === "message" ? r["message"] : null;
+      if (!m) continue;
+      if (m["role"] === "user" && isTyped(textOf(m["content"]))) t.prompts.push(textOf(m["content"]));
+      if (m["role"] === "assistant")
+        for (const b of m["content"] ?? []) if (b["type"] === "toolCall") t.call(b["id"], b["name"]);
+      if (m["role"] === "toolResult" && m["isError"] === true) t.failedResults++;
+    }
+  }
+}
+
+const COUNTERS: Record<string, (home: string, t: Tally) => void> = { claude, codex, gemini, pi };
+
+export function computeTruth(agent: string, home: string): Truth {
+  const counter = COUNTERS[agent];
+  if (!counter) throw new Error(`no truth counter for '${agent}'`);
+  const t = new Tally();
+  counter(home, t);
+  return t.result();
+}
