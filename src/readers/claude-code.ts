@@ -3,8 +3,9 @@
  * beside them (2.0.x), and `<sessionId>/subagents/agent-<id>.jsonl` (2.1.x). See research/transcript-formats §3.1.
  */
 import { basename, dirname } from "node:path";
-import { arr, contentText, isObj, type Obj, obj, parseObjectLine, problem, str } from "./json.ts";
-import type { LineProblem, ParseOutput, RawRecord, Reader, SessionRecord, SourceLine } from "./types.ts";
+import { arr, contentText, isObj, type Obj, obj, str } from "./json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
+import type { RawRecord, Reader, SessionRecord, SourceLine } from "./types.ts";
 
 interface ClaudeMessage {
   id: string;
@@ -15,9 +16,8 @@ interface ClaudeMessage {
   usage: unknown;
 }
 
-export interface ClaudeState {
+export interface ClaudeState extends LineState {
   /** cairn's id for the session in this file (subagent files get `<parent>:agent-<id>`). */
-  sessionId: string | null;
   subagent: { agentId: string | null; layout: "flat" | "nested" } | null;
   fileStem: string;
   /** For `<parent>/subagents/agent-x.jsonl`: the parent session id taken from the path. */
@@ -42,8 +42,11 @@ export interface ClaudeState {
   pendingBash: string | null;
   /** A slash command the user ran, waiting for its `<local-command-stdout>`. */
   pendingSlash: string | null;
-  /** Texts queued mid-turn (`queue-operation`), so the same words arriving later as a user line are not a new prompt. */
-  queued: string[];
+  /**
+   * Prompts queued (`queue-operation` enqueue) and the key of the record they became, so the same words arriving
+   * later as a user line (2.1.x writes every prompt both ways) are that record, not a second prompt.
+   */
+  queued: Array<{ text: string; key: string }>;
   /** Last session metadata sent, so a session record is emitted only when something changes. */
   seen: {
     cwd: string | null;
@@ -91,6 +94,12 @@ const QUIET_TYPES = new Set([
   "started",
   "result",
   "attachment",
+  // 2.1.x bookkeeping: the API requests it made (their system prompt and tools), tool use tallies, costs.
+  "api-request",
+  "api-request-shape",
+  "api-request-blob",
+  "tools-used",
+  "cost-state",
 ]);
 
 export const claudeReader: Reader<ClaudeState> = {
@@ -121,6 +130,7 @@ export const claudeReader: Reader<ClaudeState> = {
       queued: [],
       seen: { cwd: null, branch: null, model: null, version: null, title: null },
       warmupOnly: null,
+      unknown: {},
     };
   },
   parse(lines, state) {
@@ -128,27 +138,11 @@ export const claudeReader: Reader<ClaudeState> = {
     // States saved before these fields existed lack them.
     s.summaries ??= [];
     s.pendingSlash ??= null;
-    const out: RawRecord[] = [];
-    const problems: LineProblem[] = [];
-    for (const line of lines) {
-      const parsed = parseObjectLine(line);
-      if (parsed === null) continue;
-      if ("problem" in parsed) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      try {
-        readLine(s, parsed.value, line, out, problems);
-      } catch (error) {
-        // A record shape no rule anticipated must never stop the file: report it and go on.
-        problems.push(problem(line, `unreadable record (${error instanceof Error ? error.message : String(error)})`));
-      }
-    }
-    return { records: out, problems, state: s } satisfies ParseOutput<ClaudeState>;
+    return parseLines(lines, s, (st, o, line, sink) => readLine(st, o, line, sink.out, sink));
   },
 };
 
-function readLine(s: ClaudeState, o: Obj, line: SourceLine, out: RawRecord[], problems: LineProblem[]): void {
+function readLine(s: ClaudeState, o: Obj, line: SourceLine, out: RawRecord[], sink: LineSink): void {
   const type = str(o["type"]);
   const ts = str(o["timestamp"]) ?? null;
   if (type === "summary") {
@@ -179,24 +173,7 @@ function readLine(s: ClaudeState, o: Obj, line: SourceLine, out: RawRecord[], pr
     }
     return;
   }
-  if (type === "queue-operation") {
-    sessionUpdate(s, o, line, ts, out);
-    const content = str(o["content"]);
-    if (str(o["operation"]) === "enqueue" && content && content.trim() !== "") {
-      s.queued = [...s.queued.slice(-15), content];
-      out.push({
-        kind: "message",
-        line: line.line,
-        ts,
-        key: `q${line.line}`,
-        role: "user",
-        text: content,
-        typed: true,
-        meta: { queued: true },
-      });
-    }
-    return;
-  }
+  if (type === "queue-operation") return readQueued(s, o, line, ts, out);
   if (type === "user") return readUser(s, o, line, ts, out);
   if (type === "assistant") return readAssistant(s, o, line, ts, out);
   if (type === "system") return readSystem(s, o, line, ts, out);
@@ -205,25 +182,36 @@ function readLine(s: ClaudeState, o: Obj, line: SourceLine, out: RawRecord[], pr
     quietAlias(s, o);
     return;
   }
-  // Unknown or missing type: report it, and keep any text it carries so nothing is lost.
-  problems.push(problem(line, type === undefined ? "record without a type" : `unknown record type '${type}'`));
+  // Unknown or missing type: reported once per type, its text kept in the session's meta.
   sessionUpdate(s, o, line, ts, out);
-  const text =
-    str(o["content"]) ?? str(o["text"]) ?? (isObj(o["message"]) ? contentText(o["message"]["content"]) : undefined);
-  const uuid = str(o["uuid"]);
-  if (text && s.sessionId !== null) {
-    out.push({
-      kind: "message",
-      line: line.line,
-      ts,
-      key: uuid ?? `L${line.line}`,
-      parentKey: parentOf(s, o),
-      role: "system",
-      text,
-      typed: false,
-      meta: { raw_type: type ?? null },
-    });
-  } else quietAlias(s, o);
+  unknownRecord(s, type ?? "", o, line, ts, sink);
+  quietAlias(s, o);
+}
+
+/**
+ * A prompt queued while the agent works (`enqueue`); 2.1.x queues every prompt, then writes it again as a user
+ * line. The queued words are the prompt (mid-turn steering that is `remove`d never gets a user line); a slash
+ * command is left to its `<command-name>` line, and harness text (a background agent's `<task-notification>`) is
+ * the harness's.
+ */
+function readQueued(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, out: RawRecord[]): void {
+  sessionUpdate(s, o, line, ts, out);
+  const content = str(o["content"]);
+  if (str(o["operation"]) !== "enqueue" || !content || content.trim() === "") return;
+  if (/^\/[A-Za-z][\w:-]*(\s|$)/.test(content.trim())) return;
+  const key = `q${line.line}`;
+  s.queued = [...s.queued.filter((q) => typeof q === "object").slice(-15), { text: content, key }];
+  const harness = content.replace(INJECTED_RE, "").trim() === "";
+  out.push({
+    kind: "message",
+    line: line.line,
+    ts,
+    key,
+    role: harness ? "system" : "user",
+    text: content,
+    typed: !harness,
+    meta: harness ? { queued: true, injected: /<([a-z_-]+)>/.exec(content)?.[1] ?? "markup" } : { queued: true },
+  });
 }
 
 /** Emits the session record when identity or metadata first appears or changes. */
@@ -387,6 +375,12 @@ function readUser(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, o
     return;
   }
   const raw = textParts.join("\n");
+  // The user line of a queued prompt is that prompt again: it stands for the queued record in the tree.
+  const queued = images === 0 && out.length === first ? dequeue(s, raw) : null;
+  if (queued !== null) {
+    s.alias[uuid] = queued;
+    return;
+  }
   const rec = classifyUserText(s, raw, o);
   if (s.subagent && s.warmupOnly === null && rec.typed) {
     // 2.0.x spawned "Warmup" sidechains that only ping the model; they are noise to hide, not work.
@@ -468,6 +462,15 @@ function readUser(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, o
   });
 }
 
+function dequeue(s: ClaudeState, raw: string): string | null {
+  const text = raw.trim();
+  const i = s.queued.findIndex((q) => typeof q === "object" && q.text.trim() === text);
+  if (i === -1) return null;
+  const key = s.queued[i]!.key;
+  s.queued.splice(i, 1);
+  return key;
+}
+
 interface UserText {
   role: "user" | "system";
   text: string;
@@ -533,11 +536,6 @@ function classifyUserText(s: ClaudeState, raw: string, o: Obj): UserText {
     return { role: "system", text: raw, typed: false, meta: { injected: name } };
   }
   const injected = stripped.length !== raw.trim().length ? { injected_context: raw.length - stripped.length } : {};
-  const queuedIndex = s.queued.indexOf(stripped);
-  if (queuedIndex !== -1) {
-    s.queued.splice(queuedIndex, 1);
-    return { role: "user", text: stripped, typed: false, meta: { ...injected, dequeued: true } };
-  }
   return { role: "user", text: stripped, typed: true, meta: injected };
 }
 

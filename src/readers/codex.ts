@@ -3,20 +3,22 @@
  * and archived layouts, the early Rust layout (bare meta line, bare response items, `record_type` lines) and the
  * TypeScript-era whole-file `.json`. See research/transcript-formats §3.2.
  */
-import { arr, contentText, isObj, type Obj, obj, parseObjectLine, problem, str } from "./json.ts";
-import type { LineProblem, MessageRecord, ParseOutput, RawRecord, Reader, SourceLine } from "./types.ts";
+import { arr, contentText, isObj, type Obj, obj, problem, str } from "./json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
+import type { LineProblem, MessageRecord, RawRecord, Reader, SourceLine } from "./types.ts";
 
-export interface CodexState {
-  sessionId: string | null;
+export interface CodexState extends LineState {
   /** TypeScript-era `.json` rollouts are one JSON document; its text is kept until it parses. */
   legacyJson: { text: string; firstLine: number } | null;
   isJsonFile: boolean;
   /**
    * The first of a pair of records that state one message twice: a prompt is written as a `response_item`
-   * message and then as `event_msg.user_message`; a reply as `event_msg.agent_message` and then a `response_item`.
-   * The pair is one message; the first waits here for its twin on the next line.
+   * message and then as `event_msg.user_message` (0.16x: `event_msg.item_completed` with a UserMessage); a reply as
+   * `event_msg.agent_message` (an AgentMessage item) and then a `response_item`. The pair is one message; the first
+   * waits here for its twin. A reply with no twin waits too: when a `compacted` record follows it, it was the
+   * compaction's summary, not a reply (`bare`).
    */
-  pending: { kind: "user" | "assistant"; record: MessageRecord; envelope: boolean } | null;
+  pending: { kind: "user" | "assistant"; record: MessageRecord; envelope: boolean; bare?: boolean } | null;
   /** Exit codes reported by `exec_command_end` / `patch_apply_end` before the call's output arrived. */
   exitCodes: Record<string, number>;
   /** Line of the last compaction record, to merge `compacted` with `event_msg.context_compacted`. */
@@ -72,8 +74,8 @@ const QUIET_EVENTS = new Set([
   "view_image_tool_call",
   "entered_review_mode",
   "exited_review_mode",
-  "item_completed",
   "item_started",
+  "thread_settings_applied",
   "guardian_assessment",
   "collab_agent_spawn_begin",
   "collab_agent_spawn_end",
@@ -96,6 +98,7 @@ const QUIET_EVENTS = new Set([
 const QUIET_ITEMS = new Set([
   "turn_context",
   "world_state",
+  "token_usage_record",
   "inter_agent_communication",
   "inter_agent_communication_metadata",
 ]);
@@ -118,30 +121,20 @@ export const codexReader: Reader<CodexState> = {
       exitCodes: {},
       lastCompact: null,
       seen: { cwd: null, model: null, title: null },
+      unknown: {},
     };
   },
   parse(lines, state) {
-    const s: CodexState = structuredClone(state);
-    const out: RawRecord[] = [];
-    const problems: LineProblem[] = [];
-    for (const line of lines) {
-      if (s.isJsonFile) {
-        readLegacyJsonLine(s, line, out, problems);
-        continue;
-      }
-      const parsed = parseObjectLine(line);
-      if (parsed === null) continue;
-      if ("problem" in parsed) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      try {
-        readLine(s, parsed.value, line, out, problems);
-      } catch (error) {
-        problems.push(problem(line, `unreadable record (${error instanceof Error ? error.message : String(error)})`));
-      }
-    }
-    return { records: out, problems, state: s } satisfies ParseOutput<CodexState>;
+    return parseLines(
+      lines,
+      structuredClone(state),
+      (s, o, line, sink) => readLine(s, o, line, sink.out, sink),
+      (s, line, sink) => {
+        if (!s.isJsonFile) return false;
+        readLegacyJsonLine(s, line, sink.out, sink.problems);
+        return true;
+      },
+    );
   },
 };
 
@@ -174,60 +167,30 @@ function readLegacyJsonLine(s: CodexState, line: SourceLine, out: RawRecord[], p
   items.forEach((item, i) => {
     if (!isObj(item)) return;
     if (s.pending) flushPending(s, out);
-    readResponseItem(s, item, { text: "", line: acc.firstLine }, null, out, problems, `I${i}`, false);
+    readResponseItem(s, item, { text: "", line: acc.firstLine }, null, out, { out, problems }, `I${i}`, false);
   });
   flushPending(s, out);
 }
 
-function readLine(s: CodexState, o: Obj, line: SourceLine, out: RawRecord[], problems: LineProblem[]): void {
+function readLine(s: CodexState, o: Obj, line: SourceLine, out: RawRecord[], sink: LineSink): void {
   const ts = str(o["timestamp"]) ?? null;
   const type = str(o["type"]);
   const payload = obj(o["payload"]);
   if (s.pending && pairWithPending(s, type, payload ?? o, out)) return;
   if (payload && type) {
     if (type === "session_meta") return readMeta(s, payload, line, ts, out);
-    if (type === "response_item") return readResponseItem(s, payload, line, ts, out, problems, `L${line.line}`, true);
-    if (type === "event_msg") return readEvent(s, payload, line, ts, out, problems);
+    if (type === "response_item") return readResponseItem(s, payload, line, ts, out, sink, `L${line.line}`, true);
+    if (type === "event_msg") return readEvent(s, payload, line, ts, out, sink);
     if (type === "compacted") return readCompacted(s, payload, line, ts, out);
     if (type === "turn_context") return readTurnContext(s, payload, line, ts, out);
     if (QUIET_ITEMS.has(type)) return;
-    problems.push(problem(line, `unknown record type '${type}'`));
-    keepText(s, payload, line, ts, out, type);
-    return;
+    return unknownRecord(s, type, payload, line, ts, sink);
   }
   // Early Rust layout: a bare meta line first, then bare response items and `record_type` state lines.
   if (str(o["record_type"]) !== undefined) return;
-  if (type && RESPONSE_ITEM_TYPES.has(type))
-    return readResponseItem(s, o, line, ts, out, problems, `L${line.line}`, false);
+  if (type && RESPONSE_ITEM_TYPES.has(type)) return readResponseItem(s, o, line, ts, out, sink, `L${line.line}`, false);
   if (!type && str(o["id"]) && s.sessionId === null) return readMeta(s, o, line, ts, out);
-  problems.push(problem(line, type ? `unknown record type '${type}'` : "record without a type"));
-  keepText(s, o, line, ts, out, type ?? null);
-}
-
-/** Unknown but well-formed records keep their text as a system message. */
-function keepText(
-  s: CodexState,
-  o: Obj,
-  line: SourceLine,
-  ts: string | null,
-  out: RawRecord[],
-  type: string | null,
-): void {
-  if (s.sessionId === null) return;
-  const text =
-    str(o["message"]) ?? str(o["text"]) ?? (o["content"] !== undefined ? contentText(o["content"]) : undefined);
-  if (text && text.trim() !== "") {
-    out.push({
-      kind: "message",
-      line: line.line,
-      ts,
-      key: `L${line.line}`,
-      role: "system",
-      text,
-      typed: false,
-      meta: { raw_type: type },
-    });
-  }
+  unknownRecord(s, type ?? "", o, line, ts, sink);
 }
 
 function readMeta(s: CodexState, p: Obj, line: SourceLine, ts: string | null, out: RawRecord[]): void {
@@ -301,24 +264,53 @@ function readTurnContext(s: CodexState, p: Obj, line: SourceLine, ts: string | n
 /** Completes a pending message with its twin, or lets it go out alone when the line is something else. */
 function pairWithPending(s: CodexState, type: string | undefined, p: Obj, out: RawRecord[]): boolean {
   const pending = s.pending!;
-  const inner = type === "response_item" || type === "event_msg" ? str(p["type"]) : type;
-  if (pending.kind === "user" && type === "event_msg" && inner === "user_message") {
-    out.push({ ...pending.record, text: str(p["message"]) ?? pending.record.text, typed: true });
+  let inner = type === "response_item" || type === "event_msg" ? str(p["type"]) : type;
+  // 0.16x states prompts and replies as completed items instead of user_message / agent_message events.
+  const item = inner === "item_completed" ? obj(p["item"]) : undefined;
+  if (item) inner = `item:${str(item["type"]) ?? ""}`;
+  if (pending.kind === "user" && ((type === "event_msg" && inner === "user_message") || inner === "item:UserMessage")) {
+    const text = item ? itemText(item) : str(p["message"]);
+    out.push({ ...pending.record, text: text || pending.record.text, typed: true });
     s.pending = null;
     return true;
   }
-  if (pending.kind === "assistant" && inner === "message" && str(p["role"]) === "assistant") {
+  if (pending.kind === "assistant" && !pending.bare && inner === "message" && str(p["role"]) === "assistant") {
     out.push({ ...pending.record, text: contentText(p["content"]), meta: { ...phaseMeta(p) } });
     s.pending = null;
     return true;
   }
+  if (pending.kind === "assistant" && pending.bare && (inner === "agent_message" || inner === "item:AgentMessage")) {
+    // The twin came second: the reply is already pending.
+    return true;
+  }
+  if (pending.bare && inner === "task_complete") {
+    // The turn ended on this reply: it was no compaction's summary.
+    flushPending(s, out);
+    return false;
+  }
+  if (pending.kind === "assistant" && pending.bare && type === "compacted") {
+    // The reply right before a compaction is the summary the compaction states; it was never shown as a reply.
+    s.pending = null;
+    return false;
+  }
   const quiet =
     (type === "event_msg" && inner !== undefined && QUIET_EVENTS.has(inner)) ||
+    (item !== undefined && !QUIET_WAIT_ITEMS.has(inner ?? "")) ||
     (type !== undefined && QUIET_ITEMS.has(type)) ||
     (type === "response_item" && inner === "reasoning");
   if (quiet) return false;
   flushPending(s, out);
   return false;
+}
+
+/** Completed items that end a pending message's wait (everything else is bookkeeping that may sit between twins). */
+const QUIET_WAIT_ITEMS = new Set(["item:UserMessage", "item:AgentMessage"]);
+
+function itemText(item: Obj): string {
+  return (arr(item["content"]) ?? [])
+    .map((b) => str(obj(b)?.["text"]) ?? "")
+    .filter((t) => t !== "")
+    .join("\n");
 }
 
 function flushPending(s: CodexState, out: RawRecord[]): void {
@@ -347,10 +339,11 @@ function readResponseItem(
   line: SourceLine,
   ts: string | null,
   out: RawRecord[],
-  problems: LineProblem[],
+  sink: LineSink,
   key: string,
   envelope: boolean,
 ): void {
+  const problems = sink.problems;
   const type = str(p["type"]);
   switch (type) {
     case "message": {
@@ -377,7 +370,7 @@ function readResponseItem(
           };
         }
       } else if (role === "assistant") {
-        out.push({
+        const record: MessageRecord = {
           kind: "message",
           line: line.line,
           ts,
@@ -386,7 +379,13 @@ function readResponseItem(
           text,
           typed: false,
           meta: phaseMeta(p),
-        });
+        };
+        // Inside an envelope a reply without its event twin may be a compaction's summary: it waits for the next
+        // record to tell (see `pending`).
+        if (envelope) {
+          flushPending(s, out);
+          s.pending = { kind: "assistant", record, envelope, bare: true };
+        } else out.push(record);
       } else if (role === "developer" || role === "system") {
         out.push({ kind: "message", line: line.line, ts, key, role, text, typed: false });
       } else {
@@ -518,8 +517,7 @@ function readResponseItem(
     case "other":
       return;
     default:
-      problems.push(problem(line, `unknown response item '${type ?? ""}'`));
-      keepText(s, p, line, ts, out, type ?? null);
+      unknownRecord(s, `response_item/${type ?? ""}`, p, line, ts, sink);
   }
 }
 
@@ -547,6 +545,7 @@ interface ParsedOutput {
 
 const EXIT_LINE = /^Exit code: (-?\d+)\s*$/m;
 const PROCESS_EXIT = /Process exited with code (-?\d+)/;
+const PATCH_FAILED = /^(apply_patch verification failed|Failed to apply patch|Invalid patch)/;
 
 /** Codex tool outputs differ by version: a JSON string with metadata, "Exit code: N … Output:" text, or blocks. */
 export function parseOutput(output: unknown): ParsedOutput {
@@ -579,6 +578,8 @@ export function parseOutput(output: unknown): ParsedOutput {
     }
   }
   const head = raw.slice(0, 400);
+  // A patch that does not apply says so in plain text (0.16x), with no exit code.
+  if (PATCH_FAILED.test(head)) return { text: raw, exitCode: null, success: false };
   const exit = EXIT_LINE.exec(head) ?? PROCESS_EXIT.exec(head);
   if (exit) {
     const marker = raw.indexOf("\nOutput:\n");
@@ -588,17 +589,12 @@ export function parseOutput(output: unknown): ParsedOutput {
   return { text: raw, exitCode: null, success: null };
 }
 
-function readEvent(
-  s: CodexState,
-  p: Obj,
-  line: SourceLine,
-  ts: string | null,
-  out: RawRecord[],
-  problems: LineProblem[],
-): void {
+function readEvent(s: CodexState, p: Obj, line: SourceLine, ts: string | null, out: RawRecord[], sink: LineSink): void {
   const type = str(p["type"]);
   const key = `L${line.line}`;
   switch (type) {
+    case "item_completed":
+      return readCompletedItem(s, obj(p["item"]) ?? {}, line, ts, out, sink);
     case "user_message": {
       const text = str(p["message"]) ?? "";
       if (text.trim() === "" || isInjected(text)) return;
@@ -617,6 +613,7 @@ function readEvent(
     case "agent_message": {
       const text = str(p["message"]) ?? "";
       if (text.trim() === "") return;
+      flushPending(s, out);
       s.pending = {
         kind: "assistant",
         envelope: true,
@@ -669,12 +666,8 @@ function readEvent(
         meta: { interrupt: true },
       });
       return;
-    case "context_compacted": {
-      if (s.lastCompact && line.line - s.lastCompact.line <= 3) return;
-      out.push({ kind: "resume_point", line: line.line, ts, key, pointKind: "compaction", text: "" });
-      s.lastCompact = { line: line.line, key, hasText: false };
-      return;
-    }
+    case "context_compacted":
+      return compactionMark(s, line, ts, key, out);
     case "thread_name_updated": {
       const title = str(p["thread_name"]);
       if (title && s.sessionId) {
@@ -685,8 +678,64 @@ function readEvent(
     }
     default:
       if (type && QUIET_EVENTS.has(type)) return;
-      problems.push(problem(line, `unknown event '${type ?? ""}'`));
-      keepText(s, p, line, ts, out, type ?? null);
+      unknownRecord(s, `event_msg/${type ?? ""}`, p, line, ts, sink);
+  }
+}
+
+/** A compaction's second record (`context_compacted`, a ContextCompaction item) states the one before it. */
+function compactionMark(s: CodexState, line: SourceLine, ts: string | null, key: string, out: RawRecord[]): void {
+  if (s.lastCompact && line.line - s.lastCompact.line <= 12) return;
+  out.push({ kind: "resume_point", line: line.line, ts, key, pointKind: "compaction", text: "" });
+  s.lastCompact = { line: line.line, key, hasText: false };
+}
+
+const QUIET_COMPLETED_ITEMS = new Set(["Reasoning", "Plan", "WebSearch", "McpToolCall", "TodoList", "ImageView"]);
+
+/** 0.16x `event_msg.item_completed`: what its UI shows, most of it stated by response items too. */
+function readCompletedItem(
+  s: CodexState,
+  item: Obj,
+  line: SourceLine,
+  ts: string | null,
+  out: RawRecord[],
+  sink: LineSink,
+): void {
+  const type = str(item["type"]) ?? "";
+  const id = str(item["id"]);
+  switch (type) {
+    case "UserMessage": {
+      // Its response_item twin did not come first (it always has so far): the item alone is the prompt.
+      const text = itemText(item);
+      if (text.trim() === "" || isInjected(text)) return;
+      out.push({ kind: "message", line: line.line, ts, key: `L${line.line}`, role: "user", text, typed: true });
+      return;
+    }
+    case "AgentMessage": {
+      const text = itemText(item);
+      if (text.trim() === "") return;
+      flushPending(s, out);
+      s.pending = {
+        kind: "assistant",
+        envelope: true,
+        record: { kind: "message", line: line.line, ts, key: `L${line.line}`, role: "assistant", text, typed: false },
+      };
+      return;
+    }
+    case "CommandExecution": {
+      const code = item["exit_code"];
+      if (id && typeof code === "number") remember(s, id, code);
+      return;
+    }
+    case "FileChange": {
+      const status = str(item["status"]);
+      if (id && (status === "completed" || status === "failed")) remember(s, id, status === "completed" ? 0 : 1);
+      return;
+    }
+    case "ContextCompaction":
+      return compactionMark(s, line, ts, `L${line.line}`, out);
+    default:
+      if (QUIET_COMPLETED_ITEMS.has(type)) return;
+      unknownRecord(s, `item_completed/${type}`, item, line, ts, sink);
   }
 }
 

@@ -1,10 +1,12 @@
-import type { Provider } from "../topology/types.ts";
 import { claudeReader } from "./claude-code.ts";
 import { codexReader } from "./codex.ts";
+import { gemini } from "./gemini/index.ts";
 import { piReader } from "./pi.ts";
 import type { Reader } from "./types.ts";
+import type { Provider } from "./vocabulary.ts";
 
-export const READERS: readonly Reader<unknown>[] = [piReader, codexReader, claudeReader] as Reader<unknown>[];
+/** Order matters where first lines look alike: Gemini's header names a `sessionId` as Claude's lines do. */
+export const READERS: readonly Reader<unknown>[] = [piReader, codexReader, gemini, claudeReader] as Reader<unknown>[];
 
 /**
  * Picks the reader for a file. The content of the first lines decides (so copied or renamed transcripts are read

@@ -3,11 +3,11 @@
  * v2 (tree by `id`/`parentId`) and v3 (`hookMessage` renamed `custom`). See research/transcript-formats §3.3.
  */
 import { basename } from "node:path";
-import { arr, contentText, isoTime, type Obj, obj, parseObjectLine, problem, str } from "./json.ts";
-import type { LineProblem, ParseOutput, RawRecord, Reader, SourceLine } from "./types.ts";
+import { arr, contentText, isoTime, type Obj, obj, problem, str } from "./json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
+import type { RawRecord, Reader, SourceLine } from "./types.ts";
 
-export interface PiState {
-  sessionId: string | null;
+export interface PiState extends LineState {
   version: number;
   fileStem: string;
   /** v1 has no ids: each entry's key is its line, and its tree parent is the entry before it that became a record. */
@@ -45,27 +45,13 @@ export const piReader: Reader<PiState> = {
       lastKey: null,
       seenModel: null,
       alias: {},
+      unknown: {},
     };
   },
   parse(lines, state) {
-    // The alias map is copied, not shared with the caller's state (which may be kept); older saved states lack it.
-    const s: PiState = { ...state, alias: { ...state.alias } };
-    const out: RawRecord[] = [];
-    const problems: LineProblem[] = [];
-    for (const line of lines) {
-      const parsed = parseObjectLine(line);
-      if (parsed === null) continue;
-      if ("problem" in parsed) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      try {
-        readEntry(s, parsed.value, line, out, problems);
-      } catch (error) {
-        problems.push(problem(line, `unreadable record (${error instanceof Error ? error.message : String(error)})`));
-      }
-    }
-    return { records: out, problems, state: s } satisfies ParseOutput<PiState>;
+    // The maps are copied, not shared with the caller's state (which may be kept); older saved states lack them.
+    const s: PiState = { ...state, alias: { ...state.alias }, unknown: { ...state.unknown } };
+    return parseLines(lines, s, (st, o, line, sink) => readEntry(st, o, line, sink));
   },
 };
 
@@ -113,7 +99,8 @@ function ensureSession(s: PiState, line: SourceLine, out: RawRecord[]): string {
   return s.sessionId;
 }
 
-function readEntry(s: PiState, o: Obj, line: SourceLine, out: RawRecord[], problems: LineProblem[]): void {
+function readEntry(s: PiState, o: Obj, line: SourceLine, sink: LineSink): void {
+  const { out, problems } = sink;
   const type = str(o["type"]);
   if (type === "session") {
     if (s.sessionId === null) readHeader(s, o, line, out);
@@ -125,7 +112,7 @@ function readEntry(s: PiState, o: Obj, line: SourceLine, out: RawRecord[], probl
   const key = id ?? `L${line.line}`;
   const parentKey = treeParent(s, id ? (str(o["parentId"]) ?? null) : s.lastKey);
   const before = out.length;
-  readTreeEntry(s, o, type, line, sessionId, key, parentKey, out, problems);
+  readTreeEntry(s, o, type, line, sessionId, key, parentKey, sink);
   let produced = false;
   for (let i = before; i < out.length && !produced; i++) produced = out[i]!.kind !== "session";
   if (produced) s.lastKey = key;
@@ -148,13 +135,13 @@ function readTreeEntry(
   sessionId: string,
   key: string,
   parentKey: string | null,
-  out: RawRecord[],
-  problems: LineProblem[],
+  sink: LineSink,
 ): void {
+  const out = sink.out;
   const ts = isoTime(o["timestamp"]);
   switch (type) {
     case "message":
-      return readMessage(s, obj(o["message"]) ?? {}, line, ts, key, parentKey, out, problems);
+      return readMessage(s, obj(o["message"]) ?? {}, line, ts, key, parentKey, sink);
     case "compaction": {
       const details = obj(o["details"]);
       out.push({
@@ -249,23 +236,7 @@ function readTreeEntry(
     }
     default:
       if (type !== undefined && QUIET_TYPES.has(type)) return;
-      problems.push(problem(line, type === undefined ? "entry without a type" : `unknown entry type '${type}'`));
-      {
-        const text =
-          str(o["text"]) ?? str(o["summary"]) ?? (o["content"] !== undefined ? contentText(o["content"]) : undefined);
-        if (text)
-          out.push({
-            kind: "message",
-            line: line.line,
-            ts,
-            key,
-            parentKey,
-            role: "system",
-            text,
-            typed: false,
-            meta: { raw_type: type ?? null },
-          });
-      }
+      unknownRecord(s, type ?? "", o, line, ts, sink);
   }
 }
 
@@ -320,12 +291,29 @@ function readMessage(
   ts: string | null,
   key: string,
   parentKey: string | null,
-  out: RawRecord[],
-  problems: LineProblem[],
+  sink: LineSink,
 ): void {
+  const out = sink.out;
   const role = str(m["role"]);
   const at = ts ?? isoTime(m["timestamp"]);
   switch (role) {
+    case "system": {
+      // 0.87 records the system prompt it sent (`sections`): the harness's words, kept as a note on the session.
+      const sections = obj(m["sections"]);
+      const chars = sections
+        ? Object.values(sections).reduce<number>((n, v) => n + (typeof v === "string" ? v.length : 0), 0)
+        : contentText(m["content"]).length;
+      if (s.sessionId !== null)
+        out.push({
+          kind: "session",
+          line: line.line,
+          ts: at,
+          key: "session",
+          sessionId: s.sessionId,
+          meta: { system_prompt: { chars, sections: sections ? Object.keys(sections) : [] } },
+        });
+      return;
+    }
     case "user": {
       const text = contentText(m["content"]);
       out.push({
@@ -434,18 +422,7 @@ function readMessage(
       });
       return;
     default:
-      problems.push(problem(line, `message with unknown role '${role ?? ""}'`));
-      out.push({
-        kind: "message",
-        line: line.line,
-        ts: at,
-        key,
-        parentKey,
-        role: "system",
-        text: contentText(m["content"]),
-        typed: false,
-        meta: { raw_role: role ?? null },
-      });
+      unknownRecord(s, `message/${role ?? ""}`, m, line, at, sink);
   }
 }
 

@@ -1,6 +1,7 @@
 /** Where each agent keeps its transcripts, and which files under those folders are transcripts. */
 import { join } from "node:path";
-import type { Provider } from "../topology/types.ts";
+import { geminiRoots } from "./gemini/index.ts";
+import type { Provider } from "./vocabulary.ts";
 
 export interface TranscriptRoot {
   provider: Provider;
@@ -25,11 +26,13 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
   roots.push({ provider: "codex", dir: join(codex, "archived_sessions") });
   const pi = env["PI_CODING_AGENT_DIR"] || env["PI_AGENT_DIR"] || join(home, ".pi", "agent");
   roots.push({ provider: "pi", dir: join(pi, "sessions") });
+  roots.push(...geminiRoots(env, home));
   return roots;
 }
 
 /** Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file). */
 export function isTranscriptFile(name: string): boolean {
   if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl");
-  return /^rollout-.*\.json$/.test(name);
+  // Codex's TypeScript-era rollouts and Gemini CLI's pre-JSONL chats are one JSON document each.
+  return /^(rollout|session)-.*\.json$/.test(name);
 }

@@ -2,7 +2,7 @@
  * The provider-neutral record stream that every reader produces. Readers know file formats; they do not decide
  * what an event, an edge or an entity is (that is `topology/`).
  */
-import type { Meta, Provider, SessionKind } from "../topology/types.ts";
+import type { Meta, Provider, SessionKind } from "./vocabulary.ts";
 
 export interface RecordBase {
   /** 1-based line in the source file. */

@@ -3,8 +3,9 @@
  * same objects are what the store persists and what `--json` prints.
  */
 
-export const PROVIDERS = ["claude", "codex", "pi"] as const;
-export type Provider = (typeof PROVIDERS)[number];
+export { type Meta, PROVIDERS, type Provider, SESSION_KINDS, type SessionKind } from "../readers/vocabulary.ts";
+
+import type { Meta, Provider, SessionKind } from "../readers/vocabulary.ts";
 
 export const EVENT_TYPES = [
   "user_message",
@@ -72,11 +73,6 @@ export const PARENT_EDGE_DIRECTION: Partial<Record<EdgeType, "child_to_parent" |
 
 export const ENTITY_KINDS = ["file", "command", "error_signature", "branch"] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
-
-export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
-export type SessionKind = (typeof SESSION_KINDS)[number];
-
-export type Meta = Record<string, unknown>;
 
 export interface SessionEvent {
   event_id: string;

@@ -1,6 +1,6 @@
 /**
  * Bad input is data: never an exception, never a silent drop. Every unusable line is a problem with its file and
- * line; well-formed records of unknown types keep their text.
+ * line; well-formed records of unknown types are reported once per type and keep their text in the session's meta.
  */
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,10 +50,10 @@ describe("bad lines", () => {
       expect(p.problems[0]).toMatchObject({ source_file: file, source_line: 2 });
       expect(p.problems[0]!.reason).toMatch(reason);
       expect(p.events.filter((e) => e.event_type === "user_message").map((e) => e.text)).toEqual(["hello", "after"]);
-      // an unknown record's text is kept, as the harness's (nobody typed it)
-      expect(p.events.filter((e) => e.meta["harness"] === true).map((e) => e.text)).toEqual(
-        name === "unknown record type" ? ["kept text"] : [],
-      );
+      // an unknown record's text is kept in the session's meta, never as a message or a tool result
+      expect(p.events.filter((e) => e.meta["harness"] === true)).toEqual([]);
+      if (name === "unknown record type")
+        expect(p.sessions[0]!.meta["unknown_records"]).toEqual({ hologram: { line: 2, text: "kept text" } });
     });
   }
 

@@ -213,12 +213,17 @@ describe("Codex reader", () => {
     expect(JSON.stringify(split)).toBe(JSON.stringify(whole));
   });
 
-  it("unknown items and events are problems that keep their text", () => {
-    const p = parseText(
-      FILE,
-      jsonl(meta(), env("event_msg", { type: "hologram_beam", message: "beamed" }), env("mystery", { text: "??" })),
-    );
-    expect(p.problems.map((x) => x.reason)).toEqual(["unknown event 'hologram_beam'", "unknown record type 'mystery'"]);
-    expect(p.events.map((e) => e.text)).toEqual(["beamed", "??"]);
+  it("unknown items and events are problems once per type, their text kept in the session's meta", () => {
+    const beam = env("event_msg", { type: "hologram_beam", message: "beamed" });
+    const p = parseText(FILE, jsonl(meta(), beam, env("mystery", { text: "??" }), beam, beam));
+    expect(p.problems.map((x) => x.reason)).toEqual([
+      "unknown record type 'event_msg/hologram_beam'",
+      "unknown record type 'mystery'",
+    ]);
+    expect(p.events).toEqual([]);
+    expect(p.sessions[0]!.meta["unknown_records"]).toEqual({
+      "event_msg/hologram_beam": { line: 2, text: "beamed" },
+      mystery: { line: 3, text: "??" },
+    });
   });
 });

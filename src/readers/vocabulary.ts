@@ -1,0 +1,25 @@
+/**
+ * The words readers and the rest of cairn share about a transcript's origin. They live here, at the start of the
+ * flow, so readers never import from `topology/` (which re-exports them).
+ */
+
+/** The agents cairn reads, by the name `provider:` filters and facets use. */
+export const PROVIDERS = ["claude", "codex", "pi", "gemini", "qwen", "opencode", "kilo", "copilot"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+
+export type Meta = Record<string, unknown>;
+
+/** How each agent is named to people (overview, inspect, messages). */
+export const PROVIDER_NAMES: Record<Provider, string> = {
+  claude: "Claude Code",
+  codex: "Codex",
+  pi: "pi",
+  gemini: "Gemini CLI",
+  qwen: "Qwen Code",
+  opencode: "OpenCode",
+  kilo: "Kilo Code",
+  copilot: "GitHub Copilot CLI",
+};
