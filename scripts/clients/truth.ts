@@ -122,8 +122,9 @@ function codex(home: string, t: Tally): void {
 const GEMINI_ACK = "Got it. Thanks for the additional context!";
 
 function gemini(home: string, t: Tally): void {
-  for (const f of files(home).filter((p) => /\/chats\/.*\.jsonl$/.test(p))) {
-    const lines = jsonl(f);
+  for (const f of files(home).filter((p) => /\/chats\/.*\.jsonl?$/.test(p))) {
+    // Before JSONL, a chat was one JSON document holding its messages.
+    const lines = f.endsWith(".json") ? ((JSON.parse(readFileSync(f, "utf8")) as Rec)["messages"] as Rec[]) : jsonl(f);
     const sub = lines.some((r) => r["kind"] === "subagent");
     if (sub) t.subagents++;
     const summaries = new Set<string>();

@@ -9,6 +9,7 @@ import { closeSync, existsSync, openSync, readSync, type Stats, statSync } from 
 import { availableParallelism } from "node:os";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import type { FileState, Store } from "../store/types.ts";
+import { canResume } from "../topology/transcript.ts";
 import { type BatchSource, inThreadSource } from "./batch-source.ts";
 import { type ParsePool, startParsePool } from "./parse-pool.ts";
 import { emptyBatch } from "./read-file.ts";
@@ -235,7 +236,7 @@ export function indexFile(
   try {
     const sameFile =
       prev !== undefined &&
-      prev.state !== null &&
+      canResume(prev.state) &&
       prev.inode === st.ino &&
       st.size >= prev.offset &&
       headHash(fd, Math.min(HEAD_BYTES, prev.offset)) === prev.head_hash;

@@ -98,6 +98,7 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
           .slice(0, 8);
         state = startTranscript(path, head);
         if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
+        if (state.wholeFile) return readWhole(fd, path, state, opts);
       }
       const split = splitLines(buf, line, eof && (opts.takeUnterminated ?? false));
       let parsed: ReturnType<typeof parseTranscript> | undefined;
@@ -134,6 +135,23 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
   } finally {
     closeSync(fd);
   }
+}
+
+/** A file that is one JSON document: all of it, as one line, whatever ends it. */
+function readWhole(fd: number, path: string, state: TranscriptState, opts: ReadFileOptions): ReadFileResult {
+  const size = fstatSync(fd).size;
+  const buf = Buffer.allocUnsafe(size);
+  const n = size > 0 ? readSync(fd, buf, 0, size, 0) : 0;
+  const text = buf.toString("utf8", 0, n);
+  const lines = text.split("\n").length;
+  const parsed = parseTranscript([{ text, line: 1 }], state);
+  const at = { offset: n, line: lines + 1, state: parsed.state };
+  opts.onBatch(
+    parsed.batch,
+    parsed.problems.map((p) => ({ ...p, source_file: path })),
+    at,
+  );
+  return { state: parsed.state, offset: n, line: at.line, pendingBytes: 0, bytesRead: n };
 }
 
 export function emptyBatch(): TopologyBatch {

@@ -104,6 +104,7 @@ const QUIET_TYPES = new Set([
 
 export const claudeReader: Reader<ClaudeState> = {
   provider: "claude",
+  version: 2,
   detect(path, firstLine) {
     if (/[\\/](\.claude|claude)[\\/]projects[\\/].*\.jsonl$/.test(path)) return true;
     return (

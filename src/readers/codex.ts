@@ -105,6 +105,7 @@ const QUIET_ITEMS = new Set([
 
 export const codexReader: Reader<CodexState> = {
   provider: "codex",
+  version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.codex[\\/]/.test(path) || /rollout-[^\\/]*\.jsonl?$/.test(path)) return true;
     return (

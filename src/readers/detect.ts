@@ -13,6 +13,12 @@ export const READERS: readonly Reader<unknown>[] = [piReader, codexReader, gemin
  * correctly); the path is the tie-breaker for files whose first lines say nothing (empty, truncated, garbage).
  */
 export function detectReader(path: string, headLines: readonly string[]): Reader<unknown> | null {
+  // A pretty-printed JSON document (an older Gemini chat) says what it is over several lines, not in one.
+  const firstLine = headLines.find((l) => l.trim() !== "");
+  if (firstLine?.trim() === "{") {
+    const head = headLines.slice(0, 8).join("\n");
+    for (const reader of READERS) if (reader.detect("", head)) return reader;
+  }
   for (const line of headLines.slice(0, 8)) {
     if (line.trim() === "") continue;
     for (const reader of READERS) if (reader.detect("", line)) return reader;

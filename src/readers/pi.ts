@@ -33,6 +33,7 @@ const QUIET_TYPES = new Set(["thinking_level_change", "model_change", "session_i
 
 export const piReader: Reader<PiState> = {
   provider: "pi",
+  version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.(pi|omp)[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
     return /^\s*\{\s*"type"\s*:\s*"session"/.test(firstLine) || /"type"\s*:\s*"session"\s*,/.test(firstLine);

@@ -129,6 +129,16 @@ export interface SourceLine {
  */
 export interface Reader<S = unknown> {
   provider: Provider;
+  /**
+   * The version of this reader's state and of what it makes of a file. A file indexed by another version is read
+   * again from its start, so a newer reader never resumes from a state it does not understand.
+   */
+  version: number;
+  /**
+   * Whether the file at `path` is one JSON document rewritten in place as it grows (Gemini CLI's older chats): it
+   * is read whole, as one line, every time it changes, instead of from where the last read stopped.
+   */
+  wholeFile?(path: string): boolean;
   /** Whether a file looks like this format, from its path and first line. */
   detect(path: string, firstLine: string): boolean;
   initialState(path: string): S;

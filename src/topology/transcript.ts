@@ -9,6 +9,10 @@ import type { Problem, Provider } from "./types.ts";
 
 export interface TranscriptState {
   provider: Provider;
+  /** The reader's version when the state was saved (absent in states saved before readers had versions). */
+  readerVersion?: number;
+  /** The file is read whole each time it changes (see `Reader.wholeFile`). */
+  wholeFile?: boolean;
   reader: unknown;
   topology: NormalizerState;
 }
@@ -24,9 +28,20 @@ export function startTranscript(path: string, headLines: readonly string[]): Tra
   if (!reader) return null;
   return {
     provider: reader.provider,
+    readerVersion: reader.version,
+    ...(reader.wholeFile?.(path) ? { wholeFile: true } : {}),
     reader: reader.initialState(path),
     topology: initialNormalizerState(reader.provider, path),
   };
+}
+
+/**
+ * Whether reading can resume from a saved state: the same reader version, and a file that is read line by line.
+ * Otherwise the file is read again from its start.
+ */
+export function canResume(state: TranscriptState | null): state is TranscriptState {
+  if (state === null || state.wholeFile === true) return false;
+  return state.readerVersion === readerFor(state.provider).version;
 }
 
 export function parseTranscript(lines: Iterable<SourceLine>, state: TranscriptState): TranscriptParse {
@@ -41,6 +56,6 @@ export function parseTranscript(lines: Iterable<SourceLine>, state: TranscriptSt
       reason: p.reason,
       excerpt: p.excerpt,
     })),
-    state: { provider: state.provider, reader: read.state, topology },
+    state: { ...state, reader: read.state, topology },
   };
 }

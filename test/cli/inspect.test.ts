@@ -48,7 +48,7 @@ describe("cairn inspect (built CLI)", () => {
     };
     expect(out.problems).toEqual([
       expect.objectContaining({ source_file: bad, source_line: 2, reason: expect.stringMatching(/invalid JSON/) }),
-      expect.objectContaining({ source_file: bad, source_line: 3, reason: "unknown entry type 'wat'" }),
+      expect.objectContaining({ source_file: bad, source_line: 3, reason: "unknown record type 'wat'" }),
     ]);
     const human = cairn(["inspect", dir]);
     expect(human.code).toBe(0);

@@ -2,7 +2,9 @@
 import type { AgentDriver } from "../driver.ts";
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
+import { copilot } from "./copilot.ts";
 import { gemini } from "./gemini.ts";
 import { pi } from "./pi.ts";
+import { qwen } from "./qwen.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi];
+export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot];

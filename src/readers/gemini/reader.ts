@@ -38,6 +38,8 @@ const KEEP = 4000;
 export function geminiReader(provider: Provider, folder: RegExp): Reader<GeminiState> {
   return {
     provider,
+    version: 1,
+    wholeFile: (path) => path.endsWith(".json"),
     detect(path, firstLine) {
       if (folder.test(path) && /[\\/]chats[\\/]/.test(path)) return true;
       if (path !== "") return false;

@@ -1,0 +1,19 @@
+/** Each agent's default folder, and the environment variable that moves it. */
+import { describe, expect, it } from "vitest";
+import { defaultRoots, isTranscriptFile } from "../../src/readers/roots.ts";
+
+const dirsOf = (env: Record<string, string>, provider: string) =>
+  defaultRoots(env, "/home/u")
+    .filter((r) => r.provider === provider)
+    .map((r) => r.dir);
+
+describe("default roots of the newer agents", () => {
+  it("Gemini CLI: ~/.gemini/tmp, or under $GEMINI_CLI_HOME", () => {
+    expect(dirsOf({}, "gemini")).toEqual(["/home/u/.gemini/tmp"]);
+    expect(dirsOf({ GEMINI_CLI_HOME: "/g" }, "gemini")).toEqual(["/g/.gemini/tmp"]);
+  });
+  it("a Gemini chat document is a transcript file, its settings are not", () => {
+    expect(isTranscriptFile("session-2026-01-01T10-00-1a2b3c4d.json")).toBe(true);
+    expect(isTranscriptFile("settings.json")).toBe(false);
+  });
+});
