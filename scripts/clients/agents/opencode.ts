@@ -37,7 +37,10 @@ async function compact(ctx: RunContext, bin: string): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForServer(url);
-    const sessions = (await (await fetch(`${url}/session`)).json()) as Array<{ id: string; time?: { updated?: number } }>;
+    const sessions = (await (await fetch(`${url}/session`)).json()) as Array<{
+      id: string;
+      time?: { updated?: number };
+    }>;
     const latest = [...sessions].sort((a, b) => (b.time?.updated ?? 0) - (a.time?.updated ?? 0))[0];
     if (!latest) throw new Error("no session to compact");
     const res = await fetch(`${url}/session/${latest.id}/summarize`, {
