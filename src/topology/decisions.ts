@@ -1,17 +1,29 @@
 /**
- * Decision candidates, found by explicit rules (no model): a user steering or choosing, an assistant stating a
- * decision in so many words, a notebook page, a "Decision" section of a plan file. The rule that fired is kept so
- * a reader can judge it. Status (open / settled / superseded) depends on what follows and is the resume engine's.
+ * Decisions, found by explicit rules (no model) and measured on hand-labelled real sessions
+ * (`bench/decision-eval`): the user steering, choosing or answering the agent's question (`decision-user.ts`), the
+ * agent stating a choice or recommendation (`decision-agent.ts`) or taking up the user's (a restatement), a
+ * notebook page, a "Decision" section of a plan file. Each keeps the rule that fired, who decided, what was
+ * chosen and rejected where the text says so, and which earlier decision it restates or supersedes; the status
+ * (in force / superseded) follows from those links (`decision-status.ts`).
+ *
+ * The tracker's state is plain JSON inside the normalizer's, so decisions stay resumable like everything else.
  */
+import { assistantDecisions, contrastLine, restatesUser } from "./decision-agent.ts";
+import { sentences, sharedTerms, subjectTerms } from "./decision-text.ts";
+import { userDecision } from "./decision-user.ts";
 import { clip } from "./text.ts";
 
 export const DECISION_RULES = [
   "user_correction",
+  "user_rejection",
   "user_redirect",
   "user_choice",
   "user_approval",
   "assistant_decision",
   "assistant_choice",
+  "assistant_review",
+  "assistant_defer",
+  "assistant_restates",
   "notebook_page",
   "plan_file",
 ] as const;
@@ -20,114 +32,184 @@ export type DecisionRule = (typeof DECISION_RULES)[number];
 export interface DecisionCandidate {
   rule: DecisionRule;
   text: string;
+  who: "user" | "agent";
+  chosen?: string;
+  rejected?: string;
+  /** It overturns the agent's latest decision or proposal ("no, …", "bad idea", "undo that"). */
+  rejectsPrevious?: true;
+  /** It approves the proposal the agent's question made. */
+  approves?: true;
+  /** The event id of the decision it takes up. */
+  restates?: string;
 }
 
-const MAX = 600;
+/** What the agent's latest reply asked the user, for reading the answer. */
+export interface AskContext {
+  /** It proposes work or a design and asks whether, or which. */
+  proposal: boolean;
+  /** It asks only whether to go on (continue, proceed, commit, push …). */
+  procedural: boolean;
+  /** Words of its closing question, for a reply that picks one of the options it named. */
+  words: string[];
+}
 
-/** Sentences of a message, keeping list items and lines apart; a question ends its sentence whatever follows. */
-function sentences(text: string): string[] {
-  const parts = text.split(/\n+|(?<=[.!?])\s+(?=[A-Z(`"'])/);
-  const out: string[] = [];
-  for (const p of parts) {
-    // People rarely capitalise after a question mark ("wait, is it X? we have Y").
-    const pieces = p.includes("? ") ? p.split(/(?<=\?)\s+/) : [p];
-    for (const piece of pieces) {
-      const t = piece.trim();
-      if (t.length > 0) out.push(t);
-    }
+interface RecentDecision {
+  id: string;
+  turn: number;
+  who: "user" | "agent";
+  terms: string[];
+  chosen: string;
+  /** The decision this one restates, when it does. */
+  origin: string | null;
+}
+
+export interface DecisionState {
+  ask: AskContext | null;
+  /** The latest user message's decision, until the agent's first reply to it has been read. */
+  pendingUser: { id: string } | null;
+  /** The latest user message corrected a fact ("no, it's not phase 1"): the agent's next plan is its choice. */
+  corrected?: boolean;
+  recent: RecentDecision[];
+}
+
+export function initialDecisionState(): DecisionState {
+  return { ask: null, pendingUser: null, recent: [] };
+}
+
+const RECENT = 24;
+
+/** Decisions in a typed user message (at most one), read against what the agent last asked. */
+export function onUserMessage(state: DecisionState, typed: string): DecisionCandidate[] {
+  const d = userDecision(typed, state.ask);
+  state.ask = null;
+  state.pendingUser = null;
+  state.corrected = !d && correctsFact(typed);
+  if (!d) return [];
+  if (d.approves) {
+    const proposal = [...state.recent].reverse().find((r) => r.who === "agent");
+    if (proposal) d.chosen ??= proposal.chosen;
   }
-  return out;
+  return [d];
 }
-
-const USER_RULES: Array<[DecisionRule, RegExp]> = [
-  ["user_correction", /^(no|nope|not quite|not that|wrong|stop|wait)\b[,.!:;-]*\s+\S/i],
-  ["user_redirect", /\b(instead of|rather than)\b|\b(use|do|try|switch to|go with|keep)\b[^.?!]{0,80}\binstead\b/i],
-  [
-    "user_choice",
-    /^(let'?s|lets|we('ll| will| should)|please)\s+(go with|use|keep|switch to|stick with|drop|avoid|not)\b|\b(go with|stick with|decided to|prefer)\b/i,
-  ],
-  [
-    "user_approval",
-    /^(ok|okay|yes|yep|sure|sounds good|lgtm|looks good|agreed|approved|go ahead)\b[,.!:;-]*\s+(do|go|use|proceed|implement|keep|switch|let'?s|then|but|and)\b/i,
-  ],
-];
 
 /**
- * After "no," or "wait,": a statement of fact ("it's not phase 1", "that's not it") corrects what the agent
- * believes, not what it does; it steers only with a directive in the same sentence ("that's wrong, use X").
+ * Decisions in an assistant message: a restatement of the user's decision just made, then its own. `reread` is
+ * given when the message was read before (it grew over several lines): the decision it restated then, or null.
  */
-const DESCRIPTIVE_AFTER_CORRECTION =
-  /^(no|nope|not quite|not that|wrong|stop|wait)\b[,.!:;-]*\s+(it'?s|it is|that'?s|that is|this is|there'?s|there are|they|we (?:have|had|only)|i (?:think|mean|see))\b/i;
-/** A clause that starts with an instruction: ", use X", "; keep Y", ": don't …". */
-const DIRECTIVE =
-  /[,;:—-]\s*(?:please\s+)?(use|do|don'?t|keep|remove|drop|add|put|make|set|change|switch to|go with|stick with|revert|undo)\b/i;
-
-/** A typed user message: at most one decision, the first sentence that steers or chooses (with the next one). */
-export function userDecision(text: string): DecisionCandidate | null {
-  if (text.length > 4000) return null; // pasted logs and specs are not steering
-  const parts = sentences(text);
-  for (let i = 0; i < parts.length && i < 12; i++) {
-    const sentence = parts[i]!;
-    // A question asks; it does not decide ("wait, do we only have one link color?").
-    if (sentence.endsWith("?")) continue;
-    for (const [rule, re] of USER_RULES) {
-      if (re.test(sentence)) {
-        if (rule === "user_correction" && DESCRIPTIVE_AFTER_CORRECTION.test(sentence) && !directiveAfter(sentence))
-          continue;
-        const withNext = parts[i + 1] && sentence.length < 80 ? `${sentence} ${parts[i + 1]}` : sentence;
-        return { rule, text: clip(withNext, MAX) };
-      }
-    }
-  }
-  return null;
-}
-
-const ASSISTANT_DECISION =
-  /^(?:[-*]\s*)?(?:\*\*|__)?(decision|approach|chosen approach|design decision|resolution)(?:\*\*|__)?\s*[:—-]\s*(?:\*\*|__)?\s*\S/i;
-const ASSISTANT_CHOICE =
-  /^(?:I(?:'ll| will| have)? (?:go with|decided to|chose|choose|opt(?:ed)? (?:for|to))|(?:we|let's)(?:'ll| will)? go with|going with)\b/i;
-
-/** Headings of alternatives laid out for someone else to choose from: "Option 1: …", "Alternative B", "Approach 2". */
-const OPTION_HEADING =
-  /^(?:option|alternative|approach|choice|solution|proposal)\s*(?:\d+|[A-D])\b|^(?:options|alternatives)\b/i;
-
-/**
- * Assistant text: lines that state a decision explicitly ("Decision: …", "I'll go with …"). A list of options is
- * not a choice: labelled lines under an "Option 2" heading, or the same label given to several lines ("Approach:"
- * once per alternative), are left out, and so are questions.
- */
-export function assistantDecisions(text: string): DecisionCandidate[] {
-  const found: Array<DecisionCandidate & { label: string | null }> = [];
-  let inOptions = false;
-  for (const line of text.split("\n")) {
-    const raw = line.trim();
-    const c = raw.charCodeAt(0);
-    // Only lines that start with `#`, `*` or `_` can be headings (`## Option 2`, `**Option 2: …**`).
-    if (c === 35 || c === 42 || c === 95) {
-      const t = raw.replace(/^#+\s*/, "");
-      if (c === 35 ? /^#+\s/.test(raw) : /^(?:\*\*|__)[^*_].*(?:\*\*|__):?$/.test(raw))
-        inOptions = OPTION_HEADING.test(t.replace(/^(?:\*\*|__)/, ""));
-    }
-    if (inOptions || raw.length < 12 || raw.endsWith("?")) continue;
-    const t = c === 35 ? raw.replace(/^#+\s*/, "") : raw;
-    if (t.length < 12) continue;
-    const label = ASSISTANT_DECISION.exec(t);
-    if (label) found.push({ rule: "assistant_decision", text: clip(t, MAX), label: label[1]!.toLowerCase() });
-    else if (ASSISTANT_CHOICE.test(t)) found.push({ rule: "assistant_choice", text: clip(t, MAX), label: null });
-  }
+export function onAssistantMessage(
+  state: DecisionState,
+  text: string,
+  turn: number,
+  reread?: string | null,
+): DecisionCandidate[] {
+  if (text.trim() === "") return [];
   const out: DecisionCandidate[] = [];
-  for (const d of found) {
-    if (d.label !== null && found.some((o) => o !== d && o.label === d.label)) continue;
-    out.push({ rule: d.rule, text: d.text });
-    if (out.length >= 3) break;
+  const pending = reread === undefined ? state.pendingUser?.id : reread;
+  const corrected = reread === undefined && state.corrected === true;
+  if (reread === undefined) {
+    state.pendingUser = null;
+    state.corrected = false;
   }
+  const restated = pending || corrected ? restatesUser(text) : null;
+  if (restated && pending) out.push({ rule: "assistant_restates", text: restated, who: "user", restates: pending });
+  else if (restated) out.push({ rule: "assistant_choice", text: restated, who: "agent", chosen: restated });
+  for (const d of assistantDecisions(text)) {
+    // "Perfect! Let's use unified tracking …" takes up the user's choice; it is not a second one.
+    if (restated?.includes(d.text) || (restated && d.text.includes(restated))) continue;
+    if (out.length < 3) out.push(d);
+  }
+  if (out.length === 0) {
+    const again = sameTurnRestatement(state, text, turn);
+    if (again) out.push(again);
+  }
+  state.ask = askOf(text);
   return out;
 }
 
-/** Whether the words after the correction give an instruction ("that's not it, use the dark theme"). */
-function directiveAfter(sentence: string): boolean {
-  const rest = sentence.replace(DESCRIPTIVE_AFTER_CORRECTION, "");
-  return DIRECTIVE.test(rest);
+/**
+ * A summary later in the same turn that sets the chosen design against the dropped one ("much cleaner than the
+ * original JSONL approach") and shares its subject with the turn's decision restates that decision.
+ */
+function sameTurnRestatement(state: DecisionState, text: string, turn: number): DecisionCandidate | null {
+  const latest = state.recent.at(-1);
+  if (!latest || latest.turn !== turn) return null;
+  const line = contrastLine(text);
+  if (!line) return null;
+  const origin = latest.origin ? state.recent.find((r) => r.id === latest.origin) : undefined;
+  const terms = origin ? [...new Set([...latest.terms, ...origin.terms])] : latest.terms;
+  if (sharedTerms(terms, subjectTerms(text.slice(0, 3000))) < 2) return null;
+  return {
+    rule: "assistant_restates",
+    text: line,
+    who: latest.who,
+    chosen: line,
+    restates: latest.origin ?? latest.id,
+  };
+}
+
+const FACT_CORRECTION = /^(?:no|nope|not quite|wrong)\b[,.!:;-]*\s+(?:it'?s|it is|that'?s|that is|this is|there)\b/i;
+
+function correctsFact(typed: string): boolean {
+  return FACT_CORRECTION.test(typed.trim());
+}
+
+/**
+ * Records a decision once it has an event id and says which earlier one it supersedes: the agent's latest
+ * decision when this one overturns it, else the newest earlier decision on the same subject (two shared subject
+ * words). A restatement supersedes nothing.
+ */
+export function recordDecision(
+  state: DecisionState,
+  d: DecisionCandidate,
+  id: string,
+  turn: number,
+): { supersedes: string | null } {
+  const terms = subjectTerms(`${d.chosen ?? ""} ${d.rejected ?? ""} ${d.text}`);
+  let supersedes: string | null = null;
+  if (!d.restates) {
+    const earlier = state.recent.filter((r) => r.id !== id).reverse();
+    const target = d.rejectsPrevious
+      ? earlier.find((r) => r.who === "agent" && turn - r.turn <= 1)
+      : earlier.find((r) => sharedTerms(r.terms, terms) >= 2);
+    if (target) supersedes = target.origin ?? target.id;
+  }
+  const entry = { id, turn, who: d.who, terms, chosen: clip(d.chosen ?? d.text, 200), origin: d.restates ?? null };
+  const again = state.recent.findIndex((r) => r.id === id);
+  if (again !== -1) state.recent[again] = entry;
+  else state.recent.push(entry);
+  if (state.recent.length > RECENT) state.recent.shift();
+  if (d.who === "user" && !d.restates && d.rule.startsWith("user_")) state.pendingUser = { id };
+  return { supersedes };
+}
+
+const PROPOSAL =
+  /\b(?:should i|shall i|would you like|do you want|want me to|would you prefer|or would you|which (?:one|option|approach|do you)|what'?s your preference|should we|do you prefer)\b/i;
+const PROCEDURAL =
+  /\b(?:continue|proceed|go ahead|carry on|finish|commit|push|publish|release|deploy|merge|keep going)/i;
+const ASK_STOP = new Set(
+  "the and for you your with that this should would like want what which shall prefer option options or do does it its are was were will can could have has had from into then them they there their our we us me my now".split(
+    " ",
+  ),
+);
+
+/** What the closing question of an agent's reply asks, if it ends with one. */
+export function askOf(text: string): AskContext | null {
+  const tail = text.trim().slice(-700);
+  const qs = sentences(tail).filter((s) => s.includes("?"));
+  if (qs.length === 0) return null;
+  const last = qs[qs.length - 1]!;
+  if (!tail.trimEnd().endsWith("?") && sentences(tail).at(-1) !== last) return null;
+  const question = qs.slice(-2).join(" ");
+  const words = new Set<string>();
+  for (const m of tail.toLowerCase().matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
+    const w = m[0];
+    if (!ASK_STOP.has(w) && !PROCEDURAL.test(w)) words.add(w);
+  }
+  return {
+    proposal: PROPOSAL.test(question),
+    procedural: PROCEDURAL.test(question) && !/\bor\b/i.test(question),
+    words: [...words].slice(0, 80),
+  };
 }
 
 const PLAN_FILE =
@@ -151,7 +233,13 @@ export function planFileDecisions(content: string): DecisionCandidate[] {
       if (l === "" && body.length > 0) break;
       if (l !== "") body.push(l);
     }
-    out.push({ rule: "plan_file", text: clip(`${h[1]!.trim()}: ${body.join(" ")}`, MAX) });
+    const chosen = body.join(" ");
+    out.push({
+      rule: "plan_file",
+      text: clip(`${h[1]!.trim()}: ${chosen}`, 600),
+      who: "agent",
+      chosen: clip(chosen, 300),
+    });
     if (out.length >= 5) break;
   }
   return out;

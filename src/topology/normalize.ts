@@ -14,11 +14,14 @@ import type {
 import { checkOutcome } from "./checks.ts";
 import { analyzeCommand, type CheckFamily, shellCommandOf } from "./command.ts";
 import {
-  assistantDecisions,
   type DecisionCandidate,
+  type DecisionState,
+  initialDecisionState,
   isPlanFile,
+  onAssistantMessage,
+  onUserMessage,
   planFileDecisions,
-  userDecision,
+  recordDecision,
 } from "./decisions.ts";
 import { type ErrorSignature, errorSignature, fallbackSignature, topErrorLines } from "./error-signature.ts";
 import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
@@ -74,6 +77,8 @@ interface OpenRecord {
   ts: string | null;
   parent: string | null;
   derived: Record<string, number>;
+  /** An assistant message's text has been read for decisions (and, with an id, it restated that decision). */
+  decisionsRead?: { restates: string | null };
 }
 
 export interface NormalizerState {
@@ -87,6 +92,8 @@ export interface NormalizerState {
   calls: Record<string, PendingCall>;
   /** The last few records that a later `update` record may re-state. */
   open: OpenRecord[];
+  /** What decision rules read across messages (the agent's last question, recent decisions). */
+  decisions?: DecisionState;
 }
 
 const OPEN_LIMIT = 32;
@@ -109,6 +116,7 @@ export function initialNormalizerState(provider: Provider, sourceFile: string): 
     lastAssistant: null,
     calls: {},
     open: [],
+    decisions: initialDecisionState(),
   };
 }
 
@@ -356,14 +364,11 @@ class Normalizer {
     if (!typed && !notebook && r.meta?.["dequeued"] !== true) return this.harness(r, r.text, null);
     if (typed && !r.update) this.s.turn++;
     const src = this.primary(r, "user_message", { role: typed ? "user" : "system", text: r.text });
-    const candidates: DecisionCandidate[] = [];
-    if (typed) {
-      const d = userDecision(r.text);
-      if (d) candidates.push(d);
-    } else if (notebook && r.text.trim() !== "") {
-      candidates.push({ rule: "notebook_page", text: clip(r.text, 600) });
-    }
-    this.decisions(src, candidates);
+    // A re-stated message was read when it was first seen.
+    if (r.update && !src.isNew) return;
+    if (typed) this.decisions(src, onUserMessage(this.decisionState(), r.text));
+    else if (notebook && r.text.trim() !== "")
+      this.decisions(src, [{ rule: "notebook_page", text: clip(r.text, 600), who: "user" }]);
   }
 
   /**
@@ -389,13 +394,37 @@ class Normalizer {
     const text = r.text === "" && typeof why === "string" ? why : r.text;
     const src = this.primary(r, "assistant_message", { role: "assistant", text, ...(status ? { status } : {}) });
     this.s.lastAssistant = { id: src.ev.event_id, turn: src.ev.turn };
-    if (r.meta?.["reasoning"] !== true) this.decisions(src, assistantDecisions(r.text));
+    // A reasoning summary is the agent thinking, not what it told the user.
+    if (r.meta?.["reasoning"] === true) return;
+    const read = src.open.decisionsRead;
+    // A message written over several lines is read again when its text grows, with the same derived ids.
+    const candidates = onAssistantMessage(this.decisionState(), r.text, src.ev.turn, read ? read.restates : undefined);
+    if (!read && r.text.trim() !== "") src.open.decisionsRead = { restates: candidates[0]?.restates ?? null };
+    this.decisions(src, candidates);
   }
 
-  private decisions(src: { ev: SessionEvent; open?: OpenRecord }, candidates: DecisionCandidate[]): void {
+  private decisionState(): DecisionState {
+    this.s.decisions ??= initialDecisionState();
+    return this.s.decisions;
+  }
+
+  /** Decision events derived from a message or a written plan, each linked to the one it supersedes. */
+  private decisions(
+    src: { ev: SessionEvent; open?: OpenRecord },
+    candidates: DecisionCandidate[],
+    role?: string,
+  ): void {
     candidates.forEach((d, i) => {
-      const ev = this.derived(src, "decision", i, { role: src.ev.role, text: d.text, meta: { rule: d.rule } });
+      const id = derivedEventId(src.ev.event_id, "decision", i);
+      const { supersedes } = recordDecision(this.decisionState(), d, id, src.ev.turn);
+      const meta: Meta = { rule: d.rule, who: d.who };
+      if (d.chosen) meta["chosen"] = d.chosen;
+      if (d.rejected) meta["rejected"] = d.rejected;
+      if (d.restates) meta["restates"] = d.restates;
+      if (supersedes) meta["supersedes"] = supersedes;
+      const ev = this.derived(src, "decision", i, { role: role ?? src.ev.role, text: d.text, meta });
       this.edge(sessionNode(ev.session_id), ev.event_id, "decision");
+      if (supersedes) this.edge(ev.event_id, supersedes, "supersedes");
     });
   }
 
@@ -566,12 +595,7 @@ class Normalizer {
         },
       });
     }
-    if (call.planText && !failed) {
-      planFileDecisions(call.planText).forEach((d, i) => {
-        const ev = this.derived(src, "decision", i, { role: "tool", text: d.text, meta: { rule: d.rule } });
-        this.edge(sessionNode(ev.session_id), ev.event_id, "decision");
-      });
-    }
+    if (call.planText && !failed) this.decisions(src, planFileDecisions(call.planText), "tool");
     // A check whose output shows a failure the exit status hid fails all the same.
     if (failed || (call.masked && check?.status === "fail"))
       this.error(src, output, { tool_name: toolName, command: call.canonical ?? null }, scan);

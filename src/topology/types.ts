@@ -55,6 +55,8 @@ export const EDGE_TYPES = [
   "on_branch",
   /** session → the session it was forked or spawned from. */
   "spawned_by",
+  /** decision → the earlier decision on the same subject it replaces. */
+  "supersedes",
 ] as const;
 export type EdgeType = (typeof EDGE_TYPES)[number];
 
