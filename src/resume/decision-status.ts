@@ -21,7 +21,8 @@ export function decisionsOf(events: readonly SessionEvent[]): LedgerDecision[] {
     const link = links.get(d.event_id)!;
     if (link.restates && links.has(link.restates)) continue;
     const rule = typeof d.meta["rule"] === "string" ? (d.meta["rule"] as string) : "unknown";
-    let status: DecisionStatus = decidedBy(d) === "user" ? "settled" : "open";
+    const who = decidedBy(d);
+    let status: DecisionStatus = who === "user" ? "settled" : "open";
     let by: string | null = status === "settled" ? d.event_id : null;
     if (link.status === "superseded") {
       status = "superseded";
@@ -35,7 +36,7 @@ export function decisionsOf(events: readonly SessionEvent[]): LedgerDecision[] {
     }
     const cites = [d.event_id, ...link.restatedBy];
     if (by && !cites.includes(by)) cites.push(by);
-    out.push({ text: d.text.trim(), status, rule, ordinal: d.ordinal, by, cites });
+    out.push({ text: d.text.trim(), status, rule, ordinal: d.ordinal, by, cites, who, source: d.parent_event_id });
   }
   return out;
 }

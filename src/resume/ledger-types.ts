@@ -31,6 +31,10 @@ export interface LedgerDecision extends Cited {
   ordinal: number;
   /** What settled or superseded it. */
   by: string | null;
+  /** Who made it. */
+  who: "user" | "agent";
+  /** The message it was read from. */
+  source: string | null;
 }
 
 export interface LedgerFile extends Cited {

@@ -35,9 +35,9 @@ const FULL: LedgerCaps = {
   goalChars: 1500,
   constraints: 1000,
   decisionsOpen: 1000,
-  decisionsSettled: 8,
-  decisionsSuperseded: 4,
-  decisionChars: 300,
+  decisionsSettled: 6,
+  decisionsSuperseded: 2,
+  decisionChars: 240,
   filesModified: 1000,
   filesRead: 40,
   failuresOpen: 1000,
@@ -94,6 +94,11 @@ export function capsAt(level: number): LedgerCaps {
     if (must > 0) caps[k] = Math.max(FLOORS[k] ?? 0, Math.floor(base / 2 ** must));
   }
   return caps;
+}
+
+/** The last `n` of a list; none when `n` is 0 (`slice(-0)` would return them all). */
+function newest<T>(list: readonly T[], n: number): T[] {
+  return n <= 0 ? [] : list.slice(-n);
 }
 
 function item(field: string, text: string, cites: string[]): BriefItem {
@@ -194,10 +199,27 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
       out.push(item("constraint", withCites(`- (turn ${c.turn}) ${c.text}`, c.cites), c.cites));
   }
 
+  // A decision the user typed is already here in their words when its message is quoted or gave a constraint.
+  const quotedSources = new Set([
+    ...constraints.flatMap((c) => c.cites),
+    ...[ledger.goal, ...ledger.latest].flatMap((m) => (m ? m.cites : [])),
+  ]);
+  const listed = ledger.decisions.filter(
+    (d) => !(d.who === "user" && d.status !== "superseded" && d.source !== null && quotedSources.has(d.source)),
+  );
   const decisions = [
-    ...ledger.decisions.filter((d) => d.status === "open").slice(-caps.decisionsOpen),
-    ...ledger.decisions.filter((d) => d.status === "settled").slice(-caps.decisionsSettled),
-    ...ledger.decisions.filter((d) => d.status === "superseded").slice(-caps.decisionsSuperseded),
+    ...newest(
+      listed.filter((d) => d.status === "open"),
+      caps.decisionsOpen,
+    ),
+    ...newest(
+      listed.filter((d) => d.status === "settled"),
+      caps.decisionsSettled,
+    ),
+    ...newest(
+      listed.filter((d) => d.status === "superseded"),
+      caps.decisionsSuperseded,
+    ),
   ];
   if (decisions.length > 0) {
     out.push(heading(`### Decisions${more(ledger.decisions.length, decisions.length)}`));

@@ -150,7 +150,7 @@ function sameTurnRestatement(state: DecisionState, text: string, turn: number): 
 const FACT_CORRECTION = /^(?:no|nope|not quite|wrong)\b[,.!:;-]*\s+(?:it'?s|it is|that'?s|that is|this is|there)\b/i;
 
 function correctsFact(typed: string): boolean {
-  return FACT_CORRECTION.test(typed.trim());
+  return FACT_CORRECTION.test(typed.slice(0, 200).trim());
 }
 
 /**
@@ -187,7 +187,7 @@ const PROPOSAL =
 const PROCEDURAL =
   /\b(?:continue|proceed|go ahead|carry on|finish|commit|push|publish|release|deploy|merge|keep going)/i;
 const ASK_STOP = new Set(
-  "the and for you your with that this should would like want what which shall prefer option options or do does it its are was were will can could have has had from into then them they there their our we us me my now".split(
+  "the and for you your with that this should would like want what which shall prefer option options or do does it its are was were will can could have has had from into then them they there their our we us me my now actually also just really still maybe here".split(
     " ",
   ),
 );
@@ -200,8 +200,11 @@ export function askOf(text: string): AskContext | null {
   const last = qs[qs.length - 1]!;
   if (!tail.trimEnd().endsWith("?") && sentences(tail).at(-1) !== last) return null;
   const question = qs.slice(-2).join(" ");
+  // The options are named in the question and in the lines just before it ("I'd suggest `version:minor`").
+  const lines = tail.split("\n").filter((l) => l.trim() !== "");
+  const named = [...lines.slice(-4).filter((l) => !l.includes("?")), question].join(" ");
   const words = new Set<string>();
-  for (const m of tail.toLowerCase().matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
+  for (const m of named.toLowerCase().matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
     const w = m[0];
     if (!ASK_STOP.has(w) && !PROCEDURAL.test(w)) words.add(w);
   }

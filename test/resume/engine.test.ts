@@ -122,7 +122,7 @@ describe("resume engine", () => {
   });
 
   it("ladder: with no room to grow, it falls back to the previous checkpoint and points at what came after", () => {
-    const brief = engine.brief({ sessionId: STORY_ID, budget: 700, maxBudget: 700 });
+    const brief = engine.brief({ sessionId: STORY_ID, budget: 600, maxBudget: 600 });
     const [cp] = engine.checkpoints(STORY_ID);
     expect(brief.fallback.map((f) => [f.step, f.at, f.validation.ok])).toEqual([
       ["previous_checkpoint", cp!.event_id, true],
