@@ -1,6 +1,8 @@
 /**
- * The sequence's footer status and preview text (pure), exactly as seed 001 shows them.
+ * The sequence's footer status and preview text (pure), as seed 001 shows them, plus the marks and hints for
+ * editing a step in place.
  */
+import type { Slot } from "./recording.ts";
 import type { SequenceRun } from "./types.ts";
 
 export const SEQUENCE_STATUS_KEY = "cairn-sequence";
@@ -11,10 +13,51 @@ export function recordingStatus(stepCount: number): string {
   return `● recording sequence · ${steps} · Enter adds step · Ctrl+Enter finishes · Esc cancels`;
 }
 
-/** Raw authored steps, numbered; slash commands stay unexpanded. */
-export function previewLines(steps: readonly string[], problem?: string): string[] {
-  const lines = ["Sequence", ...steps.map((step, index) => `${index + 1}. ${oneLine(step, 200)}`)];
-  if (steps.length === 0) lines.push("(no steps yet: type a prompt or a slash command and press Enter)");
+/** The footer while the editor is on an existing step or a step being inserted, rather than on a new last step. */
+export function editingStatus(slot: Slot, stepCount: number, insertKey = "Alt+Enter"): string {
+  if (slot.kind === "step") {
+    return `● editing step ${slot.index + 1} of ${stepCount} · Enter saves (emptied: deletes) · ↑↓ moves · ${insertKey} inserts above · Esc cancels`;
+  }
+  if (slot.kind === "insert") {
+    return `● inserting step ${slot.index + 1} · Enter inserts · ↑↓ moves · Ctrl+Enter finishes · Esc cancels`;
+  }
+  return recordingStatus(stepCount);
+}
+
+export interface PreviewStyle {
+  /** The step the editor is on. */
+  selected(text: string): string;
+  /** Hints. */
+  muted(text: string): string;
+}
+
+const PLAIN: PreviewStyle = { selected: (text) => text, muted: (text) => text };
+
+export const EDIT_HINT = "↑ selects a step to edit, delete or insert above";
+const NEW_STEP = "(new step)";
+
+/**
+ * Raw authored steps, numbered; slash commands stay unexpanded. The step the editor is on (or the step being
+ * inserted) is marked with `›`.
+ */
+export function previewLines(
+  steps: readonly string[],
+  problem?: string,
+  slot: Slot = { kind: "end" },
+  style: PreviewStyle = PLAIN,
+): string[] {
+  const rows = steps.map((step) => oneLine(step, 200));
+  if (slot.kind === "insert") rows.splice(slot.index, 0, NEW_STEP);
+  const marked = slot.kind === "end" ? -1 : slot.index;
+  const lines = [
+    "Sequence",
+    ...rows.map((row, index) => (index === marked ? style.selected(`› ${index + 1}. ${row}`) : `${index + 1}. ${row}`)),
+  ];
+  if (steps.length === 0 && slot.kind === "end") {
+    lines.push("(no steps yet: type a prompt or a slash command and press Enter)");
+  } else if (slot.kind === "end") {
+    lines.push(style.muted(EDIT_HINT));
+  }
   if (problem) lines.push(...problem.split("\n").map((line) => `✗ ${line}`));
   return lines;
 }

@@ -1,23 +1,34 @@
 /**
- * The editor that replaces pi's prompt editor while a sequence is being recorded. It is pi's own editor (history,
- * multi-line input, paste handling, slash-command autocomplete) with the keys re-routed: Enter adds the text as a
- * step instead of submitting it, Ctrl+Enter finishes, Esc cancels, and Backspace on an empty editor takes the
- * last step back for editing.
+ * The editor that replaces pi's prompt editor while a sequence is being recorded. It is pi's own editor (multi-line
+ * input, paste handling, slash-command autocomplete, undo) with the keys re-routed through pi's keybindings:
+ *
+ * - Enter adds the text as a step, or saves the step being edited, instead of submitting a prompt; it goes through
+ *   the editor's own submit path, so an open autocomplete list is applied first, exactly as in pi;
+ * - ↑ on the editor's first line and ↓ on its last line move between steps (the step's text is loaded for editing);
+ * - Alt+Enter (pi's follow-up key) opens a new step above the selected one;
+ * - Backspace on an empty editor deletes the selected step, or at the end selects the last step;
+ * - Ctrl+Enter finishes and Esc cancels.
  */
 import { CustomEditor, type KeybindingsManager } from "@earendil-works/pi-coding-agent";
 import { type EditorTheme, matchesKey, type TUI } from "@earendil-works/pi-tui";
 
-export interface RecorderCallbacks {
-  /** Validate and add a step; false keeps the text in the editor for correction. */
-  addStep(text: string): boolean;
-  /** Finish recording, adding `pending` first when it is not empty; false keeps recording. */
-  finish(pending: string): boolean;
-  cancel(): void;
-  /** Remove the last step and return its text, or undefined when there is none. */
-  popStep(): string | undefined;
-}
+/** What the editor shows after an action: new text, or `undefined` to keep what it has (the action was refused). */
+export type EditorText = string | undefined;
 
-const ENTER = "\r";
+export interface RecorderCallbacks {
+  /** Enter: add or save `text`; an empty text at the end finishes the recording. */
+  submit(text: string): EditorText;
+  /** Ctrl+Enter: finish, committing `pending` first. */
+  finish(pending: string): EditorText;
+  /** Esc: cancel, asking first when something would be lost. */
+  cancel(pending: string): void;
+  /** ↑ (-1) or ↓ (+1) past the editor's first or last line. */
+  move(direction: -1 | 1, pending: string): EditorText;
+  /** Alt+Enter: open a new step above the selected one. */
+  insertAbove(pending: string): EditorText;
+  /** Backspace on an empty editor. */
+  removeSelected(): EditorText;
+}
 
 export class RecorderEditor extends CustomEditor {
   private readonly callbacks: RecorderCallbacks;
@@ -28,52 +39,59 @@ export class RecorderEditor extends CustomEditor {
     this.callbacks = callbacks;
     this.keys = keybindings;
     // pi keeps an onEscape that is already set, and calls it only when no autocomplete list is open.
-    this.onEscape = () => {
-      // Cleared first: pi copies the recorder's text into the editor it restores.
-      this.setText("");
-      callbacks.cancel();
-    };
+    this.onEscape = () => callbacks.cancel(this.getExpandedText());
+  }
+
+  /** How pi's keybindings spell the key that inserts a step, for the footer. */
+  insertKeyText(): string {
+    const [key] = this.keys.getKeys("app.message.followUp");
+    return key
+      ? key
+          .split("+")
+          .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+          .join("+")
+      : "Alt+Enter";
   }
 
   override handleInput(data: string): void {
+    const idle = !this.isShowingAutocomplete();
     if (matchesKey(data, "ctrl+enter")) {
-      this.finishWith(this.getExpandedText());
-      return;
+      this.show(this.callbacks.finish(this.getExpandedText()));
+    } else if (this.keys.matches(data, "app.message.followUp")) {
+      this.show(this.callbacks.insertAbove(this.getExpandedText()));
+    } else if (this.keys.matches(data, "tui.input.submit")) {
+      this.submitThrough(data);
+    } else if (idle && this.keys.matches(data, "tui.editor.cursorUp") && this.getCursor().line === 0) {
+      this.show(this.callbacks.move(-1, this.getExpandedText()));
+    } else if (
+      idle &&
+      this.keys.matches(data, "tui.editor.cursorDown") &&
+      this.getCursor().line === this.getLines().length - 1
+    ) {
+      this.show(this.callbacks.move(1, this.getExpandedText()));
+    } else if (this.keys.matches(data, "tui.editor.deleteCharBackward") && this.getText().length === 0) {
+      this.show(this.callbacks.removeSelected());
+    } else {
+      super.handleInput(data);
     }
-    // Alt+Enter would queue the text as a follow-up prompt; in the recorder it adds a step like Enter.
-    if (this.keys.matches(data, "tui.input.submit") || this.keys.matches(data, "app.message.followUp")) {
-      this.submitStep();
-      return;
-    }
-    if (matchesKey(data, "backspace") && this.getText().length === 0) {
-      const step = this.callbacks.popStep();
-      if (step !== undefined) {
-        this.setText(step);
-        return;
-      }
-    }
-    super.handleInput(data);
   }
 
-  private finishWith(pending: string): void {
-    // Cleared first: pi copies the recorder's text into the editor it restores.
-    this.setText("");
-    if (!this.callbacks.finish(pending)) this.setText(pending);
+  private show(text: EditorText): void {
+    if (text !== undefined) this.setText(text);
   }
 
-  private submitStep(): void {
-    // Terminals that cannot report Ctrl+Enter send a plain Enter for it; Enter on an empty line finishes too.
-    if (!this.isShowingAutocomplete() && this.getText().trim().length === 0) {
-      this.finishWith("");
-      return;
-    }
-    // Let the editor run its normal submit path (autocomplete, paste expansion, trimming), but into the recorder.
+  /**
+   * Let the editor run its normal submit path for this key (autocomplete, paste expansion, trimming), but into the
+   * recorder instead of pi. The editor clears itself before calling `onSubmit`; a refused step is put back.
+   */
+  private submitThrough(data: string): void {
     const submit = this.onSubmit;
     this.onSubmit = (text) => {
-      if (!this.callbacks.addStep(text)) this.setText(text);
+      const next = this.callbacks.submit(text);
+      this.setText(next ?? text);
     };
     try {
-      super.handleInput(ENTER);
+      super.handleInput(data);
     } finally {
       this.onSubmit = submit;
     }

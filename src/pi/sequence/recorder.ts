@@ -1,14 +1,23 @@
 /**
- * Recording mode: swaps pi's editor for the recorder, keeps the footer status and the raw-step preview current,
- * and validates every step the moment it is entered. Resolves with the recorded steps, or undefined when the user
- * cancels.
+ * Recording mode: swaps pi's editor for the recorder, keeps the footer status and the step preview current, and
+ * checks every step the moment it is added, edited or inserted. Esc asks before it throws away anything that would
+ * be lost. Resolves with the recorded steps, or undefined when the user cancels.
  */
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
 import { currentCatalog } from "./catalog.ts";
-import { previewLines, recordingStatus, SEQUENCE_STATUS_KEY, SEQUENCE_WIDGET_KEY } from "./progress.ts";
+import {
+  editingStatus,
+  type PreviewStyle,
+  previewLines,
+  SEQUENCE_STATUS_KEY,
+  SEQUENCE_WIDGET_KEY,
+} from "./progress.ts";
 import { type RecorderCallbacks, RecorderEditor } from "./recorder-editor.ts";
+import { createRecording, EMPTY_RECORDING, type RecordingResult, type StepCheck } from "./recording.ts";
 import { recordedText, resolveStep } from "./resolve.ts";
+
+export const DISCARD_TITLE = "Discard this sequence recording?";
 
 export function recordSequence(
   ctx: ExtensionCommandContext,
@@ -16,60 +25,97 @@ export function recordSequence(
   initialSteps: readonly string[],
 ): Promise<string[] | undefined> {
   return new Promise((resolve) => {
-    const steps = [...initialSteps];
-    let problem: string | undefined;
+    // Checked against the commands pi reports right now, so unsupported entries fail while the user is here.
+    const check: StepCheck = (text) => {
+      const resolution = resolveStep(text, currentCatalog(state));
+      return resolution.ok ? { ok: true, text: recordedText(resolution.step) } : resolution;
+    };
+    const recording = createRecording(initialSteps, check);
     const previousEditor = ctx.ui.getEditorComponent();
+    const theme = ctx.ui.theme;
+    const style: PreviewStyle = {
+      selected: (text) => theme.bold(theme.fg("accent", text)),
+      muted: (text) => theme.fg("dim", text),
+    };
+    let problem: string | undefined;
+    let editor: RecorderEditor | undefined;
+    let confirming = false;
 
     const render = () => {
-      ctx.ui.setStatus(SEQUENCE_STATUS_KEY, recordingStatus(steps.length));
-      ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, previewLines(steps, problem));
+      ctx.ui.setStatus(
+        SEQUENCE_STATUS_KEY,
+        editingStatus(recording.slot, recording.steps.length, editor?.insertKeyText()),
+      );
+      ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, previewLines(recording.steps, problem, recording.slot, style));
     };
     const close = (result: string[] | undefined) => {
+      // Cleared first: pi copies the recorder's text into the editor it restores.
+      editor?.setText("");
       ctx.ui.setEditorComponent(previousEditor);
       ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, undefined);
       ctx.ui.setStatus(SEQUENCE_STATUS_KEY, undefined);
       resolve(result);
     };
-    const addStep = (text: string): boolean => {
-      const step = text.trim();
-      if (step.length === 0) return true;
-      // Validated against the commands pi reports right now, so unsupported entries fail while the user is here.
-      const resolution = resolveStep(step, currentCatalog(state));
-      if (!resolution.ok) {
-        problem = resolution.message;
-        ctx.ui.notify(resolution.message, "error");
+    /** Show an action's outcome; a refusal is an error in the preview and a notification. */
+    const apply = (result: RecordingResult): string | undefined => {
+      if (!result.ok) {
+        problem = result.message;
+        ctx.ui.notify(result.message, "error");
         render();
-        return false;
+        return undefined;
       }
-      steps.push(recordedText(resolution.step));
       problem = undefined;
       render();
-      return true;
+      return result.text;
     };
-    const callbacks: RecorderCallbacks = {
-      addStep,
-      finish(pending) {
-        if (pending.trim().length > 0 && !addStep(pending)) return false;
-        if (steps.length === 0) {
-          ctx.ui.notify("Add at least one step before finishing, or press Esc to cancel.", "warning");
-          return false;
+    const finish = (pending: string): string | undefined => {
+      const result = recording.finish(pending);
+      if (result.ok) {
+        close(result.steps);
+        return "";
+      }
+      problem = result.message;
+      ctx.ui.notify(result.message, result.message === EMPTY_RECORDING ? "warning" : "error");
+      render();
+      return result.text;
+    };
+    const cancel = async (pending: string) => {
+      if (confirming) return;
+      if (recording.changed(pending)) {
+        confirming = true;
+        const count = recording.steps.length;
+        const discard = await ctx.ui.confirm(
+          DISCARD_TITLE,
+          `${count} ${count === 1 ? "step" : "steps"} and any unsaved edit will be lost.`,
+        );
+        confirming = false;
+        if (!discard) {
+          render();
+          return;
         }
-        close(steps);
-        return true;
-      },
-      cancel() {
-        ctx.ui.notify("Sequence recording cancelled.", "info");
-        close(undefined);
-      },
-      popStep() {
-        const step = steps.pop();
-        problem = undefined;
-        render();
-        return step;
-      },
+      }
+      ctx.ui.notify("Sequence recording cancelled.", "info");
+      close(undefined);
     };
 
-    ctx.ui.setEditorComponent((tui, theme, keybindings) => new RecorderEditor(tui, theme, keybindings, callbacks));
+    const callbacks: RecorderCallbacks = {
+      submit(text) {
+        if (recording.slot.kind === "end" && text.trim().length === 0) return finish("");
+        return apply(recording.submit(text));
+      },
+      finish,
+      cancel(pending) {
+        void cancel(pending);
+      },
+      move: (direction, pending) => apply(recording.move(direction, pending)),
+      insertAbove: (pending) => apply(recording.insertAbove(pending)),
+      removeSelected: () => apply(recording.removeSelected()),
+    };
+
+    ctx.ui.setEditorComponent((tui, editorTheme, keybindings) => {
+      editor = new RecorderEditor(tui, editorTheme, keybindings, callbacks);
+      return editor;
+    });
     render();
   });
 }

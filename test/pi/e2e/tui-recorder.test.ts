@@ -1,15 +1,18 @@
 /**
  * The sequence recorder in pi's real interactive TUI, driven through tmux: record (with slash autocomplete and a
- * rejected third-party command), preview, finish with Ctrl+Enter, answer the run count, watch the progress status, see both runs
- * finish. The model is a scripted provider registered by a test-only extension; everything runs offline in temp
- * directories with a clean environment.
+ * rejected third-party command), edit a step in place with ↑, preview, finish with Ctrl+Enter, answer the run count,
+ * watch the progress status, see both runs finish with the edited step. The model is a scripted provider registered
+ * by a test-only extension; everything runs offline in temp directories with a clean environment.
+ *
+ * Keys are sent only once the editor shows the state they should act on (its text, and its autocomplete list open
+ * on the expected item or closed): pi answers autocomplete asynchronously, and Enter applies a list that is open.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { hasTmux, startTmux, type TmuxSession } from "../helpers/tmux.ts";
+import { editorView, hasTmux, startTmux, type TmuxSession } from "../helpers/tmux.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const extensionEntry = resolve(here, "../../../src/pi/index.ts");
@@ -27,7 +30,7 @@ afterEach(() => {
 });
 
 describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
-  it("records, previews, finishes, asks the run count and shows progress", async () => {
+  it("records, edits, previews, finishes, asks the run count and shows progress", { timeout: 120_000 }, async () => {
     const scratch = mkdtempSync(join(tmpdir(), "cairn-tui-"));
     root = scratch;
     const [home, agent, work] = ["home", "agent", "work"].map((name) => join(scratch, name));
@@ -61,29 +64,65 @@ describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
     });
     const screen = tmux;
     await screen.waitFor("e2e ready");
+    const footerStart = work as string;
 
-    screen.sendText("/sequence Ada");
-    screen.sendKeys("Enter");
+    /**
+     * Wait until pi's editor shows exactly `text` and its autocomplete list is closed (or, with `selected`, open on
+     * that item): keys sent after this act on that state, not on an autocomplete answer still on its way.
+     */
+    const editorShows = (text: string, selected?: string) =>
+      screen.waitUntil(
+        `the editor to show ${JSON.stringify(text)}${selected ? ` with ${selected} selected` : ""}`,
+        (s) => {
+          const view = editorView(s, footerStart);
+          if (!view || view.lines.join("\n").trim() !== text) return false;
+          return selected === undefined
+            ? view.autocomplete.length === 0
+            : (view.autocomplete.find((row) => row.startsWith("→ "))?.startsWith(`→ ${selected} `) ?? false);
+        },
+      );
+    const submit = async (text: string) => {
+      screen.sendText(text);
+      await editorShows(text);
+      screen.sendKeys("Enter");
+    };
+
+    await submit("/sequence Ada");
     await screen.waitFor("● recording sequence · 0 steps · Enter adds step · Ctrl+Enter finishes · Esc cancels");
 
-    screen.sendText("Say hello to $1");
-    screen.sendKeys("Enter");
+    await submit("Say hello to $1");
     await screen.waitFor("● recording sequence · 1 step ·");
     expect(screen.capture()).toMatch(/Sequence\n\s*1\. Say hello to \$1/);
 
     screen.sendText("/publish");
+    await editorShows("/publish", "publish");
     screen.sendKeys("Enter");
     await screen.waitFor("Unsupported step: /publish is an external extension command.");
     expect(screen.capture()).toContain("pi-agenticoding cannot execute third-party extension command handlers.");
     screen.sendKeys("C-u");
+    await editorShows("");
 
-    // The recorder keeps pi's slash-command autocomplete.
+    // The recorder keeps pi's slash-command autocomplete: Tab takes the selected command.
     screen.sendText("/noteb");
-    await screen.waitFor("Task notebook: list, show, write, append, delete or clear named pages");
-    screen.sendText("ook write plan draft for $1");
+    await editorShows("/noteb", "notebook");
+    expect(screen.capture()).toContain("Task notebook: list, show, write, append, delete or clear named pages");
+    screen.sendKeys("Tab");
+    await editorShows("/notebook");
+    screen.sendText("write plan draft for $1");
+    await editorShows("/notebook write plan draft for $1");
     screen.sendKeys("Enter");
     await screen.waitFor("● recording sequence · 2 steps ·");
     expect(screen.capture()).toMatch(/Sequence\n\s*1\. Say hello to \$1\n\s*2\. \/notebook write plan draft for \$1/);
+
+    // ↑ selects the last step for editing in place; Enter saves the edit and returns to a new step.
+    screen.sendKeys("Up");
+    await screen.waitFor("● editing step 2 of 2 · Enter saves");
+    await editorShows("/notebook write plan draft for $1");
+    screen.sendKeys("C-u");
+    await editorShows("");
+    await submit("/notebook write plan final for $1");
+    await screen.waitFor("● recording sequence · 2 steps ·");
+    expect(screen.capture()).toMatch(/Sequence\n\s*1\. Say hello to \$1\n\s*2\. \/notebook write plan final for \$1/);
 
     screen.sendKeys("C-Enter");
     await screen.waitFor("Run this sequence how many times? [1]");
@@ -95,6 +134,17 @@ describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
     await screen.waitFor("Sequence finished: 2 runs of 2 steps.");
     const final = screen.capture();
     expect(final).toContain("Scripted reply to: Say hello to Ada");
+    // The edited step is what ran: both sessions' notebooks hold the final text.
+    const sessionFiles = readdirSync(join(agent as string, "sessions"), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".jsonl"))
+      .map((file) => readFileSync(join(agent as string, "sessions", file), "utf8"));
+    const pages = sessionFiles.flatMap((text) =>
+      text
+        .split("\n")
+        .filter((line) => line.includes('"customType":"cairn-notebook"'))
+        .map((line) => (JSON.parse(line) as { data: { content: string } }).data.content),
+    );
+    expect(pages).toEqual(["final for Ada", "final for Ada"]);
     expect(final).not.toContain("● recording sequence");
   });
 });

@@ -23,6 +23,9 @@ export const KEYS = {
   ctrlEnterXterm: "\x1b[27;5;13~",
   shiftEnterKitty: "\x1b[13;2u",
   altEnter: "\x1b\r",
+  up: "\x1b[A",
+  down: "\x1b[B",
+  ctrlU: "\x15",
 } as const;
 
 export function mountEditor(factory: EditorFactory): EditorComponent {

@@ -5,12 +5,41 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 
+/** What pi's editor shows: its text lines, and the autocomplete rows listed under it (empty when closed). */
+export interface EditorView {
+  lines: string[];
+  autocomplete: string[];
+}
+
+const BORDER = /^─{20,}$/;
+
+/**
+ * pi's editor on a captured screen: the text between the last two full-width borders, and the autocomplete rows
+ * pi draws right under the bottom border (the selected one starts with "→ "), up to the footer's working
+ * directory line.
+ */
+export function editorView(screen: string, footerStart: string): EditorView | undefined {
+  const rows = screen.split("\n");
+  const borders = rows.flatMap((row, index) => (BORDER.test(row.trim()) ? [index] : []));
+  const bottom = borders.at(-1);
+  const top = borders.at(-2);
+  if (top === undefined || bottom === undefined) return undefined;
+  const after = rows.slice(bottom + 1);
+  const footer = after.findIndex((row) => row.startsWith(footerStart));
+  return {
+    lines: rows.slice(top + 1, bottom).map((row) => row.trimEnd()),
+    autocomplete: (footer < 0 ? [] : after.slice(0, footer)).filter((row) => row.trim().length > 0),
+  };
+}
+
 export interface TmuxSession {
   sendText(text: string): void;
   /** tmux key names, e.g. "Enter", "C-Enter", "C-u". */
   sendKeys(...keys: string[]): void;
   capture(): string;
   waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Poll the screen until `ready(screen)` holds; `what` names the condition in the timeout error. */
+  waitUntil(what: string, ready: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
   kill(): void;
 }
 
@@ -65,15 +94,20 @@ export function startTmux(options: TmuxStartOptions): TmuxSession {
         .map((line) => line.trimEnd())
         .join("\n");
     },
-    async waitFor(expected, timeoutMs = 20_000) {
+    waitFor(expected, timeoutMs) {
+      const matches = (screen: string) =>
+        typeof expected === "string" ? screen.includes(expected) : expected.test(screen);
+      return session.waitUntil(`the screen to show ${String(expected)}`, matches, timeoutMs);
+    },
+    async waitUntil(what, ready, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       let screen = "";
       while (Date.now() < deadline) {
         screen = session.capture();
-        if (typeof expected === "string" ? screen.includes(expected) : expected.test(screen)) return screen;
+        if (ready(screen)) return screen;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      throw new Error(`screen never showed ${String(expected)} within ${timeoutMs} ms; last screen:\n${screen}`);
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last screen:\n${screen}`);
     },
     kill() {
       spawnSync("tmux", ["-S", options.socketPath, "kill-server"], { stdio: "ignore" });

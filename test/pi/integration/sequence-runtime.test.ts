@@ -7,7 +7,9 @@ import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCairnExtension } from "../../../src/pi/extension.ts";
 import { NOTEBOOK_ENTRY_TYPE } from "../../../src/pi/notebook/pages.ts";
-import { SEQUENCE_STATUS_KEY } from "../../../src/pi/sequence/progress.ts";
+import { EDIT_HINT, SEQUENCE_STATUS_KEY } from "../../../src/pi/sequence/progress.ts";
+import { DISCARD_TITLE } from "../../../src/pi/sequence/recorder.ts";
+import { latestSnapshot } from "../../../src/pi/sequence/snapshot.ts";
 import { SEQUENCE_SNAPSHOT_TYPE } from "../../../src/pi/sequence/types.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import type { FakeUi } from "../helpers/fake-pi.ts";
@@ -100,6 +102,7 @@ describe("sequences on the real pi runtime", () => {
       "1. Say hello to $1",
       "2. /notebook write topic Topic is $1",
       "3. /oneline $1",
+      EDIT_HINT,
     ]);
     editor.handleInput(KEYS.ctrlEnterKitty);
     await finished;
@@ -179,5 +182,121 @@ describe("sequences on the real pi runtime", () => {
     recorder(ui).handleInput(KEYS.escape);
     await recording;
     expect(harness.errors).toEqual([]);
+  });
+
+  it("edits a restored sequence: a middle step changed, one deleted, one inserted; each version runs as edited", async () => {
+    harness = await createRuntimeHarness({
+      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }) }) }],
+    });
+    const { ui } = harness;
+    const userPrompts = () => harness?.prompts.splice(0) ?? [];
+
+    ui.answers.input.push("1");
+    let finished = harness.session.prompt("/sequence");
+    await ui.until(() => ui.editorFactory !== undefined, "the recorder");
+    let editor = recorder(ui);
+    for (const step of ["Say A", "Say B", "Say C"]) {
+      type(editor, step);
+      editor.handleInput(KEYS.enter);
+    }
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    await finished;
+    expect(userPrompts()).toEqual(["Say A", "Say B", "Say C"]);
+
+    // Edit the middle step of the restored sequence and run it.
+    ui.answers.select.push("Edit");
+    ui.answers.input.push("1");
+    finished = harness.session.prompt("/sequence");
+    await ui.until(() => ui.editorFactory !== undefined, "the recorder");
+    editor = recorder(ui);
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.up);
+    expect(editor.getText()).toBe("Say B");
+    editor.handleInput(KEYS.ctrlU);
+    type(editor, "Say B, edited");
+    editor.handleInput(KEYS.enter);
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    await finished;
+    expect(userPrompts()).toEqual(["Say A", "Say B, edited", "Say C"]);
+
+    // Delete the last step, insert one above the second, and run that.
+    ui.answers.select.push("Edit");
+    ui.answers.input.push("1");
+    finished = harness.session.prompt("/sequence");
+    await ui.until(() => ui.editorFactory !== undefined, "the recorder");
+    editor = recorder(ui);
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.ctrlU);
+    editor.handleInput(KEYS.backspace);
+    expect(editor.getText()).toBe("Say B, edited");
+    editor.handleInput(KEYS.altEnter);
+    type(editor, "/notebook write inserted yes");
+    editor.handleInput(KEYS.enter);
+    expect(ui.widgets.get("cairn-sequence")).toEqual([
+      "Sequence",
+      "1. Say A",
+      "2. /notebook write inserted yes",
+      "3. Say B, edited",
+      EDIT_HINT,
+    ]);
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    await finished;
+    expect(userPrompts()).toEqual(["Say A", "Say B, edited"]);
+    expect(transcript(harness.session.sessionFile as string).slice(-6)).toEqual([
+      "[sequence snapshot]",
+      "user: Say A",
+      "assistant: reply to: Say A",
+      "[notebook inserted: yes]",
+      "user: Say B, edited",
+      "assistant: reply to: Say B, edited",
+    ]);
+    expect(latestSnapshot(harness.session.sessionManager.getBranch())?.steps).toEqual([
+      "Say A",
+      "/notebook write inserted yes",
+      "Say B, edited",
+    ]);
+    expect(harness.errors).toEqual([]);
+  });
+
+  it("Esc asks before discarding an edited recording: No keeps it, Yes discards and runs nothing", async () => {
+    harness = await createRuntimeHarness({
+      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }) }) }],
+    });
+    const { ui } = harness;
+    ui.answers.input.push("1");
+    let finished = harness.session.prompt("/sequence");
+    await ui.until(() => ui.editorFactory !== undefined, "the recorder");
+    let editor = recorder(ui);
+    type(editor, "Say A");
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    await finished;
+    const snapshots = () =>
+      harness?.session.sessionManager
+        .getBranch()
+        .filter((entry) => entry.type === "custom" && entry.customType === SEQUENCE_SNAPSHOT_TYPE).length;
+    expect(snapshots()).toBe(1);
+
+    ui.answers.select.push("Edit");
+    ui.answers.confirm.push(false, true);
+    finished = harness.session.prompt("/sequence");
+    await ui.until(() => ui.editorFactory !== undefined, "the recorder");
+    editor = recorder(ui);
+    editor.handleInput(KEYS.up);
+    type(editor, " and B");
+    const shown = ui.widgetLog.length;
+    editor.handleInput(KEYS.escape);
+    // Answered No: the recorder shows itself again.
+    await ui.until(() => ui.widgetLog.length > shown, "recording again");
+    expect(ui.asked.filter((a) => a.kind === "confirm").map((a) => a.title)).toEqual([DISCARD_TITLE]);
+    expect(ui.editorFactory).toBeDefined();
+    expect(editor.getText()).toBe("Say A and B");
+
+    editor.handleInput(KEYS.escape);
+    await finished;
+    expect(ui.asked.filter((a) => a.kind === "confirm").map((a) => a.title)).toEqual([DISCARD_TITLE, DISCARD_TITLE]);
+    expect(ui.editorFactory).toBeUndefined();
+    expect(ui.notifications.at(-1)).toEqual({ message: "Sequence recording cancelled.", type: "info" });
+    expect(snapshots()).toBe(1);
+    expect(harness.prompts).toEqual(["Say A"]);
   });
 });

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createCairnExtension } from "../../../src/pi/extension.ts";
 import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
 import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
+import { EDIT_HINT } from "../../../src/pi/sequence/progress.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
@@ -93,6 +94,7 @@ describe("sequence steps on the real pi runtime", () => {
       "1. /readonly on",
       "2. /readonly on",
       "3. Create notes.md",
+      EDIT_HINT,
     ]);
 
     const result = harness.session.sessionManager

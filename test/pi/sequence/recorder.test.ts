@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SEQUENCE_STATUS_KEY, SEQUENCE_WIDGET_KEY } from "../../../src/pi/sequence/progress.ts";
-import { recordSequence } from "../../../src/pi/sequence/recorder.ts";
+import { EDIT_HINT, SEQUENCE_STATUS_KEY, SEQUENCE_WIDGET_KEY } from "../../../src/pi/sequence/progress.ts";
+import { DISCARD_TITLE, recordSequence } from "../../../src/pi/sequence/recorder.ts";
 import { type RecorderCallbacks, RecorderEditor } from "../../../src/pi/sequence/recorder-editor.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import { command, createFakeContext, type FakeUi } from "../helpers/fake-pi.ts";
@@ -11,45 +11,46 @@ function editorOf(ui: FakeUi) {
   return mountEditor(ui.editorFactory);
 }
 
-function recordingCallbacks(accept: (text: string) => boolean = () => true) {
+/** Callbacks that log each call and answer with `answer` (the text the editor should show next). */
+function recordingCallbacks(answer: (call: string) => string | undefined = () => "") {
   const calls: string[] = [];
-  const steps: string[] = ["earlier step"];
+  const log = (call: string) => {
+    calls.push(call);
+    return answer(call);
+  };
   const callbacks: RecorderCallbacks = {
-    addStep(text) {
-      calls.push(`add:${text}`);
-      return accept(text);
+    submit: (text) => log(`submit:${text}`),
+    finish: (pending) => log(`finish:${pending}`),
+    cancel: (pending) => {
+      log(`cancel:${pending}`);
     },
-    finish(pending) {
-      calls.push(`finish:${pending}`);
-      return true;
-    },
-    cancel() {
-      calls.push("cancel");
-    },
-    popStep() {
-      calls.push("pop");
-      return steps.pop();
-    },
+    move: (direction, pending) => log(`move:${direction}:${pending}`),
+    insertAbove: (pending) => log(`insert:${pending}`),
+    removeSelected: () => log("remove"),
   };
   return { calls, callbacks };
 }
 
+function recorderEditor(callbacks: RecorderCallbacks) {
+  return mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+}
+
 describe("RecorderEditor keys", () => {
-  it("Enter adds the typed text as a step and clears the editor; pi's submit is never called", () => {
+  it("Enter submits the typed text into the recorder through the editor's submit path; pi's submit is never called", () => {
     const { calls, callbacks } = recordingCallbacks();
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
-    type(editor, "Plan the parser");
+    const editor = recorderEditor(callbacks);
+    type(editor, "  Plan the parser  ");
     editor.handleInput(KEYS.enter);
-    expect(calls).toEqual(["add:Plan the parser"]);
+    expect(calls).toEqual(["submit:Plan the parser"]);
     expect(editor.getText()).toBe("");
   });
 
-  it("a rejected step stays in the editor for correction", () => {
-    const { calls, callbacks } = recordingCallbacks(() => false);
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+  it("a refused submit puts the text back for correction", () => {
+    const { calls, callbacks } = recordingCallbacks(() => undefined);
+    const editor = recorderEditor(callbacks);
     type(editor, "/publish");
     editor.handleInput(KEYS.enter);
-    expect(calls).toEqual(["add:/publish"]);
+    expect(calls).toEqual(["submit:/publish"]);
     expect(editor.getText()).toBe("/publish");
   });
 
@@ -58,47 +59,49 @@ describe("RecorderEditor keys", () => {
     ["xterm modifyOtherKeys", KEYS.ctrlEnterXterm],
   ])("Ctrl+Enter (%s) finishes, handing over unsubmitted text", (_name, key) => {
     const { calls, callbacks } = recordingCallbacks();
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+    const editor = recorderEditor(callbacks);
     type(editor, "last step");
     editor.handleInput(key);
     expect(calls).toEqual(["finish:last step"]);
     expect(editor.getText()).toBe("");
   });
 
-  it("Enter on an empty editor finishes (for terminals that send Ctrl+Enter as Enter)", () => {
+  it("Esc hands the pending text to cancel (which may ask first)", () => {
     const { calls, callbacks } = recordingCallbacks();
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
-    editor.handleInput(KEYS.enter);
-    expect(calls).toEqual(["finish:"]);
-  });
-
-  it("Esc cancels and leaves nothing behind for pi's editor", () => {
-    const { calls, callbacks } = recordingCallbacks();
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+    const editor = recorderEditor(callbacks);
     type(editor, "half typed");
     editor.handleInput(KEYS.escape);
-    expect(calls).toEqual(["cancel"]);
-    expect(editor.getText()).toBe("");
+    expect(calls).toEqual(["cancel:half typed"]);
   });
 
-  it("Shift+Enter makes multi-line steps; Alt+Enter adds like Enter", () => {
-    const { calls, callbacks } = recordingCallbacks();
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+  it("↑ on the first line and ↓ on the last line move between steps, loading the step's text", () => {
+    const { calls, callbacks } = recordingCallbacks((call) => (call.startsWith("move:-1") ? "step two" : "draft"));
+    const editor = recorderEditor(callbacks);
     type(editor, "line one");
     editor.handleInput(KEYS.shiftEnterKitty);
     type(editor, "line two");
-    editor.handleInput(KEYS.altEnter);
-    expect(calls).toEqual(["add:line one\nline two"]);
+    // Inside a multi-line text the arrows move the cursor first.
+    editor.handleInput(KEYS.up);
+    expect(calls).toEqual([]);
+    editor.handleInput(KEYS.up);
+    expect(calls).toEqual(["move:-1:line one\nline two"]);
+    expect(editor.getText()).toBe("step two");
+    editor.handleInput(KEYS.down);
+    expect(calls.at(-1)).toBe("move:1:step two");
+    expect(editor.getText()).toBe("draft");
   });
 
-  it("Backspace on an empty editor takes the last step back for editing", () => {
-    const { calls, callbacks } = recordingCallbacks();
-    const editor = mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+  it("Alt+Enter opens a step above; Backspace on an empty editor removes the selected step", () => {
+    const { calls, callbacks } = recordingCallbacks((call) => (call === "remove" ? "previous step" : ""));
+    const editor = recorderEditor(callbacks);
+    type(editor, "selected step");
+    editor.handleInput(KEYS.altEnter);
+    expect(calls).toEqual(["insert:selected step"]);
     editor.handleInput(KEYS.backspace);
-    expect(calls).toEqual(["pop"]);
-    expect(editor.getText()).toBe("earlier step");
+    expect(calls.at(-1)).toBe("remove");
+    expect(editor.getText()).toBe("previous step");
     editor.handleInput(KEYS.backspace);
-    expect(editor.getText()).toBe("earlier ste");
+    expect(editor.getText()).toBe("previous ste");
   });
 });
 
@@ -131,6 +134,7 @@ describe("recordSequence", () => {
       "Sequence",
       "1. /readonly on",
       "2. Plan the implementation for $@",
+      EDIT_HINT,
       "✗ Unsupported step: /publish is an external extension command.",
       "✗ pi-agenticoding cannot execute third-party extension command handlers.",
     ]);
@@ -146,6 +150,7 @@ describe("recordSequence", () => {
       "1. /readonly on",
       "2. Plan the implementation for $@",
       "3. /review $1",
+      EDIT_HINT,
     ]);
     editor.handleInput(KEYS.ctrlEnterKitty);
 
@@ -155,7 +160,7 @@ describe("recordSequence", () => {
     expect(ui.statuses.has(SEQUENCE_STATUS_KEY)).toBe(false);
   });
 
-  it("will not finish an empty sequence; Esc resolves with nothing", async () => {
+  it("will not finish an empty sequence; Esc with nothing recorded cancels without asking", async () => {
     const setup = createTestState();
     const { ctx, ui } = createFakeContext();
     const recording = recordSequence(ctx, setup.state, []);
@@ -164,19 +169,127 @@ describe("recordSequence", () => {
     expect(ui.notifications.at(-1)?.type).toBe("warning");
     editor.handleInput(KEYS.escape);
     expect(await recording).toBeUndefined();
+    expect(ui.asked).toEqual([]);
   });
 
-  it("edits an existing sequence starting from its steps", async () => {
+  it("edits a middle step in place: ↑ selects it, the edit is checked, Enter saves it", async () => {
+    const setup = createTestState();
+    const { ctx, ui } = createFakeContext();
+    const recording = recordSequence(ctx, setup.state, ["one", "two", "three"]);
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "2. two", "3. three", EDIT_HINT]);
+    const editor = editorOf(ui);
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.up);
+    expect(editor.getText()).toBe("two");
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "› 2. two", "3. three"]);
+    expect(ui.statuses.get(SEQUENCE_STATUS_KEY)).toBe(
+      "● editing step 2 of 3 · Enter saves (emptied: deletes) · ↑↓ moves · Alt+Enter inserts above · Esc cancels",
+    );
+
+    editor.handleInput(KEYS.ctrlU);
+    type(editor, "/publish now");
+    editor.handleInput(KEYS.enter);
+    expect(ui.notifications.at(-1)?.message).toBe(
+      "Unsupported step: /publish is not a known command.\nSequences can run prompts, /readonly, /handoff, /notebook, /compact, prompt templates and skills.",
+    );
+    expect(editor.getText()).toBe("/publish now");
+    editor.handleInput(KEYS.ctrlU);
+    type(editor, "two, edited");
+    editor.handleInput(KEYS.enter);
+    expect(editor.getText()).toBe("");
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual([
+      "Sequence",
+      "1. one",
+      "2. two, edited",
+      "3. three",
+      EDIT_HINT,
+    ]);
+    editor.handleInput(KEYS.enter);
+    expect(await recording).toEqual(["one", "two, edited", "three"]);
+  });
+
+  it("deletes a step (emptied, or Backspace on an empty editor) and inserts one above the selected step", async () => {
+    const setup = createTestState();
+    const { ctx, ui } = createFakeContext();
+    const recording = recordSequence(ctx, setup.state, ["one", "two", "three"]);
+    const editor = editorOf(ui);
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.ctrlU);
+    editor.handleInput(KEYS.enter);
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "2. three", EDIT_HINT]);
+
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.altEnter);
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "› 2. (new step)", "3. three"]);
+    expect(ui.statuses.get(SEQUENCE_STATUS_KEY)).toBe(
+      "● inserting step 2 · Enter inserts · ↑↓ moves · Ctrl+Enter finishes · Esc cancels",
+    );
+    type(editor, "two again");
+    editor.handleInput(KEYS.enter);
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "2. two again", "3. three", EDIT_HINT]);
+
+    // Backspace on the empty new-step line selects the last step; clearing it and Backspace again deletes it.
+    editor.handleInput(KEYS.backspace);
+    expect(editor.getText()).toBe("three");
+    editor.handleInput(KEYS.ctrlU);
+    editor.handleInput(KEYS.backspace);
+    expect(editor.getText()).toBe("two again");
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    expect(await recording).toEqual(["one", "two again"]);
+  });
+
+  it("Esc asks before discarding a changed recording; No keeps recording, Yes discards", async () => {
+    const setup = createTestState();
+    const { ctx, ui } = createFakeContext();
+    ui.answers.confirm.push(false, true);
+    const recording = recordSequence(ctx, setup.state, ["one"]);
+    const editor = editorOf(ui);
+    type(editor, "two");
+    editor.handleInput(KEYS.enter);
+    const shown = ui.widgetLog.length;
+    editor.handleInput(KEYS.escape);
+    // Answered No: the recorder shows itself again.
+    await ui.until(() => ui.widgetLog.length > shown, "recording again");
+    expect(ui.asked).toEqual([{ kind: "confirm", title: DISCARD_TITLE }]);
+    expect(ui.editorFactory).toBeDefined();
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "2. two", EDIT_HINT]);
+
+    editor.handleInput(KEYS.escape);
+    expect(await recording).toBeUndefined();
+    expect(ui.asked).toHaveLength(2);
+    expect(ui.notifications.at(-1)).toEqual({ message: "Sequence recording cancelled.", type: "info" });
+  });
+
+  it("Esc on a restored sequence left as it was does not ask", async () => {
     const setup = createTestState();
     const { ctx, ui } = createFakeContext();
     const recording = recordSequence(ctx, setup.state, ["one", "two"]);
-    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual(["Sequence", "1. one", "2. two"]);
     const editor = editorOf(ui);
-    editor.handleInput(KEYS.backspace);
-    editor.handleInput(KEYS.backspace);
-    type(editor, "o!");
-    editor.handleInput(KEYS.enter);
-    editor.handleInput(KEYS.enter);
-    expect(await recording).toEqual(["one", "two!"]);
+    editor.handleInput(KEYS.up);
+    editor.handleInput(KEYS.down);
+    editor.handleInput(KEYS.escape);
+    expect(await recording).toBeUndefined();
+    expect(ui.asked).toEqual([]);
+  });
+
+  it("a restored step that no longer resolves is selected when finishing, with the reason", async () => {
+    const setup = createTestState();
+    const { ctx, ui } = createFakeContext();
+    const recording = recordSequence(ctx, setup.state, ["one", "/gone x", "three"]);
+    const editor = editorOf(ui);
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    expect(editor.getText()).toBe("/gone x");
+    expect(ui.notifications.at(-1)?.message).toMatch(/^Step 2: Unsupported step: \/gone is not a known command\./);
+    expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)?.slice(0, 4)).toEqual([
+      "Sequence",
+      "1. one",
+      "› 2. /gone x",
+      "3. three",
+    ]);
+    editor.handleInput(KEYS.ctrlU);
+    type(editor, "two");
+    editor.handleInput(KEYS.ctrlEnterKitty);
+    expect(await recording).toEqual(["one", "two", "three"]);
   });
 });
