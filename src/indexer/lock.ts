@@ -1,9 +1,11 @@
 /**
  * One writer per index: a lock file beside the database holding the writer's pid. SQLite alone would keep the
  * data safe, but two indexers interleaving file batches would do all the work twice; the second one waits.
- * A lock left by a process that no longer exists is taken over.
+ * A lock left by a process that no longer exists is taken over. The lock sits beside the database's real path, so
+ * two paths through symbolic links to one database share one lock.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 export interface IndexLock {
   release(): void;
@@ -29,8 +31,25 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Where the lock of the database at `dbPath` lives: beside the file the path leads to, through any symbolic links.
+ * Creates the database's folder, which a first run on a new machine does not have yet.
+ */
+export function lockPathFor(dbPath: string): string {
+  const abs = resolve(dbPath);
+  mkdirSync(dirname(abs), { recursive: true });
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    // No database yet: its folder exists now, and may itself be reached through a link.
+    real = join(realpathSync(dirname(abs)), basename(abs));
+  }
+  return `${real}.index-lock`;
+}
+
 export function tryLock(dbPath: string): IndexLock {
-  const lockPath = `${dbPath}.index-lock`;
+  const lockPath = lockPathFor(dbPath);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(lockPath, "wx");

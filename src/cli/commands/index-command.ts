@@ -37,7 +37,13 @@ export const indexCommand: Command = {
     const lock = await acquireLock(dbPath, 60_000, (e) => {
       if (!values.json) io.stderr.write(`cairn index: waiting for pid ${e.pid}, which is indexing ${dbPath}…\n`);
     });
-    const store = openStore(dbPath);
+    let store: ReturnType<typeof openStore>;
+    try {
+      store = openStore(dbPath);
+    } catch (error) {
+      lock.release(); // a database that cannot be opened must not leave its lock behind
+      throw error;
+    }
     try {
       if (values.watch) {
         // Embedding runs between index runs, a little at a time, so appends stay quick to show up.
@@ -65,7 +71,7 @@ export const indexCommand: Command = {
             embedSome();
           },
         });
-        return 0;
+        return io.signal?.aborted ? 130 : 0; // stopped by Ctrl-C, as the shell reports an interrupted command
       }
       const progress = createProgress(io);
       const result = indexPaths({ store, paths, onProgress: values.json ? undefined : (p) => progress.update(p) });
@@ -77,7 +83,7 @@ export const indexCommand: Command = {
           vectors: vectors.ok ? vectors.result : { error: vectors.error },
           problem_lines: store.problems(200),
         });
-        return 0;
+        return io.signal?.aborted ? 130 : 0; // stopped by Ctrl-C, as the shell reports an interrupted command
       }
       io.stdout.write(`${summaryLine(result)}\n`);
       if (!vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
