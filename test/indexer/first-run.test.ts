@@ -96,4 +96,3 @@ describe("a first run on a new machine", () => {
     }
   });
 });
-
