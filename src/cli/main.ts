@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type CliIo, UsageError } from "./io.ts";
@@ -63,7 +62,8 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+/** Runs `cairn` as this process: real streams, exit code, Ctrl-C. `bin/cairn.js` calls it. */
+export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
   // `cairn … | head` closes the pipe early; that is the reader's choice, not an error.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
@@ -79,7 +79,7 @@ if (isEntryPoint()) {
     cwd: process.cwd(),
     signal: controller.signal,
   };
-  main(process.argv.slice(2), io).then(
+  return main(argv, io).then(
     (code) => {
       process.exitCode = code;
     },
@@ -89,3 +89,5 @@ if (isEntryPoint()) {
     },
   );
 }
+
+if (isEntryPoint()) void run();

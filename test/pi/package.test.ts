@@ -1,6 +1,6 @@
 /**
  * cairn as a pi package: the manifest, and pi's own CLI loading the extension through `pi -e <package dir>` and
- * through `pi install <path>`. The manifest points at the build output, which `npm install` (prepare) and
+ * through `pi install <path>`. The manifest points at the build output, which `npm run build` and
  * `npm test` (pretest) produce.
  */
 import { spawnSync } from "node:child_process";
@@ -74,7 +74,7 @@ describe("cairn as a pi package", () => {
   const built = existsSync(join(root, "dist/pi/index.js"));
 
   it("loads with `pi -e <package dir>` and with `pi install <path>`", () => {
-    expect(built, "dist/pi/index.js is missing: run `npm run build` (npm install and npm test do it)").toBe(true);
+    expect(built, "dist/pi/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
     const scratch = mkdtempSync(join(tmpdir(), "cairn-pkg-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     const agentDir = join(scratch, "agent");
