@@ -5,7 +5,7 @@
 
 export { configuredEmbedder, createEmbedder } from "./embedders/config.ts";
 export type { Embedder, EmbedderConfig } from "./embedders/types.ts";
-export { type IndexOptions, type IndexResult, indexFile, indexPaths } from "./indexer/indexer.ts";
+export { type IndexOptions, type IndexResult, indexFile, indexPaths, indexPathsAsync } from "./indexer/indexer.ts";
 export { type CairnMcpServerOptions, createCairnMcpServer } from "./mcp/server.ts";
 export * from "./readers/types.ts";
 export type { ResumeBrief } from "./resume/brief-types.ts";

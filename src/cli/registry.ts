@@ -49,6 +49,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "list work threads: sessions of any agent joined by the rare files, errors and branches they share",
     load: async () => (await import("./commands/threads.ts")).threadsCommand,
   },
+  prune: {
+    summary: "forget sessions whose transcripts are gone from disk",
+    load: async () => (await import("./commands/prune.ts")).pruneCommand,
+  },
   embed: {
     summary: "choose the embedder and embed the index's evidence bundles for semantic search",
     load: async () => (await import("./commands/embed.ts")).embedCommand,

@@ -3,25 +3,23 @@ import { configuredEmbedder } from "../embedders/config.ts";
 import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
 import type { Store } from "../store/types.ts";
 import type { CliIo } from "./io.ts";
+import { createProgressLine } from "./progress.ts";
 
-/** A one-line progress display for bundling and embedding (stderr, terminals only). */
-
+/** Progress for bundling and embedding (stderr): each phase with its ETA on a terminal, a starting line elsewhere. */
 export function createVectorProgress(io: CliIo, quiet: boolean): { update(p: VectorProgress): void; done(): void } {
-  const tty = io.stderr.isTTY === true && !quiet;
-  let last = 0;
-  let shown = false;
+  const lines = {
+    bundle: createProgressLine(io, "bundling", { quiet, suffix: " events" }),
+    embed: createProgressLine(io, "embedding", { quiet, suffix: " bundles" }),
+  };
+  let phase: VectorProgress["phase"] | null = null;
   return {
     update(p) {
-      if (!tty) return;
-      const now = Date.now();
-      if (now - last < 100 && p.done < p.total) return;
-      last = now;
-      const label = p.phase === "bundle" ? "building bundles" : "embedding";
-      io.stderr.write(`\r${label}: ${p.done}/${p.total}\u001b[K`);
-      shown = true;
+      if (phase !== null && phase !== p.phase) lines[phase].done();
+      phase = p.phase;
+      lines[p.phase].update(p.done, p.total);
     },
     done() {
-      if (tty && shown) io.stderr.write("\r\u001b[K");
+      if (phase !== null) lines[phase].done();
     },
   };
 }

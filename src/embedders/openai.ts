@@ -36,7 +36,7 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
   const retries = opts.retries ?? 3;
   let dimension: number | null = null;
 
-  async function post(input: string[]): Promise<Float32Array[]> {
+  async function post(input: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (opts.apiKey) headers["authorization"] = `Bearer ${opts.apiKey}`;
     for (let attempt = 0; ; attempt++) {
@@ -46,9 +46,12 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
           method: "POST",
           headers,
           body: JSON.stringify({ model: opts.model, input }),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+          signal: signal
+            ? AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs ?? 60_000)])
+            : AbortSignal.timeout(opts.timeoutMs ?? 60_000),
         });
       } catch (error) {
+        if (signal?.aborted) throw new EmbedderError("stopped");
         if (attempt < retries) {
           await pause(attempt);
           continue;
@@ -91,13 +94,18 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
     get dimension() {
       return dimension;
     },
-    async embed(texts) {
+    async embed(texts, _purpose, signal) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         const batch = texts
           .slice(i, i + batchSize)
           .map((t) => (t.length > MAX_TEXT_CHARS ? t.slice(0, MAX_TEXT_CHARS) : t));
-        out.push(...(await post(batch.map((t) => t || " "))));
+        out.push(
+          ...(await post(
+            batch.map((t) => t || " "),
+            signal,
+          )),
+        );
       }
       return out;
     },

@@ -10,8 +10,11 @@ export interface Embedder {
   readonly id: string;
   /** Known up front for local embedders; `null` until the first answer for remote ones. */
   readonly dimension: number | null;
-  /** One unit-length vector per text, in order. Throws `EmbedderError` when the embedder cannot answer. */
-  embed(texts: readonly string[], purpose: EmbedPurpose): Promise<Float32Array[]>;
+  /**
+   * One unit-length vector per text, in order. Throws `EmbedderError` when the embedder cannot answer. A remote
+   * embedder stops waiting when `signal` aborts.
+   */
+  embed(texts: readonly string[], purpose: EmbedPurpose, signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 export const EMBEDDER_KINDS = ["static", "openai", "transformers", "none"] as const;

@@ -6,7 +6,7 @@
 import type { PreparedBatch } from "../store/prepare-batch.ts";
 import { prepareBatch } from "../store/prepare-batch.ts";
 import type { TranscriptState } from "../topology/transcript.ts";
-import { type ReadFileResult, type ReadPosition, readTranscriptFile } from "./read-file.ts";
+import { type ReadFileResult, type ReadPosition, readTranscriptChunks } from "./read-file.ts";
 
 export interface ReadRequest {
   path: string;
@@ -23,16 +23,24 @@ export interface PreparedChunk {
   at: ReadPosition;
 }
 
-/** Reads one file from a position, handing each prepared chunk to `onChunk` in file order. */
-export type BatchSource = (req: ReadRequest, onChunk: (c: PreparedChunk) => void) => ReadFileResult;
+/**
+ * Reads one file from a position, yielding each prepared chunk in file order; the caller may stop between
+ * chunks (`return()`), and every chunk's position is a consistent place to resume from. A source that waits on
+ * another thread yields null while it waits, so the caller can stop then too.
+ */
+export type BatchSource = (req: ReadRequest) => Generator<PreparedChunk | null, ReadFileResult>;
 
-export const inThreadSource: BatchSource = (req, onChunk) =>
-  readTranscriptFile(req.path, {
+export function* inThreadSource(req: ReadRequest): Generator<PreparedChunk | null, ReadFileResult> {
+  const chunks = readTranscriptChunks(req.path, {
     offset: req.offset,
     line: req.line,
     state: req.state,
     chunkBytes: req.chunkBytes,
-    onBatch(batch, problems, at) {
-      onChunk({ prepared: prepareBatch(batch, problems), events: batch.events.length, problems: problems.length, at });
-    },
   });
+  for (;;) {
+    const next = chunks.next();
+    if (next.done) return next.value;
+    const { batch, problems, at } = next.value;
+    yield { prepared: prepareBatch(batch, problems), events: batch.events.length, problems: problems.length, at };
+  }
+}

@@ -1,21 +1,23 @@
 /**
- * The incremental indexer. Per file it keeps size, mtime, inode, a hash of the first bytes, the offset after the
- * last complete line and the parser state there. Unchanged file: one stat. Grown file: only the new bytes, each
- * chunk committed together with its new offset and state (a crash resumes at the last commit). Shrunk or
- * rewritten file: forgotten and read again, in one transaction.
+ * The incremental indexer over folders of transcripts. Per file it keeps size, mtime, inode, hashes of the bytes
+ * at the start and just before the offset read to, that offset and the parser state there (`index-file.ts`).
+ * Files are written in groups, one transaction each; a run is a generator that yields at every chunk written, so
+ * `indexPathsAsync` can give the event loop a turn (Ctrl-C) and stop at the next chunk with everything written so
+ * far committed and resumable.
  */
-import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import type { TranscriptRoot } from "../readers/roots.ts";
-import type { FileState, Store } from "../store/types.ts";
-import { canResume } from "../topology/transcript.ts";
-import { type BatchSource, inThreadSource } from "./batch-source.ts";
+import type { FileStamp, Store } from "../store/types.ts";
+import { inThreadSource } from "./batch-source.ts";
+import { applySourceChanges, findSourceChanges } from "./gone-and-moved.ts";
+import { type FileResult, indexFileSteps } from "./index-file.ts";
 import { type ParsePool, startParsePool } from "./parse-pool.ts";
-import { emptyBatch } from "./read-file.ts";
 import { findTranscripts } from "./scan.ts";
 
-const HEAD_BYTES = 4096;
+export { type FileOutcome, type FileResult, indexFile } from "./index-file.ts";
+
 const GROUP_BYTES = 64 * 1024 * 1024;
 const GROUP_MS = 2_000;
 /** Below this many new bytes a parse worker costs more to start than it saves. */
@@ -25,21 +27,13 @@ const WORKER_MIN_BYTES = 16 * 1024 * 1024;
  * between), smaller chunks keep peak memory where the single-thread indexer had it.
  */
 const WORKER_CHUNK = 1024 * 1024;
-
-export type FileOutcome = "unchanged" | "appended" | "new" | "rewritten" | "unreadable" | "unrecognized";
-
-export interface FileResult {
-  path: string;
-  outcome: FileOutcome;
-  bytes: number;
-  events: number;
-  problems: number;
-  error?: string;
-}
+/** How long `indexPathsAsync` works before it gives the event loop a turn. */
+const SLICE_MS = 50;
 
 export interface IndexProgress {
   filesDone: number;
   filesTotal: number;
+  /** Bytes read so far, of the bytes this run expects to read (new and changed files; unchanged ones cost nothing). */
   bytesDone: number;
   bytesTotal: number;
 }
@@ -62,9 +56,18 @@ export interface IndexResult {
   unchanged: number;
   rewritten: number;
   bytes: number;
+  /** Events added to the index by this run, less those it removed (what the index grew by). */
   events: number;
   problems: number;
   sessions: number;
+  /** Transcripts found missing by this run (their sessions are kept, marked as gone). */
+  gone: number;
+  /** Transcripts found at a new path and carried over. */
+  moved: number;
+  /** Files this run finished; with `interrupted`, the ones after these were left for the next run. */
+  filesDone: number;
+  /** The run was stopped (Ctrl-C) at a safe point: what it wrote is committed, and the next run goes on from there. */
+  interrupted: boolean;
   ms: number;
   errors: Array<{ path: string; message: string }>;
 }
@@ -79,20 +82,38 @@ export function listTranscripts(paths: IndexOptions["paths"]): string[] {
   return [...files].sort();
 }
 
+/** Indexes everything under `paths`, to the end. */
 export function indexPaths(opts: IndexOptions): IndexResult {
-  const t0 = Date.now();
-  const files = listTranscripts(opts.paths);
-  const stats = files.map((f) => {
-    try {
-      return statSync(f);
-    } catch {
-      return null;
+  const run = startRun(opts);
+  while (!run.steps.next().done);
+  return run.finish();
+}
+
+/**
+ * Indexes everything under `paths`, giving the event loop a turn every few dozen milliseconds. When `signal`
+ * aborts, the run stops at the next chunk boundary: what was written is committed and consistent, the result says
+ * `interrupted`, and the next run reads on from there.
+ */
+export async function indexPathsAsync(opts: IndexOptions & { signal?: AbortSignal }): Promise<IndexResult> {
+  const run = startRun(opts);
+  let slice = Date.now();
+  for (;;) {
+    if (opts.signal?.aborted) {
+      run.steps.return();
+      return run.finish(true);
     }
-  });
-  const sizes = stats.map((st) => st?.size ?? 0);
-  const bytesTotal = sizes.reduce((a, b) => a + b, 0);
+    if (run.steps.next().done) return run.finish();
+    if (Date.now() - slice >= SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      slice = Date.now();
+    }
+  }
+}
+
+function startRun(opts: IndexOptions): { steps: Generator<void, void>; finish(interrupted?: boolean): IndexResult } {
+  const t0 = Date.now();
   const result: IndexResult = {
-    files: files.length,
+    files: 0,
     changed: 0,
     unchanged: 0,
     rewritten: 0,
@@ -100,70 +121,135 @@ export function indexPaths(opts: IndexOptions): IndexResult {
     events: 0,
     problems: 0,
     sessions: 0,
+    gone: 0,
+    moved: 0,
+    filesDone: 0,
+    interrupted: false,
     ms: 0,
     errors: [],
   };
-  let bytesDone = 0;
-  // Files are written in groups, one transaction per group: every commit makes SQLite (and FTS5 in particular)
-  // flush and merge, so committing per small file costs more than the writing. A crash loses at most one group;
-  // each file's offset and state are committed with its events, so the next run resumes consistently.
-  let group: { open: boolean; bytes: number; since: number } = { open: false, bytes: 0, since: 0 };
+  return {
+    steps: runSteps(opts, result),
+    finish(interrupted = false) {
+      result.interrupted = interrupted;
+      result.sessions = opts.store.sessionCount();
+      result.ms = Date.now() - t0;
+      return result;
+    },
+  };
+}
+
+function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, void> {
   const store = opts.store;
+  const now = opts.now ?? (() => new Date());
+  const files = listTranscripts(opts.paths);
+  result.files = files.length;
+  const stats = files.map((f) => {
+    try {
+      return statSync(f);
+    } catch {
+      return null;
+    }
+  });
+  // One query for every file's stamp: an unchanged file then costs its stat and nothing else.
+  const stamps = store.fileStamps();
+  const roots = opts.paths.map((p) => resolve(typeof p === "string" ? p : p.dir));
+  const changes = findSourceChanges(store, roots, files, stats, stamps);
+  if (changes.moved.length + changes.gone.length + changes.back.length > 0)
+    store.transaction(() => applySourceChanges(store, changes, now()));
+  result.gone = changes.gone.length;
+  result.moved = changes.moved.length;
+
+  const work = files.map((_, i) => expectedBytes(stats[i] ?? null, stamps.get(files[i]!)));
+  const progress: IndexProgress = {
+    filesDone: 0,
+    filesTotal: files.length,
+    bytesDone: 0,
+    bytesTotal: work.reduce((a, b) => a + b, 0),
+  };
+  const report = (doneBefore: number, inFile: number) => {
+    progress.bytesDone = doneBefore + inFile;
+    progress.bytesTotal = Math.max(progress.bytesTotal, progress.bytesDone);
+    opts.onProgress?.(progress);
+  };
+  // Files are written in groups, one transaction per group: every commit makes SQLite (and FTS5 in particular)
+  // flush and merge, so committing per small file costs more than the writing. A group also ends mid-file once it
+  // holds enough: every chunk is written with the file's position, so a commit anywhere is consistent.
+  let group = { open: false, bytes: 0, since: 0 };
   const commitGroup = () => {
     if (group.open) store.commitGroup();
     group = { open: false, bytes: 0, since: 0 };
   };
-  // One query for every file's stamp: an unchanged file then costs its stat and nothing else.
-  const stamps = store.fileStamps();
+  const groupFull = () => group.bytes >= GROUP_BYTES || Date.now() - group.since >= GROUP_MS;
   const pool = startPoolFor(files, stats, stamps, opts);
+  let failed = false;
   try {
-    files.forEach((path, i) => {
+    for (let i = 0; i < files.length; i++) {
+      const path = files[i]!;
       const stamp = stamps.get(path);
       const st = stats[i];
-      if (stamp && st) {
-        if (stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
-          result.unchanged++;
-          bytesDone += sizes[i] ?? 0;
-          opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
-          opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
-          return;
+      const doneBefore = progress.bytesDone;
+      if (stamp && st && stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
+        result.unchanged++;
+        opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
+      } else {
+        if (!group.open) {
+          store.beginGroup();
+          group = { open: true, bytes: 0, since: Date.now() };
         }
-      }
-      if (!group.open) {
-        store.beginGroup();
-        group = { open: true, bytes: 0, since: Date.now() };
-      }
-      let r: FileResult;
-      try {
         const queued = pool?.isNext(path) ?? false;
-        r = indexFile(store, path, opts, queued && pool ? pool.source : inThreadSource);
+        let read = 0;
+        const r: FileResult = yield* indexFileSteps(
+          store,
+          path,
+          {
+            now,
+            chunkBytes: opts.chunkBytes,
+            tally: result,
+            onBytes(bytes) {
+              group.bytes += bytes - read;
+              read = bytes;
+              report(doneBefore, bytes);
+              if (groupFull()) commitGroup();
+              if (!group.open) {
+                store.beginGroup();
+                group = { open: true, bytes: 0, since: Date.now() };
+              }
+            },
+          },
+          queued && pool ? pool.source : inThreadSource,
+        );
         // The file was queued but turned out unreadable or unchanged: its parsed chunks are not wanted.
         if (queued && pool?.isNext(path)) pool.skip(path);
-      } catch (error) {
-        store.rollbackGroup();
-        group = { open: false, bytes: 0, since: 0 };
-        throw error;
+        if (groupFull()) commitGroup();
+        if (r.outcome === "unchanged") result.unchanged++;
+        else if (r.outcome === "unreadable") result.errors.push({ path, message: r.error ?? "unreadable" });
+        else result.changed++;
+        if (r.outcome === "rewritten") result.rewritten++;
+        opts.onFile?.(r);
       }
-      group.bytes += r.bytes;
-      if (group.bytes >= GROUP_BYTES || Date.now() - group.since >= GROUP_MS) commitGroup();
-      bytesDone += sizes[i] ?? 0;
-      if (r.outcome === "unchanged") result.unchanged++;
-      else if (r.outcome === "unreadable") result.errors.push({ path, message: r.error ?? "unreadable" });
-      else result.changed++;
-      if (r.outcome === "rewritten") result.rewritten++;
-      result.bytes += r.bytes;
-      result.events += r.events;
-      result.problems += r.problems;
-      opts.onFile?.(r);
-      opts.onProgress?.({ filesDone: i + 1, filesTotal: files.length, bytesDone, bytesTotal });
-    });
+      progress.filesDone = i + 1;
+      result.filesDone = i + 1;
+      report(doneBefore + (work[i] ?? 0), 0);
+      yield;
+    }
+  } catch (error) {
+    failed = true;
+    store.rollbackGroup();
+    throw error;
   } finally {
+    // Reached on completion and when the caller stops the run between chunks: keep what was written.
+    if (!failed) commitGroup();
     void pool?.close();
   }
-  commitGroup();
-  result.sessions = opts.store.sessionCount();
-  result.ms = Date.now() - t0;
-  return result;
+}
+
+/** The bytes a file is expected to cost: all of a new one, what a grown one gained, nothing for an unchanged one. */
+function expectedBytes(st: Stats | null, stamp: FileStamp | undefined): number {
+  if (!st) return 0;
+  if (!stamp) return st.size;
+  if (stamp.size === st.size && stamp.inode === st.ino) return 0;
+  return st.size > stamp.size ? st.size - stamp.size : st.size;
 }
 
 /**
@@ -193,117 +279,4 @@ function startPoolFor(
     fresh.map((path) => ({ path, offset: 0, line: 1, state: null, chunkBytes: opts.chunkBytes ?? WORKER_CHUNK })),
   );
   return pool;
-}
-
-/**
- * Runs `fn` atomically: inside an open group the group's transaction already does that, and a savepoint would
- * make FTS5 flush a small segment every time.
- */
-function atomically(store: Store, fn: () => void): void {
-  if (store.inGroup()) fn();
-  else store.transaction(fn);
-}
-
-function headHash(fd: number, length: number): string {
-  const buf = Buffer.alloc(length);
-  const n = length > 0 ? readSync(fd, buf, 0, length, 0) : 0;
-  return createHash("sha1").update(buf.subarray(0, n)).digest("hex");
-}
-
-export function indexFile(
-  store: Store,
-  path: string,
-  opts: Pick<IndexOptions, "now" | "chunkBytes"> = {},
-  source: BatchSource = inThreadSource,
-): FileResult {
-  const now = opts.now ?? (() => new Date());
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(path);
-  } catch (error) {
-    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
-  }
-  const prev = store.getFileState(path);
-  if (prev && prev.size === st.size && prev.mtime_ms === st.mtimeMs && prev.inode === st.ino) {
-    return { path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 };
-  }
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
-  }
-  try {
-    const sameFile =
-      prev !== undefined &&
-      canResume(prev.state) &&
-      prev.inode === st.ino &&
-      st.size >= prev.offset &&
-      headHash(fd, Math.min(HEAD_BYTES, prev.offset)) === prev.head_hash;
-    const outcome: FileOutcome = sameFile ? "appended" : prev ? "rewritten" : "new";
-    let events = 0;
-    let problems = 0;
-    const touched = new Set<string>();
-    const base = { path, size: st.size, mtime_ms: st.mtimeMs, inode: st.ino };
-    const save = (offset: number, line: number, state: FileState["state"]) => {
-      store.putFileState({
-        ...base,
-        provider: state?.provider ?? null,
-        head_hash: headHash(fd, Math.min(HEAD_BYTES, offset)),
-        offset,
-        line,
-        state,
-        indexed_at: now().toISOString(),
-      });
-    };
-    const read = (perChunkTransaction: boolean) => {
-      const req = {
-        path,
-        offset: sameFile ? prev.offset : 0,
-        line: sameFile ? prev.line : 1,
-        state: sameFile ? prev.state : null,
-        chunkBytes: opts.chunkBytes,
-      };
-      const res = source(req, (chunk) => {
-        const write = () => {
-          store.writePrepared(chunk.prepared);
-          save(chunk.at.offset, chunk.at.line, chunk.at.state);
-        };
-        if (perChunkTransaction) atomically(store, write);
-        else write();
-        events += chunk.events;
-        problems += chunk.problems;
-        for (const id of chunk.prepared.sessionIds) touched.add(id);
-      });
-      // Nothing consumed (empty file, or only a half-written line): still remember the file.
-      if (res.state === null) {
-        const unrecognized = st.size > 0 && res.offset === 0;
-        if (unrecognized) problems++;
-        const write = () => {
-          if (unrecognized) {
-            store.writeBatch(path, emptyBatch(), [
-              { source_file: path, source_line: 1, reason: "not a Claude Code, Codex or pi transcript", excerpt: "" },
-            ]);
-          }
-          save(0, 1, null);
-        };
-        if (perChunkTransaction) atomically(store, write);
-        else write();
-        return { res, unrecognized };
-      }
-      if (!sameFile || res.offset === (sameFile ? prev.offset : 0)) save(res.offset, res.line, res.state);
-      return { res, unrecognized: false };
-    };
-    let out: ReturnType<typeof read>;
-    if (outcome === "rewritten") {
-      out = store.transaction(() => {
-        store.deleteFile(path);
-        return read(false);
-      });
-    } else out = read(true);
-    if (touched.size > 0) atomically(store, () => store.refreshSessions(touched));
-    return { path, outcome: out.unrecognized ? "unrecognized" : outcome, bytes: out.res.bytesRead, events, problems };
-  } finally {
-    closeSync(fd);
-  }
 }

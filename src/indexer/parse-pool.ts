@@ -13,6 +13,8 @@ import { CONSUMED, CONSUMED_KB, POSTED, type WorkerInit, type WorkerMessage } fr
  */
 const AHEAD_KB = 8 * 1024;
 const AHEAD_MESSAGES = 256;
+/** How long the writer sleeps for the worker's next message before it offers the caller a place to stop. */
+const WAIT_MS = 25;
 
 export interface ParsePool {
   /** Queues files to parse; they must later be read through `source` in the same order. */
@@ -45,17 +47,20 @@ export function startParsePool(): ParsePool {
   worker.unref();
   const queue: string[] = [];
 
-  function next(): WorkerMessage {
+  /** The next message, or undefined when none came within `ms` (so the caller can stop while it waits). */
+  function next(ms: number): WorkerMessage | undefined {
+    const until = Date.now() + ms;
     for (;;) {
       const got = receiveMessageOnPort(channel.port1);
       if (got) return consumed(got.message as WorkerMessage);
       if (crashed) throw new Error(`parse worker failed: ${crashed.message}`);
-      // Sleep until the posted count moves past what it was when the port was found empty; the timeout only
-      // bounds how late a crash is noticed.
+      const left = until - Date.now();
+      if (left <= 0) return undefined;
+      // Sleep until the posted count moves past what it was when the port was found empty.
       const posted = Atomics.load(counters, POSTED);
       const late = receiveMessageOnPort(channel.port1);
       if (late) return consumed(late.message as WorkerMessage);
-      Atomics.wait(counters, POSTED, posted, 200);
+      Atomics.wait(counters, POSTED, posted, left);
     }
   }
 
@@ -66,13 +71,17 @@ export function startParsePool(): ParsePool {
     return msg;
   }
 
-  const source: BatchSource = (req, onChunk) => {
+  const source: BatchSource = function* (req) {
     if (queue[0] !== req.path) throw new Error(`parse worker: ${req.path} read out of order`);
     queue.shift();
     for (;;) {
-      const msg = next();
+      const msg = next(WAIT_MS);
+      if (msg === undefined) {
+        yield null; // still parsing: a safe point to stop at while the writer waits
+        continue;
+      }
       if (msg.path !== req.path) throw new Error(`parse worker: got ${msg.path} while reading ${req.path}`);
-      if (msg.kind === "chunk") onChunk(msg.chunk);
+      if (msg.kind === "chunk") yield msg.chunk;
       else if (msg.kind === "end") return msg.result;
       else throw new Error(msg.message);
     }
@@ -88,7 +97,8 @@ export function startParsePool(): ParsePool {
       return queue[0] === path;
     },
     skip(path) {
-      source({ path, offset: 0, line: 1, state: null }, () => {});
+      const chunks = source({ path, offset: 0, line: 1, state: null });
+      while (!chunks.next().done);
     },
     async close() {
       channel.port1.close();

@@ -28,12 +28,19 @@ parentPort?.on("message", (jobs: ReadRequest[]) => {
   for (const req of jobs) {
     let offset = req.offset;
     try {
-      const result = inThreadSource(req, (chunk) => {
+      const chunks = inThreadSource(req);
+      for (;;) {
+        const next = chunks.next();
+        if (next.done) {
+          post({ kind: "end", path: req.path, result: next.value, kb: 0 });
+          break;
+        }
+        const chunk = next.value;
+        if (chunk === null) continue;
         const kb = Math.ceil((chunk.at.offset - offset) / 1024);
         offset = chunk.at.offset;
         post({ kind: "chunk", path: req.path, chunk, kb });
-      });
-      post({ kind: "end", path: req.path, result, kb: 0 });
+      }
     } catch (error) {
       post({ kind: "fail", path: req.path, message: (error as Error).message, kb: 0 });
     }

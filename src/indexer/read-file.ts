@@ -1,8 +1,10 @@
 /**
  * Reads a transcript file from a byte offset in bounded chunks and feeds complete lines to the resumable parser.
  * Memory stays bounded by the chunk size plus the longest line; a line longer than `maxLineBytes` is skipped and
- * reported, never buffered without limit.
+ * reported, never buffered without limit. A line longer than a chunk is not copied chunk by chunk: its end is
+ * found first, then it is read once into a buffer of its size.
  */
+import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { splitLines } from "../readers/lines.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
@@ -23,14 +25,19 @@ export interface ReadFileOptions {
   takeUnterminated?: boolean;
   chunkBytes?: number;
   maxLineBytes?: number;
-  /** Called per chunk with what it yielded and where reading stands after it (offset, line, parser state). */
-  onBatch(batch: TopologyBatch, problems: Problem[], at: ReadPosition): void;
 }
 
 export interface ReadPosition {
   offset: number;
   line: number;
   state: TranscriptState | null;
+}
+
+/** What one chunk yielded, and where reading stands after it (offset, line, parser state). */
+export interface ReadChunk {
+  batch: TopologyBatch;
+  problems: Problem[];
+  at: ReadPosition;
 }
 
 export interface ReadFileResult {
@@ -46,8 +53,26 @@ export interface ReadFileResult {
 
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
 const DEFAULT_MAX_LINE = 256 * 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
 
-export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFileResult {
+/** Reads the file to its end, calling `onBatch` per chunk. */
+export function readTranscriptFile(
+  path: string,
+  opts: ReadFileOptions & { onBatch(batch: TopologyBatch, problems: Problem[], at: ReadPosition): void },
+): ReadFileResult {
+  const chunks = readTranscriptChunks(path, opts);
+  for (;;) {
+    const next = chunks.next();
+    if (next.done) return next.value;
+    opts.onBatch(next.value.batch, next.value.problems, next.value.at);
+  }
+}
+
+/**
+ * The same reading as a generator: the caller decides between chunks whether to go on (so a long run can stop at
+ * a chunk boundary, with every yielded chunk's position a consistent place to resume from).
+ */
+export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Generator<ReadChunk, ReadFileResult> {
   const chunkBytes = opts.chunkBytes ?? DEFAULT_CHUNK;
   const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE;
   let offset = opts.offset ?? 0;
@@ -56,80 +81,120 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
   let bytesRead = 0;
   const fd = openSync(path, "r");
   try {
-    let carry: Buffer = Buffer.alloc(0);
+    // The unconsumed start of a line, held while it is short. A line longer than a chunk is read straight into
+    // one buffer as large as the rest of the file (memory is only taken as it is written), and decoded from there
+    // once it ends: no chunk is copied twice.
+    let carry: Buffer = EMPTY;
+    let long: Buffer = EMPTY;
+    let longBytes = 0;
     let readPos = offset;
     let skipping = false;
     const size = fstatSync(fd).size;
+    // One read buffer for the whole file: lines leave it as strings, and a carry is copied out of it.
+    let scratch: Buffer = EMPTY;
     for (;;) {
       // Size reads to what is left (most transcripts are far smaller than a chunk): a big buffer per small file
-      // is external memory the garbage collector has to chase. One byte more than what is left shows EOF.
-      const want = Math.max(1, Math.min(chunkBytes, size - readPos + 1));
-      const chunk = Buffer.allocUnsafe(want);
-      const n = readSync(fd, chunk, 0, want, readPos);
+      // is external memory the garbage collector has to chase. One byte more than what is left shows EOF; past
+      // the size seen at the start (a file still being written), whole chunks again.
+      const left = size - readPos;
+      const want = left >= 0 ? Math.max(1, Math.min(chunkBytes, left + 1)) : chunkBytes;
+      let into = scratch;
+      let at = 0;
+      if (longBytes > 0) {
+        if (long.length < longBytes + want) long = grow(long, longBytes, longBytes + want + chunkBytes);
+        into = long;
+        at = longBytes;
+      } else if (scratch.length < want) into = scratch = Buffer.allocUnsafe(want);
+      const n = readSync(fd, into, at, want, readPos);
       readPos += n;
       bytesRead += n;
       const eof = n < want;
-      let buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      const fresh = into.subarray(at, at + n);
+      let buf: Buffer;
+      // Where the line that was longer than a chunk ends in `buf`, when this chunk ended one.
+      let longEnd = -1;
       if (skipping) {
         // Inside an over-long line: drop bytes up to its end.
-        const nl = buf.indexOf(10);
+        const nl = fresh.indexOf(10);
         if (nl === -1) {
-          offset += buf.length;
-          carry = Buffer.alloc(0);
+          offset += n;
           if (eof) break;
           continue;
         }
         offset += nl + 1;
         line++;
-        buf = buf.subarray(nl + 1);
+        buf = fresh.subarray(nl + 1);
         skipping = false;
-      }
-      if (state === null) {
-        // The first lines tell the format; decode only those (at most 64 KiB), not a whole chunk per file.
-        let end = 0;
-        for (let n = 0; n < 8 && end < buf.length; n++) {
-          const nl = buf.indexOf(10, end);
-          end = nl === -1 ? buf.length : nl + 1;
+      } else if (longBytes > 0 || (carry.length > 0 && !eof && fresh.indexOf(10) === -1)) {
+        if (longBytes === 0) {
+          // A line longer than a chunk starts: from here on it is read into its own buffer.
+          long = Buffer.allocUnsafe(Math.min(maxLine, Math.max(0, size - offset)) + 2 * chunkBytes);
+          carry.copy(long, 0);
+          fresh.copy(long, carry.length);
+          longBytes = carry.length + n;
+          carry = EMPTY;
+        } else longBytes += n;
+        if (longBytes > maxLine) {
+          yield tooLong(fd, path, offset, line, maxLine, state);
+          offset += longBytes;
+          long = EMPTY;
+          longBytes = 0;
+          skipping = true;
+          if (eof) break;
+          continue;
         }
-        const head = buf
-          .subarray(0, Math.min(end, 64 * 1024))
-          .toString("utf8")
-          .split("\n")
-          .slice(0, 8);
-        state = startTranscript(path, head);
+        const nl = fresh.indexOf(10);
+        if (!eof && nl === -1) continue;
+        // A half-written last line waits for its writer.
+        if (nl === -1 && !opts.takeUnterminated) return { state, offset, line, pendingBytes: longBytes, bytesRead };
+        buf = long.subarray(0, longBytes);
+        if (nl !== -1) longEnd = longBytes - n + nl;
+        long = EMPTY;
+        longBytes = 0;
+      } else buf = carry.length > 0 ? Buffer.concat([carry, fresh]) : fresh;
+      carry = EMPTY;
+      if (state === null) {
+        if (!eof && buf.indexOf(10) === -1) {
+          // The first line is longer than a chunk: its format shows once it is whole.
+          carry = Buffer.from(buf);
+          continue;
+        }
+        state = detect(path, buf);
         if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
-        if (state.wholeFile) return readWhole(fd, path, state, opts);
+        if (state.wholeFile) return yield* readWhole(fd, path, state);
       }
-      const split = splitLines(buf, line, eof && (opts.takeUnterminated ?? false));
-      let parsed: ReturnType<typeof parseTranscript> | undefined;
-      if (split.lines.length > 0) {
-        parsed = parseTranscript(split.lines, state);
-        state = parsed.state;
-      }
+      const split =
+        longEnd >= 0 && line > 1
+          ? splitAfterLong(buf, longEnd, line, eof && (opts.takeUnterminated ?? false))
+          : splitLines(buf, line, eof && (opts.takeUnterminated ?? false));
+      const badLines = isUtf8(buf.subarray(0, split.consumed))
+        ? []
+        : notUtf8(path, buf.subarray(0, split.consumed), line);
       offset += split.consumed;
       line = split.nextLine;
-      if (split.lines.length > 0) opts.onBatch(parsed!.batch, parsed!.problems, { offset, line, state });
-      carry = buf.subarray(split.consumed);
+      carry = Buffer.from(buf.subarray(split.consumed));
+      // A long line's bytes are decoded now: give their memory back before parsing doubles it (detaching the
+      // buffer frees it at once; the garbage collector would take its time).
+      if (longEnd >= 0) (buf.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+      buf = EMPTY;
+      if (split.lines.length > 0) {
+        const parsed = parseTranscript(split.lines, state);
+        split.lines.length = 0;
+        state = parsed.state;
+        if (badLines.length > 0) {
+          // One problem per line: a line the reader could not use is already reported.
+          const reported = new Set(parsed.problems.map((p) => p.source_line));
+          parsed.problems.push(...badLines.filter((p) => !reported.has(p.source_line)));
+        }
+        yield { batch: parsed.batch, problems: parsed.problems, at: { offset, line, state } };
+      }
       if (carry.length > maxLine) {
+        yield tooLong(fd, path, offset, line, maxLine, state);
         offset += carry.length;
-        opts.onBatch(
-          emptyBatch(),
-          [
-            {
-              source_file: path,
-              source_line: line,
-              reason: `line longer than ${Math.round(maxLine / 1048576)} MiB; skipped`,
-              excerpt: carry.subarray(0, 160).toString("utf8"),
-            },
-          ],
-          { offset, line, state },
-        );
-        carry = Buffer.alloc(0);
+        carry = EMPTY;
         skipping = true;
       }
       if (eof) return { state, offset, line, pendingBytes: carry.length, bytesRead };
-      // Copy the carry out of the chunk so the next allocation can release it.
-      carry = Buffer.from(carry);
     }
     return { state, offset, line, pendingBytes: 0, bytesRead };
   } finally {
@@ -137,8 +202,96 @@ export function readTranscriptFile(path: string, opts: ReadFileOptions): ReadFil
   }
 }
 
+/** A larger buffer with the first `used` bytes of `buf` (a file that grows while its long line is read). */
+function grow(buf: Buffer, used: number, size: number): Buffer {
+  const bigger = Buffer.allocUnsafe(size);
+  buf.copy(bigger, 0, 0, used);
+  return bigger;
+}
+
+/**
+ * `splitLines` for a buffer that starts with a line known to end at `end` (its newline): that line is decoded
+ * without being scanned again, the rest is split as usual.
+ */
+function splitAfterLong(buf: Buffer, end: number, line: number, final: boolean): ReturnType<typeof splitLines> {
+  const textEnd = end > 0 && buf[end - 1] === 13 ? end - 1 : end;
+  const first = { text: buf.toString("utf8", 0, textEnd), line };
+  const rest = splitLines(buf.subarray(end + 1), line + 1, final);
+  return {
+    lines: [first, ...rest.lines],
+    consumed: end + 1 + rest.consumed,
+    nextLine: rest.nextLine,
+    rest: rest.rest,
+  };
+}
+
+/** The first lines tell the format; decode only those (at most 64 KiB), not a whole chunk per file. */
+function detect(path: string, buf: Buffer): TranscriptState | null {
+  let end = 0;
+  for (let n = 0; n < 8 && end < buf.length; n++) {
+    const nl = buf.indexOf(10, end);
+    end = nl === -1 ? buf.length : nl + 1;
+  }
+  const head = buf
+    .subarray(0, Math.min(end, 64 * 1024))
+    .toString("utf8")
+    .split("\n")
+    .slice(0, 8);
+  return startTranscript(path, head);
+}
+
+function tooLong(
+  fd: number,
+  path: string,
+  offset: number,
+  line: number,
+  maxLine: number,
+  state: TranscriptState | null,
+): ReadChunk {
+  const head = Buffer.alloc(160);
+  const n = readSync(fd, head, 0, head.length, offset);
+  return {
+    batch: emptyBatch(),
+    problems: [
+      {
+        source_file: path,
+        source_line: line,
+        reason: `line longer than ${Math.round(maxLine / 1048576)} MiB; skipped`,
+        excerpt: head.subarray(0, n).toString("utf8"),
+      },
+    ],
+    at: { offset, line, state },
+  };
+}
+
+/**
+ * Decoding replaces bytes that are not UTF-8 with U+FFFD; the line is still read, but each such line is reported
+ * with its file and number.
+ */
+function notUtf8(path: string, bytes: Buffer, firstLine: number): Problem[] {
+  const out: Problem[] = [];
+  let start = 0;
+  let line = firstLine;
+  while (start < bytes.length) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const text = bytes.subarray(start, end);
+    if (!isUtf8(text)) {
+      out.push({
+        source_file: path,
+        source_line: line,
+        reason: "invalid UTF-8; the bad bytes were read as U+FFFD",
+        excerpt: text.subarray(0, 160).toString("utf8"),
+      });
+    }
+    start = end + 1;
+    line++;
+  }
+  return out;
+}
+
 /** A file that is one JSON document: all of it, as one line, whatever ends it. */
-function readWhole(fd: number, path: string, state: TranscriptState, opts: ReadFileOptions): ReadFileResult {
+function* readWhole(fd: number, path: string, state: TranscriptState): Generator<ReadChunk, ReadFileResult> {
   const size = fstatSync(fd).size;
   const buf = Buffer.allocUnsafe(size);
   const n = size > 0 ? readSync(fd, buf, 0, size, 0) : 0;
@@ -146,11 +299,7 @@ function readWhole(fd: number, path: string, state: TranscriptState, opts: ReadF
   const lines = text.split("\n").length;
   const parsed = parseTranscript([{ text, line: 1 }], state);
   const at = { offset: n, line: lines + 1, state: parsed.state };
-  opts.onBatch(
-    parsed.batch,
-    parsed.problems.map((p) => ({ ...p, source_file: path })),
-    at,
-  );
+  yield { batch: parsed.batch, problems: parsed.problems.map((p) => ({ ...p, source_file: path })), at };
   return { state: parsed.state, offset: n, line: at.line, pendingBytes: 0, bytesRead: n };
 }
 

@@ -5,13 +5,18 @@
 import { existsSync, type FSWatcher, watch } from "node:fs";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import type { Store } from "../store/types.ts";
-import { type IndexResult, indexPaths } from "./indexer.ts";
+import { type IndexResult, indexPathsAsync } from "./indexer.ts";
 
 export interface WatchOptions {
   store: Store;
   paths: ReadonlyArray<string | TranscriptRoot>;
   signal?: AbortSignal;
   onResult?: (r: IndexResult) => void;
+  /**
+   * Work to do after each run (embedding what it added), finished before the next run starts; true when there is
+   * more of it, to be continued after another (quick) run.
+   */
+  afterRun?: () => Promise<boolean>;
   /** Delay after a notification before indexing, to batch a burst of writes. */
   debounceMs?: number;
   /** Full sweep interval. */
@@ -25,19 +30,26 @@ export async function watchIndex(opts: WatchOptions): Promise<void> {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let again = false;
-  const run = () => {
+  let failure: unknown = null;
+  let stop: () => void = () => {};
+  // Runs never overlap, and stop at a chunk boundary when the signal aborts (a first run can be long).
+  const run = async () => {
     if (running) {
       again = true;
       return;
     }
     running = true;
     try {
-      const result = indexPaths({ store: opts.store, paths: opts.paths });
-      opts.onResult?.(result);
+      const result = await indexPathsAsync({ store: opts.store, paths: opts.paths, signal: opts.signal });
+      if (!result.interrupted) opts.onResult?.(result);
+      if (!opts.signal?.aborted && (await opts.afterRun?.())) again = true;
+    } catch (error) {
+      failure = error;
+      stop();
     } finally {
       running = false;
     }
-    if (again) {
+    if (again && !opts.signal?.aborted) {
       again = false;
       schedule();
     }
@@ -46,7 +58,7 @@ export async function watchIndex(opts: WatchOptions): Promise<void> {
     if (timer) return;
     timer = setTimeout(() => {
       timer = null;
-      run();
+      void run();
     }, debounce);
   };
   const attach = () => {
@@ -66,17 +78,22 @@ export async function watchIndex(opts: WatchOptions): Promise<void> {
       }
     }
   };
-  run();
-  attach();
-  const interval = setInterval(() => {
-    attach();
-    run();
-  }, sweep);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
     if (opts.signal?.aborted) return resolve();
     opts.signal?.addEventListener("abort", () => resolve(), { once: true });
   });
+  void run();
+  attach();
+  const interval = setInterval(() => {
+    attach();
+    void run();
+  }, sweep);
+  await stopped;
   clearInterval(interval);
   if (timer) clearTimeout(timer);
   for (const w of watchers) w.close();
+  // Let a run in progress reach its stopping point (and commit) before the caller closes the store.
+  while (running) await new Promise((r) => setTimeout(r, 10));
+  if (failure) throw failure;
 }

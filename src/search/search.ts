@@ -29,6 +29,8 @@ export interface SearchHit {
   evidence: EvidenceLink[];
   source_file: string;
   source_line: number;
+  /** The transcript the hit was read from is gone from disk (the index keeps it until 'cairn prune'). */
+  source_gone: boolean;
   /** Set when the hit has only some of the query's words (found after requiring all of them found too few). */
   partial?: true;
 }
@@ -226,6 +228,7 @@ export function hitBuilder(
       evidence: evidenceChain(store, event),
       source_file: event.source_file,
       source_line: event.source_line,
+      source_gone: sessions.get(event.session_id)?.source_gone ?? false,
       ...(partial ? { partial } : {}),
     };
   };

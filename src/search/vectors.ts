@@ -34,6 +34,8 @@ export interface RefreshResult {
   /** Whether the stored vectors were dropped because the embedder changed. */
   reset: boolean;
   embedder: string | null;
+  /** Stopped by the signal between batches: what was embedded is kept, the rest stays pending. */
+  interrupted: boolean;
 }
 
 /** Builds the bundles of every queued event. Synchronous; one transaction per 2,000 events. */
@@ -41,21 +43,39 @@ export function buildQueuedBundles(store: Store, onProgress?: (p: VectorProgress
   let built = 0;
   const total = store.vectorState().queued;
   for (;;) {
-    const queued = store.bundleQueue(2_000);
-    if (queued.length === 0) return built;
-    const cache = new Map<string, ReturnType<Store["getEvent"]>>();
-    const lookup = (id: string) => {
-      if (!cache.has(id)) cache.set(id, store.getEvent(id));
-      return cache.get(id);
-    };
-    const rows = queued.flatMap(({ rowid, event }) => buildBundle(rowid, event, lookup) ?? []);
-    store.putBundles(
-      queued.map((q) => q.rowid),
-      rows,
-    );
-    built += rows.length;
+    const n = buildBundleBatch(store);
+    if (n === null) return built;
+    built += n;
     onProgress?.({ phase: "bundle", done: Math.min(total, built), total });
   }
+}
+
+/** Builds the bundles of the next 2,000 queued events, in one transaction; null when none are queued. */
+function buildBundleBatch(store: Store): number | null {
+  const queued = store.bundleQueue(2_000);
+  if (queued.length === 0) return null;
+  const cache = new Map<string, ReturnType<Store["getEvent"]>>();
+  const lookup = (id: string) => {
+    if (!cache.has(id)) cache.set(id, store.getEvent(id));
+    return cache.get(id);
+  };
+  const rows = queued.flatMap(({ rowid, event }) => buildBundle(rowid, event, lookup) ?? []);
+  store.putBundles(
+    queued.map((q) => q.rowid),
+    rows,
+  );
+  return rows.length;
+}
+
+/** A turn for the event loop (a Ctrl-C handler) between batches of synchronous work. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Resolves when `signal` aborts (never without one). */
+function aborted(signal: AbortSignal | undefined): Promise<"aborted"> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve("aborted");
+    else signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
 }
 
 export async function refreshVectors(
@@ -63,11 +83,22 @@ export async function refreshVectors(
   embedder: Embedder | null,
   opts: RefreshOptions = {},
 ): Promise<RefreshResult> {
-  const bundled = buildQueuedBundles(store, opts.onProgress);
+  const signal = opts.signal;
+  let bundled = 0;
+  const queued = store.vectorState().queued;
+  for (;;) {
+    if (signal?.aborted)
+      return { bundled, embedded: 0, pending: 0, reset: false, embedder: embedder?.id ?? null, interrupted: true };
+    const n = buildBundleBatch(store);
+    if (n === null) break;
+    bundled += n;
+    opts.onProgress?.({ phase: "bundle", done: Math.min(queued, bundled), total: queued });
+    if (signal) await breathe();
+  }
   const state = store.vectorState();
   if (embedder === null) {
     if (state.embedder !== null) store.resetVectors(null, 1);
-    return { bundled, embedded: 0, pending: 0, reset: state.embedder !== null, embedder: null };
+    return { bundled, embedded: 0, pending: 0, reset: state.embedder !== null, embedder: null, interrupted: false };
   }
   let reset = false;
   if (state.embedder !== embedder.id) {
@@ -84,14 +115,28 @@ export async function refreshVectors(
   const dimension = current.dimension;
   let embedded = 0;
   // At least one batch per call, so a small budget still makes progress.
+  let interrupted = false;
   for (;;) {
-    if (opts.signal?.aborted) break;
+    if (signal?.aborted) {
+      interrupted = true;
+      break;
+    }
     const pending = store.pendingBundles(batch);
     if (pending.length === 0) break;
-    const vectors = await embedder.embed(
-      pending.map((p) => p.text),
-      "document",
-    );
+    // An embedder may compute in this thread (the static one) or wait on a server: either way Ctrl-C must not
+    // wait for the rest, so the batch races the signal, and a batch cut short is not stored.
+    const vectors = await Promise.race([
+      embedder.embed(
+        pending.map((p) => p.text),
+        "document",
+        signal,
+      ),
+      aborted(signal),
+    ]);
+    if (vectors === "aborted") {
+      interrupted = true;
+      break;
+    }
     if (vectors.length !== pending.length || vectors.some((v) => v.length !== dimension))
       throw new EmbedderError(`${embedder.id} returned vectors of another shape than ${dimension} dimensions`);
     // A text with nothing the embedder knows comes back as zeros; stored, it would sit halfway to every query.
@@ -105,8 +150,9 @@ export async function refreshVectors(
     embedded += pending.length;
     opts.onProgress?.({ phase: "embed", done: embedded, total });
     if (opts.budgetMs !== undefined && now() - started > opts.budgetMs) break;
+    if (signal) await breathe();
   }
   store.compactVectors();
   const after = store.vectorState();
-  return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id };
+  return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id, interrupted };
 }

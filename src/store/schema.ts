@@ -211,4 +211,14 @@ END;
 INSERT INTO bundle_queue(event_rowid) SELECT rowid FROM session_events WHERE event_type IN (${BUNDLE_ANCHOR_SQL});
 `,
   },
+  {
+    version: 4,
+    name: "file tails and gone sources",
+    // tail_hash: the 4 KiB before a file's saved offset, so a file rewritten in place that keeps its head is
+    // noticed; gone_at: when a transcript was found missing (its sessions stay until 'cairn prune').
+    sql: `
+ALTER TABLE source_files ADD COLUMN tail_hash TEXT;
+ALTER TABLE source_files ADD COLUMN gone_at TEXT;
+`,
+  },
 ];

@@ -17,9 +17,17 @@ export function toEvent(row: Raw<SessionEvent> & { rowid?: number }): SessionEve
   return { ...rest, meta: row.meta ? (JSON.parse(row.meta) as SessionEvent["meta"]) : {} };
 }
 
-function toSession(row: Raw<SessionRow>): SessionRow {
-  return { ...row, meta: row.meta ? (JSON.parse(row.meta) as SessionRow["meta"]) : {} };
+function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number }): SessionRow {
+  return {
+    ...row,
+    source_gone: row.source_gone === 1,
+    meta: row.meta ? (JSON.parse(row.meta) as SessionRow["meta"]) : {},
+  };
 }
+
+/** Every session column, and whether the file it was read from is gone. */
+const SESSION_SELECT = `SELECT *, EXISTS (SELECT 1 FROM source_files f WHERE f.path = sessions.source_file
+  AND f.gone_at IS NOT NULL) AS source_gone FROM sessions`;
 
 function toEdge(row: Raw<Edge>): Edge {
   const { meta, ...rest } = row;
@@ -40,7 +48,7 @@ export function createReader(db: Database.Database) {
   const sessionEvents = db.prepare(
     `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = ? AND ordinal >= ? AND ordinal <= ? ORDER BY ordinal`,
   );
-  const getSession = db.prepare("SELECT * FROM sessions WHERE session_id = ?");
+  const getSession = db.prepare(`${SESSION_SELECT} WHERE session_id = ?`);
   const edgesFrom = db.prepare(
     "SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE src = ? ORDER BY edge_type, dst",
   );
@@ -126,7 +134,7 @@ export function createReader(db: Database.Database) {
       ).map(toEvent);
     },
     getSession(sessionId: string): SessionRow | undefined {
-      const row = getSession.get(sessionId) as Raw<SessionRow> | undefined;
+      const row = getSession.get(sessionId) as Parameters<typeof toSession>[0] | undefined;
       return row ? toSession(row) : undefined;
     },
     listSessions(filter: SessionFilter): SessionRow[] {
@@ -157,8 +165,10 @@ export function createReader(db: Database.Database) {
         where.push("session_id >= ? AND session_id < ?");
         params.push(filter.idPrefix, `${filter.idPrefix}\uffff`);
       }
-      const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY updated_at DESC, session_id LIMIT ?`;
-      return (db.prepare(sql).all(...params, filter.limit ?? 1_000_000) as Raw<SessionRow>[]).map(toSession);
+      const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY updated_at DESC, session_id LIMIT ?`;
+      return (db.prepare(sql).all(...params, filter.limit ?? 1_000_000) as Parameters<typeof toSession>[0][]).map(
+        toSession,
+      );
     },
     edgesFrom(id: string): Edge[] {
       return [...implicitEdges(id, "from"), ...(edgesFrom.all(id) as Array<Raw<Edge>>).map(toEdge)];

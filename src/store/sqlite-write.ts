@@ -4,7 +4,7 @@ import type { TopologyBatch } from "../topology/normalize.ts";
 import type { Problem } from "../topology/types.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "./prepare-batch.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
-import type { FileState } from "./types.ts";
+import type { FileStamp, FileState } from "./types.ts";
 
 export function createWriter(db: Database.Database) {
   // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
@@ -46,13 +46,23 @@ export function createWriter(db: Database.Database) {
       parent_session_id = excluded.parent_session_id, git_branch = excluded.git_branch, model = excluded.model,
       source_file = excluded.source_file, meta = excluded.meta`);
   const getFile = db.prepare("SELECT * FROM source_files WHERE path = ?");
-  const stamps = db.prepare("SELECT path, size, mtime_ms, inode FROM source_files");
+  const stamps = db.prepare("SELECT path, size, mtime_ms, inode, gone_at IS NOT NULL AS gone FROM source_files");
   const putFile = db.prepare(`
-    INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, offset, line, state, indexed_at)
-    VALUES (@path, @provider, @size, @mtime_ms, @inode, @head_hash, @offset, @line, @state, @indexed_at)
+    INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, tail_hash, offset, line, state, indexed_at)
+    VALUES (@path, @provider, @size, @mtime_ms, @inode, @head_hash, @tail_hash, @offset, @line, @state, @indexed_at)
     ON CONFLICT(path) DO UPDATE SET provider = excluded.provider, size = excluded.size, mtime_ms = excluded.mtime_ms,
-      inode = excluded.inode, head_hash = excluded.head_hash, offset = excluded.offset, line = excluded.line,
-      state = excluded.state, indexed_at = excluded.indexed_at`);
+      inode = excluded.inode, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, offset = excluded.offset,
+      line = excluded.line, state = excluded.state, indexed_at = excluded.indexed_at, gone_at = NULL`);
+  const setGone = db.prepare("UPDATE source_files SET gone_at = ? WHERE path = ?");
+  const goneFiles = db.prepare(
+    `SELECT path, gone_at, (SELECT count(*) FROM sessions s WHERE s.source_file = f.path) AS sessions
+     FROM source_files f WHERE gone_at IS NOT NULL ORDER BY gone_at, path`,
+  );
+  const moveEvents = db.prepare(
+    "UPDATE session_events SET source_file = @to WHERE session_id = @session AND source_file = @from",
+  );
+  const moveProblems = db.prepare("UPDATE problems SET source_file = @to WHERE source_file = @from");
+  const moveSessions = db.prepare("UPDATE sessions SET source_file = @to WHERE source_file = @from");
   // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
   const sessionsOfFile = db.prepare("SELECT session_id FROM sessions WHERE source_file = ?");
   const rowsOfSession = db.prepare(
@@ -74,13 +84,15 @@ export function createWriter(db: Database.Database) {
   const setCounts = db.prepare(`UPDATE sessions SET event_count = @events, prompt_count = @prompts, tool_count = @tools,
     error_count = @errors, test_count = @tests, resume_count = @resumes WHERE session_id = @id`);
 
-  function writePrepared(p: PreparedBatch): void {
+  function writePrepared(p: PreparedBatch): number {
+    let added = 0;
     for (const s of p.sessions) upsertSession.run(s);
     for (const e of p.edges) putEdge.run(...e);
     for (const { values, fts } of p.events) {
       const ins = insertEvent.run(...values);
       let rowid: number | bigint;
       if (ins.changes === 1) {
+        added++;
         rowid = ins.lastInsertRowid;
         insertFts.run(rowid, ...fts);
       } else {
@@ -98,41 +110,74 @@ export function createWriter(db: Database.Database) {
     }
     for (const e of p.entities) putEntity.run(...e);
     for (const x of p.problems) putProblem.run(...x);
+    return added;
+  }
+
+  function deleteFile(path: string): number {
+    // Entities are shared between files: drop only those no remaining edge points at.
+    let removed = 0;
+    const targets = new Set<string>();
+    const dropEdges = (src: string) => {
+      for (const dst of delEdgesFrom.pluck().all(src) as string[]) if (dst.includes(":")) targets.add(dst);
+    };
+    for (const { session_id } of sessionsOfFile.all(path) as Array<{ session_id: string }>) {
+      for (const r of rowsOfSession.all(session_id, path) as Array<{ rowid: number; event_id: string }>) {
+        delFts.run(r.rowid);
+        dropEdges(r.event_id);
+        delEvent.run(r.rowid);
+        removed++;
+      }
+      dropEdges(`session:${session_id}`);
+    }
+    for (const id of targets) if (!id.startsWith("session:") && !entityInUse.get(id)) delEntity.run(id);
+    delProblems.run(path);
+    delSessions.run(path);
+    delFile.run(path);
+    return removed;
   }
 
   return {
     getFileState(path: string): FileState | undefined {
-      const row = getFile.get(path) as (Omit<FileState, "state"> & { state: string | null }) | undefined;
+      const row = getFile.get(path) as
+        | (Omit<FileState, "state"> & { state: string | null; gone_at: string | null })
+        | undefined;
       if (!row) return undefined;
-      return { ...row, state: row.state ? JSON.parse(row.state) : null };
+      const { gone_at: _gone, ...rest } = row;
+      return { ...rest, state: row.state ? JSON.parse(row.state) : null };
     },
-    fileStamps(): Map<string, { size: number; mtime_ms: number; inode: number }> {
-      const out = new Map<string, { size: number; mtime_ms: number; inode: number }>();
-      for (const r of stamps.all() as Array<{ path: string; size: number; mtime_ms: number; inode: number }>)
-        out.set(r.path, r);
+    fileStamps(): Map<string, FileStamp> {
+      const out = new Map<string, FileStamp>();
+      for (const r of stamps.all() as Array<Omit<FileStamp, "gone"> & { path: string; gone: number }>)
+        out.set(r.path, { size: r.size, mtime_ms: r.mtime_ms, inode: r.inode, gone: r.gone === 1 });
       return out;
     },
     putFileState(state: FileState): void {
       putFile.run({ ...state, state: state.state ? JSON.stringify(state.state) : null });
     },
-    deleteFile(path: string): void {
-      // Entities are shared between files: drop only those no remaining edge points at.
-      const targets = new Set<string>();
-      const dropEdges = (src: string) => {
-        for (const dst of delEdgesFrom.pluck().all(src) as string[]) if (dst.includes(":")) targets.add(dst);
-      };
-      for (const { session_id } of sessionsOfFile.all(path) as Array<{ session_id: string }>) {
-        for (const r of rowsOfSession.all(session_id, path) as Array<{ rowid: number; event_id: string }>) {
-          delFts.run(r.rowid);
-          dropEdges(r.event_id);
-          delEvent.run(r.rowid);
-        }
-        dropEdges(`session:${session_id}`);
+    deleteFile,
+    markGone(paths: readonly string[], at: string | null): void {
+      for (const path of paths) setGone.run(at, path);
+    },
+    moveFile(from: string, file: FileState): void {
+      const to = file.path;
+      for (const { session_id } of sessionsOfFile.all(from) as Array<{ session_id: string }>)
+        moveEvents.run({ session: session_id, from, to });
+      moveProblems.run({ from, to });
+      moveSessions.run({ from, to });
+      delFile.run(from);
+      putFile.run({ ...file, state: file.state ? JSON.stringify(file.state) : null });
+    },
+    goneFiles(): Array<{ path: string; gone_at: string; sessions: number }> {
+      return goneFiles.all() as Array<{ path: string; gone_at: string; sessions: number }>;
+    },
+    pruneGone(): { files: number; sessions: number; events: number } {
+      const out = { files: 0, sessions: 0, events: 0 };
+      for (const f of goneFiles.all() as Array<{ path: string; sessions: number }>) {
+        out.sessions += f.sessions;
+        out.events += deleteFile(f.path);
+        out.files++;
       }
-      for (const id of targets) if (!id.startsWith("session:") && !entityInUse.get(id)) delEntity.run(id);
-      delProblems.run(path);
-      delSessions.run(path);
-      delFile.run(path);
+      return out;
     },
     writeBatch(_sourceFile: string, batch: TopologyBatch, problems: Problem[]): void {
       writePrepared(prepareBatch(batch, problems));

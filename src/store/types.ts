@@ -15,6 +15,14 @@ import type { BundleStore } from "./bundle-types.ts";
 import type { PreparedBatch } from "./prepare-batch.ts";
 import type { ThreadReads } from "./thread-types.ts";
 
+/** What the one-stat check compares, and whether the file was last seen gone. */
+export interface FileStamp {
+  size: number;
+  mtime_ms: number;
+  inode: number;
+  gone: boolean;
+}
+
 /** What the indexer remembers of one transcript file. */
 export interface FileState {
   path: string;
@@ -24,6 +32,11 @@ export interface FileState {
   inode: number;
   /** Hash of the first min(4 KiB, offset) bytes: a rewritten file is noticed even when it did not shrink. */
   head_hash: string;
+  /**
+   * Hash of the min(4 KiB, offset) bytes that end at `offset`: a file rewritten in place that keeps its head and
+   * grows is noticed too. Null for positions saved before it was kept.
+   */
+  tail_hash: string | null;
   /** Byte offset after the last complete line read. */
   offset: number;
   /** Number of the line at `offset`. */
@@ -33,6 +46,8 @@ export interface FileState {
 }
 
 export interface SessionRow extends SessionInfo {
+  /** The transcript file it was read from is gone (deleted or moved away); its events stay until pruned. */
+  source_gone: boolean;
   event_count: number;
   prompt_count: number;
   tool_count: number;
@@ -109,13 +124,22 @@ export interface Store extends ThreadReads, BundleStore {
 
   getFileState(path: string): FileState | undefined;
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
-  fileStamps(): Map<string, { size: number; mtime_ms: number; inode: number }>;
+  fileStamps(): Map<string, FileStamp>;
+  /** Saves a file's position; a file saved is present (no longer marked gone). */
   putFileState(state: FileState): void;
-  /** Removes everything that came from one file (before it is read again from the start). */
-  deleteFile(path: string): void;
+  /** Removes everything that came from one file (before it is read again from the start); returns the events removed. */
+  deleteFile(path: string): number;
+  /** Marks files as gone from disk (their sessions stay, marked `source_gone`), or as back (`at` null). */
+  markGone(paths: readonly string[], at: string | null): void;
+  /** A transcript moved: everything read from `from` now comes from `file.path`, whose position is `file`. */
+  moveFile(from: string, file: FileState): void;
+  /** Files marked gone, oldest first, with how many sessions each held. */
+  goneFiles(): Array<{ path: string; gone_at: string; sessions: number }>;
+  /** Forgets every file marked gone, with its sessions and events. */
+  pruneGone(): { files: number; sessions: number; events: number };
   writeBatch(sourceFile: string, batch: TopologyBatch, problems: Problem[]): void;
-  /** Writes a batch already turned into bound values by `prepareBatch` (possibly in another thread). */
-  writePrepared(batch: PreparedBatch): void;
+  /** Writes a batch already turned into bound values by `prepareBatch` (possibly in another thread); returns the events added. */
+  writePrepared(batch: PreparedBatch): number;
   /** Recounts the per-session totals shown by `cairn sessions`. */
   refreshSessions(sessionIds: Iterable<string>): void;
 

@@ -53,3 +53,13 @@ export async function until(label: string, cond: () => boolean, ms = 20_000): Pr
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Runs the built CLI to its end without blocking this process (which may be serving the CLI's requests). */
+export async function runCairn(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = startCairn(args, env);
+  const { code } = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}

@@ -5,6 +5,7 @@ import { acquireLock } from "../../indexer/lock.ts";
 import { refreshVectors } from "../../search/vectors.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";
+import { INTERRUPTED } from "../index-run.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 import { createVectorProgress } from "../vectors.ts";
 
@@ -55,6 +56,13 @@ export const embedCommand: Command = {
       const progress = createVectorProgress(io, values.json === true);
       const result = await refreshVectors(store, embedder, { signal: io.signal, onProgress: progress.update });
       progress.done();
+      if (result.interrupted) {
+        if (values.json) writeJson(io, { config, ...result });
+        io.stderr.write(
+          `cairn embed: interrupted; ${result.embedded} bundles embedded, ${result.pending} left for the next run\n`,
+        );
+        return INTERRUPTED;
+      }
       if (values.json) writeJson(io, { config, ...result });
       else
         io.stdout.write(

@@ -1,14 +1,14 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type IndexResult, indexPaths } from "../../indexer/indexer.ts";
+import type { IndexResult } from "../../indexer/indexer.ts";
 import { acquireLock } from "../../indexer/lock.ts";
 import { watchIndex } from "../../indexer/watch.ts";
 import { defaultRoots } from "../../readers/roots.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";
+import { INTERRUPTED, interruptedMessage, runIndex } from "../index-run.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
-import { createProgress } from "../progress.ts";
 import { updateVectors } from "../vectors.ts";
 
 const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
@@ -46,19 +46,8 @@ export const indexCommand: Command = {
     }
     try {
       if (values.watch) {
-        // Embedding runs between index runs, a little at a time, so appends stay quick to show up.
-        let embedding = false;
-        const embedSome = () => {
-          if (embedding) return;
-          embedding = true;
-          void updateVectors(store, io, { budgetMs: 1_000, quiet: true })
-            .then((v) => {
-              if (v.ok && v.result.pending > 0) setTimeout(embedSome, 50);
-            })
-            .finally(() => {
-              embedding = false;
-            });
-        };
+        // Embedding runs after each index run, a second at a time, so appends stay quick to show up; the
+        // watcher waits for it before the next run, so the two never write at once.
         await watchIndex({
           store,
           paths,
@@ -68,26 +57,32 @@ export const indexCommand: Command = {
               if (values.json) writeJson(io, summaryJson(r, dbPath));
               else io.stdout.write(`${new Date().toISOString()} ${summaryLine(r)}\n`);
             }
-            embedSome();
+          },
+          afterRun: async () => {
+            const v = await updateVectors(store, io, { budgetMs: 1_000, quiet: true });
+            return v.ok && v.result.pending > 0 && !v.result.interrupted;
           },
         });
-        return io.signal?.aborted ? 130 : 0; // stopped by Ctrl-C, as the shell reports an interrupted command
+        return io.signal?.aborted ? INTERRUPTED : 0;
       }
-      const progress = createProgress(io);
-      const result = indexPaths({ store, paths, onProgress: values.json ? undefined : (p) => progress.update(p) });
-      progress.done();
-      const vectors = await updateVectors(store, io, { quiet: values.json === true });
+      const run = await runIndex(store, paths, io, { quiet: values.json === true });
+      const result = run.indexed;
+      const vectors = run.vectors;
       if (values.json) {
         writeJson(io, {
           ...summaryJson(result, dbPath),
-          vectors: vectors.ok ? vectors.result : { error: vectors.error },
+          vectors: vectors === null ? null : vectors.ok ? vectors.result : { error: vectors.error },
           problem_lines: store.problems(200),
         });
-        return io.signal?.aborted ? 130 : 0; // stopped by Ctrl-C, as the shell reports an interrupted command
       }
+      if (run.interrupted) {
+        io.stderr.write(interruptedMessage("cairn index", run));
+        return INTERRUPTED;
+      }
+      if (values.json) return 0;
       io.stdout.write(`${summaryLine(result)}\n`);
-      if (!vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
-      else if (vectors.result.embedded > 0 || vectors.result.reset)
+      if (vectors && !vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
+      else if (vectors?.ok && (vectors.result.embedded > 0 || vectors.result.reset))
         io.stdout.write(
           `  embedded ${vectors.result.embedded} evidence bundles${vectors.result.pending ? ` (${vectors.result.pending} pending)` : ""}\n`,
         );
@@ -123,7 +118,9 @@ function parse(argv: string[]) {
 export function summaryLine(r: IndexResult): string {
   const mb = r.bytes / 1048576;
   const secs = r.ms / 1000;
-  return `indexed ${r.files} files (${r.changed} changed, ${r.unchanged} unchanged), ${r.sessions} sessions, +${r.events} events, ${r.problems} problems, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
+  const gone = r.gone > 0 ? `, ${r.gone} gone from disk (kept; 'cairn prune' forgets them)` : "";
+  const moved = r.moved > 0 ? `, ${r.moved} moved` : "";
+  return `indexed ${r.files} files (${r.changed} changed, ${r.unchanged} unchanged${moved}${gone}), ${r.sessions} sessions, ${r.events >= 0 ? "+" : ""}${r.events} events, ${r.problems} problems, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
 }
 
 function summaryJson(r: IndexResult, db: string) {
@@ -135,6 +132,9 @@ function summaryJson(r: IndexResult, db: string) {
     rewritten: r.rewritten,
     sessions: r.sessions,
     events: r.events,
+    gone: r.gone,
+    moved: r.moved,
+    interrupted: r.interrupted,
     problems: r.problems,
     bytes: r.bytes,
     ms: r.ms,

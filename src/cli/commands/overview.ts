@@ -1,16 +1,15 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type IndexResult, indexPaths } from "../../indexer/indexer.ts";
+import type { IndexResult } from "../../indexer/indexer.ts";
 import { IndexLockedError, tryLock } from "../../indexer/lock.ts";
 import { defaultRoots } from "../../readers/roots.ts";
 import { buildOverview, type Overview } from "../../search/overview.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";
 import { bold, dim, red, shortTime } from "../format.ts";
+import { INTERRUPTED, interruptedMessage, runIndex } from "../index-run.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
-import { createProgress } from "../progress.ts";
-import { updateVectors } from "../vectors.ts";
 
 const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
 
@@ -35,16 +34,15 @@ export const overviewCommand: Command = {
       try {
         const lock = tryLock(dbPath);
         try {
-          const progress = createProgress(io);
-          indexed = indexPaths({
-            store,
-            paths: roots,
-            onProgress: values.json ? undefined : (p) => progress.update(p),
-          });
-          progress.done();
-          // Meaning for search, built here too so that a first `cairn` leaves everything ready.
-          const v = await updateVectors(store, io, { quiet: values.json === true });
-          if (!v.ok && !values.json) io.stderr.write(`  semantic vectors not updated: ${v.error}\n`);
+          // Meaning for search is built here too, so that a first `cairn` leaves everything ready.
+          const run = await runIndex(store, roots, io, { quiet: values.json === true });
+          if (run.interrupted) {
+            io.stderr.write(interruptedMessage("cairn", run));
+            return INTERRUPTED;
+          }
+          indexed = run.indexed;
+          const v = run.vectors;
+          if (v && !v.ok && !values.json) io.stderr.write(`  semantic vectors not updated: ${v.error}\n`);
         } finally {
           lock.release();
         }
@@ -108,7 +106,11 @@ function print(
     out("Or set CLAUDE_CONFIG_DIR, CODEX_HOME or PI_CODING_AGENT_DIR if your agents keep them elsewhere.");
     return;
   }
-  const fresh = indexed ? `, +${indexed.events} new events` : busy ? `; index kept current by pid ${busy}` : "";
+  const fresh = indexed
+    ? `, ${indexed.events >= 0 ? "+" : ""}${indexed.events} new events`
+    : busy
+      ? `; index kept current by pid ${busy}`
+      : "";
   out(
     `${bold(io, "cairn")}: ${o.sessions} sessions, ${o.events.toLocaleString("en-US")} events${fresh}  ${dim(io, `(${db})`)}`,
   );

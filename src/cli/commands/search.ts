@@ -3,7 +3,7 @@ import { configuredEmbedder } from "../../embedders/config.ts";
 import { type HybridHit, type HybridResult, SEARCH_MODES, type SearchMode, searchHybrid } from "../../search/hybrid.ts";
 import { QueryError } from "../../search/query.ts";
 import { openIndexForReading } from "../db.ts";
-import { dim, highlight, shortTime } from "../format.ts";
+import { dim, highlight, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn search "<query>" [--limit N] [--mode hybrid|lexical|vector] [--json] [--db PATH]
@@ -77,7 +77,8 @@ function parse(argv: string[]) {
 
 function printHit(io: CliIo, hit: HybridHit): void {
   const head = `${shortTime(hit.timestamp)}  ${hit.provider.padEnd(6)} ${(hit.project ?? "").padEnd(16)} ${hit.event_type}${hit.status ? ` (${hit.status})` : ""}`;
-  io.stdout.write(`${head}  ${dim(io, `${hit.event_id}  session ${hit.session_id.slice(0, 8)}`)}\n`);
+  const gone = hit.source_gone ? `  ${red(io, "source gone")}` : "";
+  io.stdout.write(`${head}  ${dim(io, `${hit.event_id}  session ${hit.session_id.slice(0, 8)}`)}${gone}\n`);
   io.stdout.write(`  ${highlight(io, hit.snippet)}\n`);
   if (hit.evidence.length > 0) {
     const chain = hit.evidence

@@ -3,7 +3,7 @@ import { parseTime, QueryError } from "../../search/query.ts";
 import type { SessionFilter } from "../../store/types.ts";
 import { PROVIDERS, type Provider } from "../../topology/types.ts";
 import { openIndexForReading } from "../db.ts";
-import { dim, shortTime } from "../format.ts";
+import { dim, red, shortTime } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn sessions [--provider P]... [--project NAME]... [--since DATE|7d] [--until DATE] [--all] [--limit N] [--json] [--db PATH]
@@ -50,7 +50,7 @@ export const sessionsCommand: Command = {
       for (const s of rows) {
         const counts = `${s.prompt_count} prompts, ${s.tool_count} tools, ${s.error_count} errors, ${s.test_count} checks`;
         io.stdout.write(
-          `${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id}${s.kind !== "main" ? ` (${s.kind})` : ""}\n`,
+          `${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id}${s.kind !== "main" ? ` (${s.kind})` : ""}${s.source_gone ? `  ${red(io, "source gone")}` : ""}\n`,
         );
         io.stdout.write(`  ${s.title ? `${s.title.slice(0, 80)}  ` : ""}${dim(io, counts)}\n`);
       }

@@ -55,6 +55,10 @@ export const timelineCommand: Command = {
       );
       if (session.cwd)
         io.stdout.write(`${dim(io, `${session.cwd}${session.git_branch ? ` (${session.git_branch})` : ""}`)}\n`);
+      if (session.source_gone)
+        io.stdout.write(
+          `${red(io, "source gone:")} ${session.source_file} is no longer on disk; cairn keeps what it read ('cairn prune' forgets it)\n`,
+        );
       io.stdout.write("\n");
       for (const r of rows)
         writeRow(io, r, dim(io, `${shortTime(r.timestamp).slice(11)} ${String(r.ordinal).padStart(5)}`));
