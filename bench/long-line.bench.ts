@@ -22,7 +22,9 @@ function writeSession(path: string, mb: number): number {
   writeSync(fd, `${JSON.stringify(header)}\n`);
   const lines: string[] = [];
   for (let i = 0; i < 2000; i++)
-    lines.push(`[${String(i).padStart(5, "0")}] compiling src/module-${(i * 7919) % 1000}.ts ok (${(i * 31) % 997} ms)`);
+    lines.push(
+      `[${String(i).padStart(5, "0")}] compiling src/module-${(i * 7919) % 1000}.ts ok (${(i * 31) % 997} ms)`,
+    );
   const block = JSON.stringify(`${lines.join("\n")}\n`).slice(1, -1);
   const head = `{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"`;
   writeSync(fd, head);
