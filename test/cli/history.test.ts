@@ -53,11 +53,12 @@ describe("cairn index / search / sessions / timeline", () => {
         "evidence",
         "source_file",
         "source_line",
+        "source_gone",
         "fused",
         "signals",
         "why",
       ]);
-      expect(h).toMatchObject({ provider: "pi", project: "pi-mono", event_type: "error" });
+      expect(h).toMatchObject({ provider: "pi", project: "pi-mono", event_type: "error", source_gone: false });
       expect(h["snippet"]).toContain("«TS2554»");
     }
   });
