@@ -1,7 +1,8 @@
 /**
  * cairn's pi extension. `createCairnExtension()` returns the factory pi calls once per extension instance (pi makes
  * a new instance at startup and after every session replacement or reload). Each instance builds one state object,
- * hands it to every module, and rebuilds it from the current branch whenever the branch changes.
+ * hands it to every module, and rebuilds it from the current branch whenever the branch changes. Instances share
+ * nothing but the injected services; a sequence run moves between them as data on the session tree.
  */
 import { randomUUID } from "node:crypto";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
@@ -12,10 +13,8 @@ import { registerReadonly, showReadonlyStatus } from "./readonly/readonly.ts";
 import { createBwrapProbe, type SandboxProbe } from "./readonly/sandbox.ts";
 import type { RecallSource } from "./recall/recall-source.ts";
 import { registerRecallTools } from "./recall/recall-tools.ts";
-import { createRunRelay, type RunReceiver } from "./run-relay.ts";
 import { registerSequence } from "./sequence/command.ts";
-import { SESSION_ENDED } from "./sequence/run-control.ts";
-import { executeRun } from "./sequence/runner.ts";
+import { claimRun, leaveRun } from "./sequence/handover.ts";
 import { type CairnServices, createCairnState, rehydrateState } from "./state.ts";
 
 export interface CairnExtensionOptions {
@@ -34,7 +33,6 @@ export function createCairnExtension(options: CairnExtensionOptions = {}): Exten
     briefs: options.briefs,
     recall: options.recall,
     sandbox: options.sandbox ?? createBwrapProbe(),
-    relay: createRunRelay(),
     now: options.now ?? Date.now,
     newId: options.newId ?? randomUUID,
   };
@@ -47,31 +45,29 @@ export function createCairnExtension(options: CairnExtensionOptions = {}): Exten
     registerSequence(pi, state);
     registerRecallTools(pi, state);
 
-    const receiver: RunReceiver = {
-      continueRun: async (ctx, run) => {
-        await executeRun(ctx, state, run);
-      },
-    };
-    let sessionId: string | undefined;
-
-    pi.on("session_start", (_event, ctx) => {
+    pi.on("session_start", (event, ctx) => {
       rehydrateState(state, ctx.sessionManager.getBranch());
       showReadonlyStatus(ctx, state);
-      sessionId = ctx.sessionManager.getSessionId();
-      services.relay.register(sessionId, receiver);
+      claimRun(event.reason, ctx, state);
     });
     pi.on("session_tree", (_event, ctx) => {
       rehydrateState(state, ctx.sessionManager.getBranch());
       showReadonlyStatus(ctx, state);
     });
-    pi.on("session_shutdown", () => {
-      if (sessionId) services.relay.unregister(sessionId, receiver);
-      state.runControl?.cancel(SESSION_ENDED);
+    pi.on("session_shutdown", (event) => {
+      leaveRun(event.reason, state);
     });
     pi.on("agent_start", () => {
       state.turns.started();
     });
+    // A settled turn or a finished compaction may leave pi idle again.
     pi.on("agent_settled", () => {
+      state.turns.settled();
+    });
+    pi.on("session_compact", () => {
+      state.turns.settled();
+    });
+    pi.on("session_compact_failed", () => {
       state.turns.settled();
     });
   };

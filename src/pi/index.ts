@@ -4,10 +4,14 @@
  * `createCairnExtension` takes other sources, or none (then `/handoff` says briefs are unavailable and the recall
  * tools stay unregistered).
  */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { createCairnExtension } from "./extension.ts";
 import { lazyIndexSources } from "./lazy-sources.ts";
 
-export default createCairnExtension(lazyIndexSources());
+/** One extension instance: everything it uses, its sources included, is created for it and shared with no other. */
+export default function piAgenticoding(pi: ExtensionAPI): void {
+  createCairnExtension(lazyIndexSources())(pi);
+}
 
 export { type CairnExtensionOptions, createCairnExtension } from "./extension.ts";
 export type { HandoffBrief, HandoffBriefRequest, HandoffBriefSource } from "./handoff/brief-source.ts";

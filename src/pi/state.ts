@@ -9,20 +9,18 @@ import { createNotebookState, type NotebookState, rebuildPages } from "./noteboo
 import { latestReadonly, type ReadonlyState } from "./readonly/readonly-state.ts";
 import type { SandboxProbe } from "./readonly/sandbox.ts";
 import type { RecallSource } from "./recall/recall-source.ts";
-import type { RunRelay } from "./run-relay.ts";
 import type { RunControl } from "./sequence/run-control.ts";
 import { latestSnapshot } from "./sequence/snapshot.ts";
 import { createTurnWatch, type TurnWatch } from "./sequence/turns.ts";
 import type { SequenceState } from "./sequence/types.ts";
 
-/** What every instance made by one factory shares: injected sources and process-wide helpers. */
+/** What every instance made by one factory shares: injected sources and stateless helpers, never session state. */
 export interface CairnServices {
   /** Builds `/handoff` briefs; absent until cairn's resume engine is wired in. */
   briefs: HandoffBriefSource | undefined;
   /** Backs the agent's recall tools; absent until cairn's index is wired in. */
   recall: RecallSource | undefined;
   sandbox: SandboxProbe;
-  relay: RunRelay;
   now(): number;
   newId(): string;
 }
@@ -35,7 +33,7 @@ export interface CairnState {
   readonly notebook: NotebookState;
   readonly readonly: ReadonlyState;
   readonly turns: TurnWatch;
-  /** Cancellation for `sequence.activeRun`; null when no run is executing in this instance. */
+  /** How this instance holds `sequence.activeRun` (executing, awaiting a new session, paused); null without one. */
   runControl: RunControl | null;
 }
 

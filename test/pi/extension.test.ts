@@ -4,9 +4,7 @@
  */
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import type { ReplacedSessionContext } from "../../src/pi/pi-types.ts";
 import { READONLY_ENTRY_TYPE } from "../../src/pi/readonly/readonly-state.ts";
-import { createRunRelay } from "../../src/pi/run-relay.ts";
 import { SEQUENCE_WIDGET_KEY } from "../../src/pi/sequence/progress.ts";
 import { SEQUENCE_SNAPSHOT_TYPE } from "../../src/pi/sequence/types.ts";
 import { KEYS, mountEditor } from "./helpers/editor-host.ts";
@@ -75,30 +73,5 @@ describe("createCairnExtension", () => {
     const { ctx, ui } = createFakeContext({ session });
     await pi.emit("session_start", { type: "session_start", reason: "resume" }, ctx);
     expect(ui.statuses.get("cairn-readonly")).toBe("🔒 readonly");
-  });
-
-  it("the run relay delivers only to the instance serving the session, and only while it runs", async () => {
-    const relay = createRunRelay();
-    const session = SessionManager.inMemory("/project");
-    const received: string[] = [];
-    relay.register("other-session", {
-      continueRun: async (_ctx, run) => {
-        received.push(run.id);
-      },
-    });
-    const fresh = Object.assign(createFakeContext({ session }).ctx, {
-      sendMessage: async () => {},
-      sendUserMessage: async () => {},
-    }) satisfies ReplacedSessionContext;
-    const run = { id: "r1", sequenceId: "s", steps: ["x"], args: [], totalRuns: 2, runIndex: 1, stepIndex: 0 };
-    expect(await relay.deliver(fresh, run)).toBe(false);
-
-    const receiver = { continueRun: async () => {} };
-    relay.register(session.getSessionId(), receiver);
-    relay.unregister(session.getSessionId(), { continueRun: async () => {} });
-    expect(await relay.deliver(fresh, run)).toBe(true);
-    relay.unregister(session.getSessionId(), receiver);
-    expect(await relay.deliver(fresh, run)).toBe(false);
-    expect(received).toEqual([]);
   });
 });

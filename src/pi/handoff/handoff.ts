@@ -5,10 +5,10 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { EXTENSION_NAME, PACKAGE_NAME } from "../names.ts";
-import { NOTEBOOK_ENTRY_TYPE, type NotebookEntry } from "../notebook/pages.ts";
+import { NOTEBOOK_ENTRY_TYPE, type NotebookEntry, type NotebookPage } from "../notebook/pages.ts";
 import type { ReplacedSessionContext, SetupSessionManager } from "../pi-types.ts";
 import type { CairnState } from "../state.ts";
-import type { HandoffBrief } from "./brief-source.ts";
+import type { HandoffBrief, HandoffBriefSource } from "./brief-source.ts";
 
 export const HANDOFF_MESSAGE_TYPE = "cairn-handoff";
 
@@ -19,10 +19,20 @@ export const HANDOFF_STATUSES = ["unavailable", "invalid", "failed", "cancelled"
 export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];
 
 export interface HandoffOptions {
-  /** Extra entries for the new session, written before it starts (the sequence runner adds its snapshot). */
+  /** Extra entries for the new session, written before it starts (the sequence runner adds its records). */
   setup?: (sessionManager: SetupSessionManager) => void;
-  /** Runs in the new session after the direction prompt finished, with the fresh context only. */
+  /** Send the direction as the new session's first prompt (default); the sequence runner sends it itself. */
+  sendDirection?: boolean;
+  /** Asked once the brief is built, right before the session changes; false cancels the handoff. */
+  stillWanted?: () => boolean;
+  /** Runs in the new session (after the direction prompt, when sent), with the fresh context only. */
   continueWith?: (ctx: ReplacedSessionContext) => Promise<void>;
+}
+
+/** What a handoff carries over: where its brief comes from and the notebook of the session it leaves. */
+export interface HandoffInputs {
+  briefs: HandoffBriefSource | undefined;
+  pages: ReadonlyMap<string, NotebookPage>;
 }
 
 export interface HandoffResult {
@@ -31,16 +41,29 @@ export interface HandoffResult {
 }
 
 /**
- * Shared by `/handoff` and the sequence runner. After a successful handoff the given `ctx` is stale; the caller
- * continues, if at all, through `options.continueWith`.
+ * `/handoff <direction>` with this instance's brief source and notebook. After a successful handoff the given `ctx`
+ * is stale; the caller continues, if at all, through `options.continueWith`.
  */
-export async function requestHandoff(
+export function requestHandoff(
   ctx: ExtensionCommandContext,
   state: CairnState,
   direction: string,
   options: HandoffOptions = {},
 ): Promise<HandoffResult> {
-  const source = state.services.briefs;
+  return handOff(ctx, { briefs: state.services.briefs, pages: state.notebook.pages }, direction, options);
+}
+
+/**
+ * The handoff itself, shared by `/handoff` and the sequence runner's `/handoff` steps (which read the notebook from
+ * the branch of the session they hand off, not from any instance's state).
+ */
+export async function handOff(
+  ctx: ExtensionCommandContext,
+  inputs: HandoffInputs,
+  direction: string,
+  options: HandoffOptions = {},
+): Promise<HandoffResult> {
+  const source = inputs.briefs;
   if (!source) return stop(ctx, "unavailable", HANDOFF_UNAVAILABLE, "warning");
   const goal = direction.trim();
   if (!goal) return stop(ctx, "invalid", "Usage: /handoff <direction for the next session>", "warning");
@@ -69,7 +92,10 @@ export async function requestHandoff(
   }
 
   // Plain data only: pages and brief are copied before the old session goes away.
-  const pages = [...state.notebook.pages.values()].map(
+  if (options.stillWanted && !options.stillWanted()) {
+    return stop(ctx, "cancelled", "Handoff cancelled; staying in this session.", "info");
+  }
+  const pages = [...inputs.pages.values()].map(
     (page): NotebookEntry => ({
       version: 1,
       op: "write",
@@ -91,7 +117,7 @@ export async function requestHandoff(
     },
     withSession: async (fresh) => {
       replaced = true;
-      await fresh.sendUserMessage(goal);
+      if (options.sendDirection !== false) await fresh.sendUserMessage(goal);
       await options.continueWith?.(fresh);
     },
   });

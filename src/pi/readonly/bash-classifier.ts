@@ -146,7 +146,7 @@ const GIT_READ_SUBCOMMANDS: ReadonlySet<string> = new Set([
   "check-ignore",
 ]);
 /** Subcommands that read when their first argument is one of these (or when they have no arguments). */
-const GIT_READ_FIRST_ARGS: Record<string, ReadonlySet<string>> = {
+const GIT_READ_FIRST_ARGS: Readonly<Record<string, ReadonlySet<string>>> = {
   remote: new Set(["-v", "--verbose", "show", "get-url"]),
   stash: new Set(["list", "show"]),
   reflog: new Set(["show"]),
@@ -154,7 +154,7 @@ const GIT_READ_FIRST_ARGS: Record<string, ReadonlySet<string>> = {
   submodule: new Set(["status"]),
 };
 /** Subcommands that read when any of these options is present (or when they have no arguments). */
-const GIT_READ_OPTIONS: Record<string, ReadonlySet<string>> = {
+const GIT_READ_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
   branch: new Set([
     "-a",
     "-r",

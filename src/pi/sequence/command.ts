@@ -1,19 +1,24 @@
 /**
  * `/sequence [args]`: restore, record or edit a sequence, ask how many times to run it, and run it. The arguments
- * become the run's `$1`, `$@`… for every step. Typed while a run is executing, `/sequence` offers to cancel it.
+ * become the run's `$1`, `$@`… for every step. Typed while a run is executing, `/sequence` offers to cancel it;
+ * typed while a run is paused (after `/reload`), it offers to continue it.
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
 import { splitArgs } from "./args.ts";
 import { currentCatalog } from "./catalog.ts";
-import { position } from "./progress.ts";
+import { driveRun, type StoppedHandler } from "./controller.ts";
+import { position, SEQUENCE_STATUS_KEY } from "./progress.ts";
 import { recordSequence } from "./recorder.ts";
 import { resolveSequence } from "./resolve.ts";
-import { executeRun } from "./runner.ts";
+import type { RunControl } from "./run-control.ts";
+import { isSessionChange, requestRecord, runRecord, SEQUENCE_RUN_TYPE } from "./run-records.ts";
+import { executeIteration } from "./runner.ts";
 import { toSnapshotEntry } from "./snapshot.ts";
 import { type RecordedSequence, SEQUENCE_SNAPSHOT_TYPE, type SequenceRun } from "./types.ts";
 
 export const RESTORE_CHOICES = ["Run", "Edit", "Start new", "Cancel"] as const;
+export const PAUSED_CHOICES = ["Continue", "Cancel the sequence"] as const;
 export const RUN_COUNT_TITLE = "Run this sequence how many times? [1]";
 export const MAX_RUNS = 1000;
 
@@ -28,11 +33,9 @@ export function registerSequence(pi: ExtensionAPI, state: CairnState): void {
 
 export async function runSequence(ctx: ExtensionCommandContext, state: CairnState, args: string): Promise<void> {
   const active = state.sequence.activeRun;
-  if (active) {
-    if (await ctx.ui.confirm("Cancel the running sequence?", `It is at ${position(active)}.`)) {
-      state.runControl?.cancel("cancelled with /sequence");
-      ctx.abort();
-    }
+  const control = state.runControl;
+  if (active && control) {
+    await handleActiveRun(ctx, state, active, control);
     return;
   }
   if (!ctx.hasUI) {
@@ -62,7 +65,68 @@ export async function runSequence(ctx: ExtensionCommandContext, state: CairnStat
     runIndex: 0,
     stepIndex: 0,
   };
-  await executeRun(ctx, state, run);
+  const request = await executeIteration(ctx, state, { run, supervised: true });
+  if (isSessionChange(request)) await driveRun(ctx, state.services, request, stoppedHere(state));
+}
+
+/** `/sequence` while this instance holds a run: continue a paused one, or offer to cancel it. */
+async function handleActiveRun(
+  ctx: ExtensionCommandContext,
+  state: CairnState,
+  run: SequenceRun,
+  control: RunControl,
+): Promise<void> {
+  if (control.status === "paused" && control.pending) {
+    const choice = await ctx.ui.select(`Sequence paused at ${position(run)}: continue it?`, [...PAUSED_CHOICES]);
+    if (choice === "Continue") {
+      // This command now makes the session changes the run asks for.
+      control.status = "awaiting";
+      control.supervised = true;
+      // The branch says the run waits for this session change again, not that it was interrupted.
+      const record = requestRecord(control.pending, state.services.now());
+      if (record) state.api.appendEntry(SEQUENCE_RUN_TYPE, record);
+      ctx.ui.setStatus(SEQUENCE_STATUS_KEY, `⟳ sequence · starting a new session for ${position(run)}`);
+      await driveRun(ctx, state.services, control.pending, stoppedHere(state));
+    } else if (choice === "Cancel the sequence") {
+      endHere(state, control, "cancelled");
+      ctx.ui.setStatus(SEQUENCE_STATUS_KEY, undefined);
+      ctx.ui.notify(`Sequence cancelled at ${position(run)}.`, "warning");
+    }
+    return;
+  }
+  if (await ctx.ui.confirm("Cancel the running sequence?", `It is at ${position(run)}.`)) {
+    if (control.status === "executing") {
+      control.cancel("cancelled with /sequence");
+      ctx.abort();
+      return;
+    }
+    endHere(state, control, "cancelled");
+    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, undefined);
+    ctx.ui.notify(`Sequence cancelled at ${position(run)}.`, "warning");
+    return;
+  }
+  if (control.status === "executing" && !control.supervised) {
+    // Left running after /reload: this command can make the session changes it will ask for, so it need not pause.
+    control.supervised = true;
+    const request = await control.ended;
+    if (isSessionChange(request)) await driveRun(ctx, state.services, request, stoppedHere(state));
+  }
+}
+
+/** Records the end of a run this instance holds when a session change it asked for did not happen. */
+function stoppedHere(state: CairnState): StoppedHandler {
+  const control = state.runControl;
+  return (kind) => {
+    if (control && state.runControl === control) endHere(state, control, kind);
+  };
+}
+
+function endHere(state: CairnState, control: RunControl, kind: "cancelled" | "failed"): void {
+  const run = state.sequence.activeRun;
+  if (run) state.api.appendEntry(SEQUENCE_RUN_TYPE, runRecord(kind, run, state.services.now()));
+  control.cancel(kind);
+  state.sequence.activeRun = null;
+  state.runControl = null;
 }
 
 /** The sequence to run: the restored one, an edited copy, or a new recording (persisted as a snapshot). */

@@ -31,7 +31,7 @@ export interface PreviewStyle {
   muted(text: string): string;
 }
 
-const PLAIN: PreviewStyle = { selected: (text) => text, muted: (text) => text };
+const PLAIN: Readonly<PreviewStyle> = { selected: (text) => text, muted: (text) => text };
 
 export const EDIT_HINT = "↑ selects a step to edit, delete or insert above";
 const NEW_STEP = "(new step)";

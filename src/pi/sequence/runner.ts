@@ -1,21 +1,21 @@
 /**
- * The sequence runner. It executes a `SequenceRun` in the session of the context it is given, using the state of
- * the extension instance serving that session, and crosses session boundaries only through pi's own API:
+ * The sequence executor. The extension instance that serves a session executes the run's steps there, with its own
+ * `pi`, its own state and the context pi gave it, until the iteration needs a new session (the reset before the
+ * next run, or a `/handoff` step) or the run ends:
  *
- * - the whole sequence is resolved against current command metadata before a run starts, again before every
- *   iteration, and again whenever the run continues in a new extension instance;
- * - prompt-like steps are awaited until pi is idle; `/compact` is `ctx.compact()` wrapped in a promise;
- *   `/readonly`, `/handoff` and `/notebook` call the same functions as their slash commands;
- * - after an iteration with more to go, `ctx.newSession({ setup, withSession })` resets everything; `setup` writes
- *   the snapshot into the new session and `withSession` hands only the fresh context and the plain `SequenceRun`
- *   to the new instance (see run-relay.ts). Nothing captured before the reset is used after it.
+ * - the whole sequence is resolved against current command metadata whenever a run enters an instance (at the
+ *   start, at every later iteration, which always starts in a new instance, and after `/reload`);
+ * - prompt-like steps wait until pi is idle again; `/compact` is `ctx.compact()` wrapped in a promise;
+ *   `/readonly`, `/notebook` call the same functions as their slash commands;
+ * - the run's position is recorded on the branch after every step (see run-records.ts), so the instance that
+ *   follows a `/reload` continues where this one stopped.
+ *
+ * A new session can only be started from a command context; controller.ts does that. The executor only needs the
+ * context every event handler gets, so it can run in an instance no command has reached.
  */
-import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { matchesKey } from "@earendil-works/pi-tui";
-import { requestHandoff } from "../handoff/handoff.ts";
-import { EXTENSION_NAME } from "../names.ts";
 import { runNotebookCommand } from "../notebook/notebook.ts";
-import { isReplacedContext, type ReplacedSessionContext } from "../pi-types.ts";
 import { runReadonlyCommand } from "../readonly/readonly.ts";
 import type { CairnState } from "../state.ts";
 import { substituteArgs } from "./args.ts";
@@ -24,153 +24,199 @@ import { expandSkill, expandTemplate } from "./expand.ts";
 import { position, progressStatus, SEQUENCE_STATUS_KEY } from "./progress.ts";
 import { resolveSequence } from "./resolve.ts";
 import { createRunControl, type RunControl } from "./run-control.ts";
-import { toSnapshotEntry } from "./snapshot.ts";
-import { type ResolvedStep, SEQUENCE_SNAPSHOT_TYPE, type SequenceRun, type SequenceSnapshotEntry } from "./types.ts";
+import {
+  copyRun,
+  isSessionChange,
+  type RunRequest,
+  requestRecord,
+  runRecord,
+  SEQUENCE_RUN_TYPE,
+  type SequenceRunEntry,
+} from "./run-records.ts";
+import type { ResolvedStep, SequenceRun } from "./types.ts";
 
-export const RUN_OUTCOMES = ["completed", "cancelled", "failed", "handed-off"] as const;
-export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+type StepOutcome = { kind: "done" } | { kind: "cancelled" } | { kind: "failed"; message: string };
 
-type StepOutcome =
-  | { kind: "done" }
-  | { kind: "handed-off" }
-  | { kind: "cancelled" }
-  | { kind: "failed"; message: string };
+export interface IterationStart {
+  run: SequenceRun;
+  /** A prompt to send before step `run.stepIndex` runs again: the direction after a handoff, which that step was. */
+  direction?: string;
+  /** Whether a command context will make the session change the iteration ends with (else the run pauses). */
+  supervised: boolean;
+  /** Settles when the steps may start; until then the run is claimed but idle (pi may still be starting up). */
+  ready?: Promise<void>;
+}
 
 /**
- * Execute `incoming` from its current position in `ctx`'s session. Returns `handed-off` when the rest of the run
- * continued in a replacement session (by then `ctx` and `state` belong to a finished instance and are not touched).
+ * Take the run into this instance and execute the rest of its current iteration. Resolves with what the iteration
+ * ended with; the request is also recorded on the branch, and the notification for a run that ended is shown.
+ * Everything up to the first step happens synchronously: when this returns, the run is claimed and recorded.
  */
-export async function executeRun(
-  ctx: ExtensionCommandContext,
+export async function executeIteration(
+  ctx: ExtensionContext,
   state: CairnState,
-  incoming: SequenceRun,
-): Promise<RunOutcome> {
-  const run: SequenceRun = { ...incoming, steps: [...incoming.steps], args: [...incoming.args] };
-  const control = createRunControl(run.id);
+  start: IterationStart,
+): Promise<RunRequest> {
+  const run = copyRun(start.run);
+  const control = createRunControl(run.id, start.supervised);
+  control.direction = start.direction;
   state.sequence.activeRun = run;
   state.runControl = control;
+  state.api.appendEntry(
+    SEQUENCE_RUN_TYPE,
+    runRecord(
+      "running",
+      run,
+      state.services.now(),
+      start.direction === undefined ? {} : { direction: start.direction },
+    ),
+  );
   const stopListening = ctx.ui.onTerminalInput((data) => {
     // Esc also interrupts the current turn in pi; the run stops at the next step boundary.
-    if (matchesKey(data, "escape")) control.cancel("Esc pressed");
+    if (control.status === "executing" && matchesKey(data, "escape")) control.cancel("Esc pressed");
     return undefined;
   });
 
-  let outcome: RunOutcome = "failed";
+  let request: RunRequest = { kind: "failed", run };
   try {
-    outcome = await runFromPosition(ctx, state, run, control);
+    await start.ready;
+    request = await runSteps(ctx, state, run, control, start.direction);
+  } catch (error) {
+    request = fail(ctx, control, run, `Sequence aborted at ${position(run)}: ${errorText(error)}`);
   } finally {
-    state.sequence.activeRun = null;
-    state.runControl = null;
+    stopListening();
   }
-  // After a replacement this instance's context is stale; the successor owns the UI.
-  if (outcome === "handed-off" || control.sessionEnded) return outcome;
-  stopListening();
-  ctx.ui.setStatus(SEQUENCE_STATUS_KEY, undefined);
-  return outcome;
+  settle(ctx, state, control, request);
+  return request;
 }
 
-/** Run the rest of the current iteration, then finish or hand the next iteration to a fresh session. */
-async function runFromPosition(
-  ctx: ExtensionCommandContext,
+/** Record the request and leave the run in the state it asks for. */
+function settle(ctx: ExtensionContext, state: CairnState, control: RunControl, request: RunRequest): void {
+  if (request.kind === "ended") {
+    release(state, control);
+  } else {
+    const record = requestRecord(request, state.services.now());
+    if (record) state.api.appendEntry(SEQUENCE_RUN_TYPE, record);
+    if (!isSessionChange(request)) {
+      ctx.ui.setStatus(SEQUENCE_STATUS_KEY, undefined);
+      release(state, control);
+    } else if (control.supervised) {
+      state.sequence.activeRun = copyRun(request.run);
+      control.pending = request;
+      control.status = "awaiting";
+    } else {
+      pauseRun(ctx, state, control, request);
+    }
+  }
+  control.end(request);
+}
+
+/**
+ * Hold a run that needs a new session nobody can start: after `/reload` no command context drives the run any more
+ * (pi makes them all stale), and only a command can start a new session. The run waits for `/sequence`, which the
+ * editor is given ready to send.
+ */
+export function pauseRun(ctx: ExtensionContext, state: CairnState, control: RunControl, request: RunRequest): void {
+  state.sequence.activeRun = copyRun(request.run);
+  state.runControl = control;
+  control.pending = request;
+  control.status = "paused";
+  const next =
+    request.kind === "handoff"
+      ? `the handoff at ${position(request.run)}`
+      : `run ${request.run.runIndex + 1}/${request.run.totalRuns}`;
+  ctx.ui.setStatus(SEQUENCE_STATUS_KEY, `⏸ sequence · paused before ${next} · /sequence continues`);
+  ctx.ui.notify(
+    `Sequence paused before ${next}: starting a new session needs a command, and /reload ended the one that was running the sequence. Run /sequence to continue.`,
+    "warning",
+  );
+  if (ctx.ui.getEditorText().trim().length === 0) ctx.ui.setEditorText("/sequence");
+}
+
+function release(state: CairnState, control: RunControl): void {
+  if (state.runControl !== control) return;
+  state.sequence.activeRun = null;
+  state.runControl = null;
+}
+
+async function runSteps(
+  ctx: ExtensionContext,
   state: CairnState,
   run: SequenceRun,
   control: RunControl,
-): Promise<RunOutcome> {
-  // Resolved afresh whenever a run enters an instance: at the start, and at the start of every later iteration
-  // (always in a new instance). Templates, skills and commands may have changed in between.
+  direction: string | undefined,
+): Promise<RunRequest> {
+  // Resolved afresh whenever a run enters an instance: templates, skills and commands may have changed.
   const resolution = resolveSequence(run.steps, currentCatalog(state));
   if (!resolution.ok) {
     const [first] = resolution.failures;
     const when = run.runIndex === 0 && run.stepIndex === 0 ? "before it started" : `at ${position(run)}`;
-    return fail(
-      ctx,
-      control,
-      `Sequence aborted ${when}: step ${(first?.index ?? 0) + 1} can no longer run.\n${first?.message ?? ""}`,
-    );
+    const why = `step ${(first?.index ?? 0) + 1} can no longer run.\n${first?.message ?? ""}`;
+    return fail(ctx, control, run, `Sequence aborted ${when}: ${why}`);
   }
 
-  for (; run.stepIndex < run.steps.length; run.stepIndex++) {
+  if (direction !== undefined) {
+    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run));
+    const outcome = await sendPrompt(ctx, state, direction, control);
+    control.direction = undefined;
+    const ended = afterStep(ctx, control, run, outcome, run.steps[run.stepIndex] ?? "/handoff");
+    if (ended) return ended;
+    advance(state, run);
+  }
+
+  while (run.stepIndex < run.steps.length) {
     if (control.cancelled) return cancelled(ctx, control, run);
     ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run));
     const step = resolution.steps[run.stepIndex];
-    if (!step) return fail(ctx, control, `Sequence aborted at ${position(run)}: the step is missing.`);
+    if (!step) return fail(ctx, control, run, `Sequence aborted at ${position(run)}: the step is missing.`);
+    if (step.kind === "agenticodingCommand" && step.name === "handoff") {
+      return { kind: "handoff", run: copyRun(run), direction: substituteArgs(step.args, run.args) };
+    }
     let outcome: StepOutcome;
     try {
       outcome = await executeStep(ctx, state, step, run, control);
     } catch (error) {
-      outcome = { kind: "failed", message: error instanceof Error ? error.message : String(error) };
+      outcome = { kind: "failed", message: errorText(error) };
     }
-    if (outcome.kind === "handed-off") return "handed-off";
-    if (outcome.kind === "cancelled" || control.cancelled) return cancelled(ctx, control, run);
-    if (outcome.kind === "failed") {
-      return fail(ctx, control, `Sequence aborted at ${position(run)} (${step.raw}): ${outcome.message}`);
-    }
+    const ended = afterStep(ctx, control, run, outcome, step.raw);
+    if (ended) return ended;
+    advance(state, run);
   }
 
   if (run.runIndex + 1 >= run.totalRuns) {
-    ctx.ui.notify(`Sequence finished: ${count(run.totalRuns, "run")} of ${count(run.steps.length, "step")}.`, "info");
-    return "completed";
+    const steps = count(run.steps.length, "step");
+    ctx.ui.notify(`Sequence finished: ${count(run.totalRuns, "run")} of ${steps}.`, "info");
+    return { kind: "finished", run: copyRun(run) };
   }
   if (control.cancelled) return cancelled(ctx, control, run);
-  const reset = await resetForNextRun(ctx, state, run);
-  if (reset === "replaced") return "handed-off";
-  const nextRun = `run ${run.runIndex + 2}/${run.totalRuns}`;
-  if (reset === "cancelled") {
-    ctx.ui.notify(`Sequence cancelled before ${nextRun}: the new session was cancelled.`, "warning");
-    return "cancelled";
-  }
-  return fail(ctx, control, `Sequence stopped before ${nextRun}: pi did not start a new session.`);
+  return { kind: "reset", run: { ...copyRun(run), runIndex: run.runIndex + 1, stepIndex: 0 } };
 }
 
-/**
- * Start the next iteration in a fresh session. `cancelled` when the user or an extension vetoed the reset;
- * `not-replaced` when pi reported success without replacing (command actions not bound), so `ctx` is still live.
- */
-async function resetForNextRun(
-  ctx: ExtensionCommandContext,
-  state: CairnState,
+/** The request that ends the iteration after a step, or undefined to go on. */
+function afterStep(
+  ctx: ExtensionContext,
+  control: RunControl,
   run: SequenceRun,
-): Promise<"replaced" | "cancelled" | "not-replaced"> {
-  const next: SequenceRun = { ...run, runIndex: run.runIndex + 1, stepIndex: 0 };
-  const snapshot = snapshotOf(state, run);
-  const relay = state.services.relay;
-  let replaced = false;
-  const result = await ctx.newSession({
-    setup: async (sessionManager) => {
-      sessionManager.appendCustomEntry(SEQUENCE_SNAPSHOT_TYPE, snapshot);
-    },
-    withSession: async (fresh) => {
-      replaced = true;
-      await continueIn(relay, fresh, next);
-    },
-  });
-  if (result.cancelled) return "cancelled";
-  return replaced ? "replaced" : "not-replaced";
-}
-
-/** The snapshot a replacement session receives: the recorded sequence this run executes. */
-function snapshotOf(state: CairnState, run: SequenceRun): SequenceSnapshotEntry {
-  const recorded = state.sequence.lastRecorded;
-  if (recorded && recorded.id === run.sequenceId) return toSnapshotEntry(recorded);
-  return { version: 1, sequenceId: run.sequenceId, steps: [...run.steps], updatedAt: state.services.now() };
-}
-
-async function continueIn(
-  relay: CairnState["services"]["relay"],
-  fresh: ReplacedSessionContext,
-  run: SequenceRun,
-): Promise<void> {
-  const delivered = await relay.deliver(fresh, run);
-  if (!delivered) {
-    fresh.ui.notify(
-      `Sequence aborted at ${position(run)}: the new session has no running ${EXTENSION_NAME} extension to continue it.`,
-      "error",
-    );
+  outcome: StepOutcome,
+  raw: string,
+): RunRequest | undefined {
+  if (outcome.kind === "cancelled" || control.cancelled) return cancelled(ctx, control, run);
+  if (outcome.kind === "failed") {
+    return fail(ctx, control, run, `Sequence aborted at ${position(run)} (${raw}): ${outcome.message}`);
   }
+  return undefined;
+}
+
+/** Move to the next step and record the position, so a successor after `/reload` starts there. */
+function advance(state: CairnState, run: SequenceRun): void {
+  run.stepIndex++;
+  if (run.stepIndex >= run.steps.length) return;
+  const record: SequenceRunEntry = runRecord("running", run, state.services.now());
+  state.api.appendEntry(SEQUENCE_RUN_TYPE, record);
 }
 
 async function executeStep(
-  ctx: ExtensionCommandContext,
+  ctx: ExtensionContext,
   state: CairnState,
   step: ResolvedStep,
   run: SequenceRun,
@@ -185,70 +231,49 @@ async function executeStep(
     case "skill":
       return sendPrompt(ctx, state, await expandSkill(step.name, step.sourcePath, fill(step.args)), control);
     case "compact":
-      await ctx.waitForIdle();
+      await state.turns.whenIdle(() => ctx.isIdle());
       await compact(ctx, step.instructions === undefined ? undefined : fill(step.instructions));
       return { kind: "done" };
-    case "agenticodingCommand":
-      return runOwnCommand(ctx, state, step.name, fill(step.args), run);
+    case "agenticodingCommand": {
+      const args = fill(step.args);
+      const result =
+        step.name === "readonly"
+          ? await runReadonlyCommand(ctx, state, args)
+          : await runNotebookCommand(ctx, state, args);
+      return result.ok ? { kind: "done" } : { kind: "failed", message: result.message };
+    }
   }
 }
 
-async function runOwnCommand(
-  ctx: ExtensionCommandContext,
-  state: CairnState,
-  name: "readonly" | "handoff" | "notebook",
-  args: string,
-  run: SequenceRun,
-): Promise<StepOutcome> {
-  if (name === "readonly") {
-    const result = await runReadonlyCommand(ctx, state, args);
-    return result.ok ? { kind: "done" } : { kind: "failed", message: result.message };
-  }
-  if (name === "notebook") {
-    const result = await runNotebookCommand(ctx, state, args);
-    return result.ok ? { kind: "done" } : { kind: "failed", message: result.message };
-  }
-  const after: SequenceRun = { ...run, stepIndex: run.stepIndex + 1 };
-  const snapshot = snapshotOf(state, run);
-  const relay = state.services.relay;
-  const result = await requestHandoff(ctx, state, args, {
-    setup: (sessionManager) => {
-      sessionManager.appendCustomEntry(SEQUENCE_SNAPSHOT_TYPE, snapshot);
-    },
-    continueWith: (fresh) => continueIn(relay, fresh, after),
-  });
-  if (result.status === "started") return { kind: "handed-off" };
-  return { kind: "failed", message: result.message ?? `handoff ${result.status}` };
-}
-
-/** Send a prompt and wait until pi is idle again; report how the turn ended. */
+/**
+ * Send a prompt and wait until its turn has settled; report how it ended. `pi.sendUserMessage()` returns before the
+ * turn starts, so the wait is keyed to pi's `agent_start` … `agent_settled` pair.
+ */
 async function sendPrompt(
-  ctx: ExtensionCommandContext,
+  ctx: ExtensionContext,
   state: CairnState,
   text: string,
   control: RunControl,
 ): Promise<StepOutcome> {
-  await ctx.waitForIdle();
+  await state.turns.whenIdle(() => ctx.isIdle());
+  if (control.cancelled) return { kind: "cancelled" };
+  if (!ctx.model) return { kind: "failed", message: "no model is selected." };
   const before = ctx.sessionManager.getLeafId();
-  if (isReplacedContext(ctx)) {
-    await Promise.race([ctx.sendUserMessage(text), control.whenCancelled]);
-  } else {
-    if (!ctx.model) return { kind: "failed", message: "no model is selected." };
-    const turn = state.turns.nextTurn();
-    state.api.sendUserMessage(text);
-    await Promise.race([turn, control.whenCancelled]);
-  }
+  const turn = state.turns.nextTurn();
+  state.api.sendUserMessage(text);
+  await Promise.race([turn, control.whenCancelled]);
+  if (control.sessionEnded) return { kind: "cancelled" };
   if (control.cancelled) {
     ctx.abort();
-    await ctx.waitForIdle();
+    await state.turns.whenIdle(() => ctx.isIdle());
     return { kind: "cancelled" };
   }
-  await ctx.waitForIdle();
+  await state.turns.whenIdle(() => ctx.isIdle());
   return turnOutcome(ctx, before);
 }
 
 /** How the turn started after entry `before` ended: its last assistant message's stop reason. */
-function turnOutcome(ctx: ExtensionCommandContext, before: string | null): StepOutcome {
+function turnOutcome(ctx: ExtensionContext, before: string | null): StepOutcome {
   const branch = ctx.sessionManager.getBranch();
   for (let index = branch.length - 1; index >= 0; index--) {
     const entry = branch[index];
@@ -263,7 +288,7 @@ function turnOutcome(ctx: ExtensionCommandContext, before: string | null): StepO
   return { kind: "failed", message: "the prompt produced no reply." };
 }
 
-function compact(ctx: ExtensionCommandContext, customInstructions: string | undefined): Promise<void> {
+function compact(ctx: ExtensionContext, customInstructions: string | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     ctx.compact({
       ...(customInstructions ? { customInstructions } : {}),
@@ -277,13 +302,18 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-function cancelled(ctx: ExtensionCommandContext, control: RunControl, run: SequenceRun): RunOutcome {
-  if (!control.sessionEnded) ctx.ui.notify(`Sequence cancelled at ${position(run)}.`, "warning");
-  return "cancelled";
+function cancelled(ctx: ExtensionContext, control: RunControl, run: SequenceRun): RunRequest {
+  if (control.sessionEnded) return { kind: "ended", run: copyRun(run) };
+  ctx.ui.notify(`Sequence cancelled at ${position(run)}.`, "warning");
+  return { kind: "cancelled", run: copyRun(run) };
 }
 
-function fail(ctx: ExtensionCommandContext, control: RunControl, message: string): RunOutcome {
-  if (control.sessionEnded) return "cancelled";
+function fail(ctx: ExtensionContext, control: RunControl, run: SequenceRun, message: string): RunRequest {
+  if (control.sessionEnded) return { kind: "ended", run: copyRun(run) };
   ctx.ui.notify(message, "error");
-  return "failed";
+  return { kind: "failed", run: copyRun(run) };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

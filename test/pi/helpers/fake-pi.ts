@@ -15,6 +15,7 @@ import type {
   SlashCommandInfo,
 } from "@earendil-works/pi-coding-agent";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { STALE_MESSAGE } from "./stale.ts";
 
 type EditorFactory = Parameters<ExtensionUIContext["setEditorComponent"]>[0];
 type StoredHandler = (event: never, ctx: never) => unknown;
@@ -38,6 +39,8 @@ export interface FakePi {
   /** Call every handler for `event`, in registration order; returns their results. */
   emit(event: string, payload: unknown, ctx: ExtensionContext): Promise<unknown[]>;
   runCommand(name: string, args: string, ctx: ExtensionCommandContext): Promise<void>;
+  /** From now on every call on `api` throws pi's stale-context error, as after a session replacement. */
+  retire(): void;
 }
 
 export interface FakePiOptions {
@@ -50,6 +53,7 @@ export interface FakePiOptions {
 
 export function createFakePi(options: FakePiOptions = {}): FakePi {
   const handlers = new Map<string, StoredHandler[]>();
+  let retired = false;
   const fake: Omit<FakePi, "api"> = {
     commands: new Map(),
     tools: new Map(),
@@ -65,6 +69,9 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
       const command = fake.commands.get(name);
       if (!command) throw new Error(`no command /${name}`);
       await command.handler(args, ctx);
+    },
+    retire() {
+      retired = true;
     },
   };
 
@@ -120,8 +127,14 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     unregisterProvider() {},
     events: { emit() {}, on: () => () => {} },
   };
+  const guarded = new Proxy(api, {
+    get(target, property, receiver) {
+      if (retired) throw new Error(STALE_MESSAGE);
+      return Reflect.get(target, property, receiver);
+    },
+  });
   // Same object, so tests see later changes to its fields (e.g. a replaced commandList).
-  return Object.assign(fake, { api });
+  return Object.assign(fake, { api: guarded });
 }
 
 export interface FakeUi {
@@ -134,6 +147,8 @@ export interface FakeUi {
   /** Every string-array widget shown, in order. */
   widgetLog: string[][];
   editorFactory: EditorFactory | undefined;
+  /** The text of pi's own editor, as `setEditorText` left it. */
+  editorText: string;
   /** Answers for `select`, `input` and `confirm`, consumed in order; an exhausted list answers "dismissed". */
   answers: { select: Array<string | undefined>; input: Array<string | undefined>; confirm: boolean[] };
   asked: Array<{ kind: "select" | "input" | "confirm"; title: string; options?: string[] }>;
@@ -150,6 +165,7 @@ export function createFakeUi(): FakeUi {
     widgets: new Map(),
     widgetLog: [],
     editorFactory: undefined,
+    editorText: "",
     answers: { select: [], input: [], confirm: [] },
     asked: [],
     terminalListeners: new Set(),
@@ -224,8 +240,11 @@ export function createFakeUi(): FakeUi {
       throw new Error("custom components are not available in unit tests");
     },
     pasteToEditor() {},
-    setEditorText() {},
-    getEditorText: () => "",
+    setEditorText(text) {
+      fake.editorText = text;
+      changed();
+    },
+    getEditorText: () => fake.editorText,
     editor: async () => undefined,
     addAutocompleteProvider() {},
     setEditorComponent(factory) {

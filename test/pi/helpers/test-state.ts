@@ -6,7 +6,6 @@ import type { SessionManager, SlashCommandInfo } from "@earendil-works/pi-coding
 import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
 import type { SandboxSupport } from "../../../src/pi/readonly/sandbox.ts";
 import type { RecallSource } from "../../../src/pi/recall/recall-source.ts";
-import { createRunRelay } from "../../../src/pi/run-relay.ts";
 import { type CairnServices, type CairnState, createCairnState } from "../../../src/pi/state.ts";
 import { cairnCommands, createFakePi, type FakePi } from "./fake-pi.ts";
 
@@ -34,7 +33,6 @@ export function createTestState(options: TestStateOptions = {}): TestState {
     briefs: options.briefs,
     recall: options.recall,
     sandbox: () => options.sandbox ?? { kind: "none", detail: "disabled in tests" },
-    relay: createRunRelay(),
     now: () => ++clock,
     newId: () => `id-${++ids}`,
   };

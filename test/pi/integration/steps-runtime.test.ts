@@ -12,6 +12,7 @@ import { createCairnExtension } from "../../../src/pi/extension.ts";
 import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
 import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
 import { EDIT_HINT } from "../../../src/pi/sequence/progress.ts";
+import { SEQUENCE_RUN_TYPE, type SequenceRunEntry } from "../../../src/pi/sequence/run-records.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
@@ -155,6 +156,10 @@ describe("sequence steps on the real pi runtime", () => {
     const next = SessionManager.open(harness.session.sessionFile as string);
     expect(next.getHeader()?.parentSession).toBe(firstFile);
     const shape = next.getBranch().flatMap((entry) => {
+      if (entry.type === "custom" && entry.customType === SEQUENCE_RUN_TYPE) {
+        const record = entry.data as SequenceRunEntry;
+        return [`run:${record.phase} ${record.run.stepIndex + 1}`];
+      }
       if (entry.type === "custom") return [`custom:${entry.customType}`];
       if (entry.type === "custom_message") return [`message:${entry.customType}`];
       if (entry.type === "message" && (entry.message.role === "user" || entry.message.role === "assistant")) {
@@ -164,14 +169,20 @@ describe("sequence steps on the real pi runtime", () => {
       }
       return [];
     });
+    // Only plain run data crossed: the start record written with the brief, claimed by the new instance, which sends
+    // the direction as the /handoff step and goes on from step 3.
     expect(shape).toEqual([
       "custom:cairn-notebook",
       "custom:cairn-sequence",
+      "run:start 2",
       `message:${HANDOFF_MESSAGE_TYPE}`,
+      "run:running 2",
       "user:implement the plan",
       "assistant:reply to: implement the plan",
+      "run:running 3",
       "user:After the handoff",
       "assistant:reply to: After the handoff",
+      "run:finished 4",
     ]);
     expect(harness.ui.notifications.at(-1)).toEqual({ message: "Sequence finished: 1 run of 3 steps.", type: "info" });
   });

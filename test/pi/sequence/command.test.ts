@@ -1,13 +1,16 @@
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { NOTEBOOK_ENTRY_TYPE } from "../../../src/pi/notebook/pages.ts";
+import { createCairnExtension } from "../../../src/pi/extension.ts";
+import { NOTEBOOK_ENTRY_TYPE, rebuildPages } from "../../../src/pi/notebook/pages.ts";
 import { READONLY_ENTRY_TYPE } from "../../../src/pi/readonly/readonly-state.ts";
 import { RESTORE_CHOICES, RUN_COUNT_TITLE, registerSequence } from "../../../src/pi/sequence/command.ts";
+import { leaveRun } from "../../../src/pi/sequence/handover.ts";
 import { SEQUENCE_STATUS_KEY } from "../../../src/pi/sequence/progress.ts";
-import { executeRun } from "../../../src/pi/sequence/runner.ts";
+import { latestRunRecord, SEQUENCE_RUN_TYPE } from "../../../src/pi/sequence/run-records.ts";
+import { executeIteration } from "../../../src/pi/sequence/runner.ts";
 import { latestSnapshot } from "../../../src/pi/sequence/snapshot.ts";
-import { SEQUENCE_SNAPSHOT_TYPE } from "../../../src/pi/sequence/types.ts";
+import { SEQUENCE_SNAPSHOT_TYPE, type SequenceRun } from "../../../src/pi/sequence/types.ts";
 import { rehydrateState } from "../../../src/pi/state.ts";
 import { KEYS, mountEditor } from "../helpers/editor-host.ts";
 import { cairnCommands, command, createFakeContext } from "../helpers/fake-pi.ts";
@@ -28,6 +31,10 @@ function instanceWithSnapshot(steps: string[]) {
   const setup = createTestState({ session, onUserMessage: (text) => agent.onUserMessage(text) });
   agent.attach(setup.state, session);
   registerSequence(setup.pi.api, setup.state);
+  // As the extension does: a session change or reload takes the run out of this instance.
+  setup.pi.api.on("session_shutdown", (event) => {
+    leaveRun(event.reason, setup.state);
+  });
   rehydrateState(setup.state, session.getBranch());
   return { session, agent, ...setup };
 }
@@ -91,7 +98,16 @@ describe("/sequence restore and start", () => {
     expect(state.readonly.enabled).toBe(true);
     expect(pi.userMessages).toEqual(["Say hi to Ada Lovelace Byron"]);
     expect(agent.replies).toEqual(["ok: Say hi to Ada Lovelace Byron"]);
-    expect(pi.entries.map((e) => e.customType)).toEqual([NOTEBOOK_ENTRY_TYPE, READONLY_ENTRY_TYPE]);
+    expect(pi.entries.map((e) => e.customType).filter((type) => type !== SEQUENCE_RUN_TYPE)).toEqual([
+      NOTEBOOK_ENTRY_TYPE,
+      READONLY_ENTRY_TYPE,
+    ]);
+    // The run's position is on the branch after every step, then its end.
+    expect(
+      pi.entries.flatMap((e) =>
+        e.customType === SEQUENCE_RUN_TYPE ? [(e.data as { phase: string; run: { stepIndex: number } }).phase] : [],
+      ),
+    ).toEqual(["running", "running", "running", "finished"]);
     expect(ui.statusLog.filter((s) => s.key === SEQUENCE_STATUS_KEY).map((s) => s.text)).toEqual([
       "⟳ sequence · run 1/1 · step 1/3 · /notebook write plan Draft for $1",
       "⟳ sequence · run 1/1 · step 2/3 · /readonly",
@@ -129,21 +145,23 @@ describe("/sequence restore and start", () => {
   });
 });
 
+const RUN: SequenceRun = {
+  id: "run-1",
+  sequenceId: "seq-1",
+  steps: ["x"],
+  args: [],
+  totalRuns: 1,
+  runIndex: 0,
+  stepIndex: 0,
+};
+
 describe("sequence runner", () => {
   it("re-validates right before running and aborts visibly when a step no longer resolves", async () => {
     const { state, session, pi } = instanceWithSnapshot(["/review it"]);
     pi.commandList = cairnCommands();
     const { ctx, ui } = createFakeContext({ session });
-    const outcome = await executeRun(ctx, state, {
-      id: "run-1",
-      sequenceId: "seq-1",
-      steps: ["/review it"],
-      args: [],
-      totalRuns: 1,
-      runIndex: 0,
-      stepIndex: 0,
-    });
-    expect(outcome).toBe("failed");
+    const request = await executeIteration(ctx, state, { run: { ...RUN, steps: ["/review it"] }, supervised: true });
+    expect(request.kind).toBe("failed");
     expect(ui.notifications).toEqual([
       {
         message:
@@ -151,59 +169,71 @@ describe("sequence runner", () => {
         type: "error",
       },
     ]);
+    expect(latestRunRecord(session.getBranch())).toMatchObject({ phase: "failed", run: { id: "run-1" } });
   });
 
-  it("resets between iterations through newSession, carrying only the run and writing the snapshot in setup", async () => {
-    const { state, session, services } = instanceWithSnapshot(["/notebook write note run", "Work on it"]);
-    const successors: Array<ReturnType<typeof createTestState>> = [];
+  it("resets between iterations: only run records cross, each new instance claims and runs its iteration", async () => {
+    const steps = ["/notebook write note run", "Work on it"];
+    const { pi, state, session } = instanceWithSnapshot(steps);
     const replacement = createFakeReplacement({
-      onStart: ({ session: next }) => {
-        // What createCairnExtension does for the new instance on session_start.
-        const successor = createTestState({ session: next, services });
-        rehydrateState(successor.state, next.getBranch());
-        services.relay.register(next.getSessionId(), {
-          continueRun: async (fresh, run) => {
-            await executeRun(fresh, successor.state, run);
-          },
-        });
-        successors.push(successor);
-      },
+      extension: createCairnExtension({ sandbox: () => ({ kind: "none" }) }),
     });
-    const { ctx } = createFakeContext({ session, newSession: replacement.newSession, withModel: true });
+    replacement.serving(pi);
+    const { ctx, ui } = createFakeContext({ session, newSession: replacement.newSession, withModel: true });
     const guard = guardAgainstStaleUse(ctx);
+    ui.answers.select.push("Run");
+    ui.answers.input.push("3");
 
-    const outcome = await executeRun(guard.ctx, state, {
-      id: "run-1",
-      sequenceId: "seq-1",
-      steps: ["/notebook write note run", "Work on it"],
-      args: [],
-      totalRuns: 3,
-      runIndex: 0,
-      stepIndex: 0,
-    });
+    await pi.runCommand("sequence", "", guard.ctx);
 
-    expect(outcome).toBe("handed-off");
+    // The first instance ran run 1 and never touched its context or its pi after the reset.
     expect(guard.stale).toBe(true);
     expect(guard.staleReads).toEqual([]);
+    expect(state.sequence.activeRun).toBeNull();
     expect(replacement.sessions).toHaveLength(2);
     for (const [index, next] of replacement.sessions.entries()) {
+      const branch = next.session.getBranch();
       // The snapshot is restorable in every replacement session.
-      expect(latestSnapshot(next.session.getBranch())).toMatchObject({
-        id: "seq-1",
-        steps: ["/notebook write note run", "Work on it"],
-      });
+      expect(latestSnapshot(branch)).toMatchObject({ id: "seq-1", steps });
       expect(next.sent).toEqual(["Work on it"]);
-      expect(successors[index]?.pi.entries.map((e) => e.customType)).toEqual([NOTEBOOK_ENTRY_TYPE]);
+      // Only plain run data came in: a start record, then this instance's own records.
+      const records = branch.flatMap((entry) =>
+        entry.type === "custom" && entry.customType === SEQUENCE_RUN_TYPE
+          ? [entry.data as { phase: string; run: { runIndex: number; stepIndex: number } }]
+          : [],
+      );
+      const last = index === 1;
+      expect(records.map((r) => `${r.phase} ${r.run.runIndex + 1}.${r.run.stepIndex + 1}`)).toEqual([
+        `start ${index + 2}.1`,
+        `running ${index + 2}.1`,
+        `running ${index + 2}.2`,
+        // A finished run stands past its last step; a reset names the first step of the next run.
+        last ? "finished 3.3" : "reset 3.1",
+      ]);
       // The notebook starts empty in each new session; only this run's page is there.
-      expect([...(successors[index]?.state.notebook.pages.keys() ?? [])]).toEqual(["note"]);
+      expect(rebuildPages(branch).size).toBe(1);
     }
-    const last = replacement.sessions[1]?.fresh.ui;
-    expect(last?.statusLog.filter((s) => s.key === SEQUENCE_STATUS_KEY).map((s) => s.text)).toEqual([
+    const lastUi = replacement.sessions[1]?.fresh.ui;
+    expect(lastUi?.statusLog.filter((s) => s.key === SEQUENCE_STATUS_KEY).map((s) => s.text)).toEqual([
       "⟳ sequence · run 3/3 · step 1/2 · /notebook write note run",
       "⟳ sequence · run 3/3 · step 2/2 · Work on it",
       undefined,
     ]);
-    expect(last?.notifications.at(-1)).toEqual({ message: "Sequence finished: 3 runs of 2 steps.", type: "info" });
+    expect(lastUi?.notifications.at(-1)).toEqual({ message: "Sequence finished: 3 runs of 2 steps.", type: "info" });
+  });
+
+  it("aborts visibly when the new session has no instance to claim the run", async () => {
+    const { pi, session } = instanceWithSnapshot(["/readonly on"]);
+    const replacement = createFakeReplacement();
+    const { ctx, ui } = createFakeContext({ session, newSession: replacement.newSession, withModel: true });
+    ui.answers.select.push("Run");
+    ui.answers.input.push("2");
+    await pi.runCommand("sequence", "", ctx);
+    expect(replacement.sessions[0]?.fresh.ui.notifications.at(-1)).toEqual({
+      message:
+        "Sequence aborted at run 2/2, step 1/1: the new session has no running pi-agenticoding extension to continue it.",
+      type: "error",
+    });
   });
 
   it.each([
@@ -216,21 +246,15 @@ describe("sequence runner", () => {
       { message: "Sequence stopped before run 2/2: pi did not start a new session.", type: "error" },
     ],
   ])("says so when the reset between runs does not happen (%j)", async (result, notification) => {
-    const { state, session } = instanceWithSnapshot(["/readonly"]);
-    const { ctx, ui } = createFakeContext({ session, newSession: async () => result });
-    const outcome = await executeRun(ctx, state, {
-      id: "run-1",
-      sequenceId: "seq-1",
-      steps: ["/readonly"],
-      args: [],
-      totalRuns: 2,
-      runIndex: 0,
-      stepIndex: 0,
-    });
-    expect(outcome).toBe(result.cancelled ? "cancelled" : "failed");
+    const { pi, state, session } = instanceWithSnapshot(["/readonly"]);
+    const { ctx, ui } = createFakeContext({ session, newSession: async () => result, withModel: true });
+    ui.answers.select.push("Run");
+    ui.answers.input.push("2");
+    await pi.runCommand("sequence", "", ctx);
     expect(ui.notifications.at(-1)).toEqual(notification);
     expect(ui.statuses.has(SEQUENCE_STATUS_KEY)).toBe(false);
     expect(state.sequence.activeRun).toBeNull();
+    expect(latestRunRecord(session.getBranch())?.phase).toBe(result.cancelled ? "cancelled" : "failed");
   });
 
   it("aborts visibly when the model fails a prompt step", async () => {
@@ -246,16 +270,11 @@ describe("sequence runner", () => {
       },
     });
     const { ctx, ui } = createFakeContext({ session, withModel: true });
-    const outcome = await executeRun(ctx, setup.state, {
-      id: "r",
-      sequenceId: "seq-1",
-      steps: ["First", "Second"],
-      args: [],
-      totalRuns: 1,
-      runIndex: 0,
-      stepIndex: 0,
+    const request = await executeIteration(ctx, setup.state, {
+      run: { ...RUN, steps: ["First", "Second"] },
+      supervised: true,
     });
-    expect(outcome).toBe("failed");
+    expect(request.kind).toBe("failed");
     expect(setup.pi.userMessages).toEqual(["First"]);
     expect(ui.notifications.at(-1)).toEqual({
       message: "Sequence aborted at run 1/1, step 1/2 (First): rate limited",
