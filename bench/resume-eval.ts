@@ -16,6 +16,7 @@ import { createTokenCounter } from "../src/resume/tokens.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
 import type { SessionEvent } from "../src/topology/types.ts";
 import { realFixturesDir } from "./corpus.ts";
+import { ledgerNoise } from "./resume-noise.ts";
 import { ENTITY_TYPES, type EntityType, goldEntities, isPrimary, recallOf, tailTruncate } from "./resume-recall.ts";
 
 const BUDGETS = [0.03, 0.1, 0.3] as const;
@@ -40,6 +41,9 @@ interface Row {
   tokens: number;
   budgetTokens: number;
   ms: number;
+  /** Ledger lines counted by the noise check, and those that are pasted machine output. */
+  ledgerLines: number;
+  noisy: string[];
 }
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-eval-"));
@@ -86,6 +90,7 @@ try {
           tailTruncate(prefix as SessionEvent[], brief.budget_tokens, (x) => counter.count(x)),
           gold,
         );
+        const noise = ledgerNoise(brief.text);
         const byType = Object.fromEntries(
           ENTITY_TYPES.map((t) => [t, [ours.byType[t].hit, base.byType[t].hit, ours.byType[t].total]]),
         ) as Row["byType"];
@@ -103,6 +108,8 @@ try {
           tokens: brief.tokens,
           budgetTokens: brief.budget_tokens,
           ms,
+          ledgerLines: noise.lines,
+          noisy: noise.noisy,
         };
         rows.push(row);
         const typeCell = (t: EntityType) => {
@@ -142,6 +149,20 @@ try {
     return s;
   });
 
+  // Noise is counted in the cut briefs above and in a whole-session brief of every session (short ones too: a
+  // pasted log is as likely in a short session, and that is the brief a user sees first).
+  const whole = store
+    .listSessions({})
+    .map((s) => ledgerNoise(engine.brief({ sessionId: s.session_id, ratio: 0.1 }).text));
+  const ledgerLines = rows.reduce((n, r) => n + r.ledgerLines, 0) + whole.reduce((n, w) => n + w.lines, 0);
+  const noisy = [...new Set([...rows.flatMap((r) => r.noisy), ...whole.flatMap((w) => w.noisy)])];
+  const noisyLines = rows.reduce((n, r) => n + r.noisy.length, 0) + whole.reduce((n, w) => n + w.noisy.length, 0);
+  const noiseShare = noisyLines / Math.max(1, ledgerLines);
+  log(
+    `\nledger noise: ${noisyLines} of ${ledgerLines} ledger lines (quotes, constraints, decisions, files, plan; ${rows.length} cut briefs and ${whole.length} whole sessions) are pasted machine output: ${noiseShare.toFixed(3)}`,
+  );
+  for (const l of noisy.slice(0, 10)) log(`  noise: ${l.slice(0, 140)}`);
+
   log("\nwhole-session briefs (best of 5 builds, tokenizer loaded, no ladder)");
   const builds: Array<{ file: string; mb: number; budget: number; ms: number; tokens: number }> = [];
   for (const s of store.listSessions({})) {
@@ -178,10 +199,11 @@ try {
       summary.map((s) => s.minCoverage.toFixed(2)).join(", "),
     ],
     ["build ≤ 200 ms for a 2.4 MB session", largest <= 200, `${largest.toFixed(0)} ms`],
+    ["ledger noise share 0", noisyLines === 0, noiseShare.toFixed(3)],
   ] as const;
   log("\ngoals");
   for (const [what, ok, value] of goals) log(`  ${ok ? "met " : "MISS"}  ${what}: ${value}`);
-  if (json) console.log(JSON.stringify({ rows, summary, builds, goals }, null, 2));
+  if (json) console.log(JSON.stringify({ rows, summary, builds, noise: { ledgerLines, noisyLines }, goals }, null, 2));
 } finally {
   store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -87,8 +87,8 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
   const ledgerChars = ledgerItems.reduce((n, i) => n + i.text.length + 1, 0);
   const scale = Math.min(1.8, Math.max(0.8, ledgerTokens / Math.max(1, ledgerChars / 4)));
   const quoted = new Set<string>();
-  if (f.ledger.goal) quoted.add(f.ledger.goal.cites[0]!);
-  for (const m of f.ledger.latest) quoted.add(m.cites[0]!);
+  // A message whose pasted log the ledger only names may still earn a place (head and tail) in the selection.
+  for (const m of [f.ledger.goal, ...f.ledger.latest]) if (m && !m.pastes) quoted.add(m.cites[0]!);
   // Section titles and blank lines cost a few tokens each; keep them out of the selection's room.
   const available = room - ledgerTokens - 40;
   const input = {

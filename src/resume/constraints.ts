@@ -2,6 +2,7 @@
  * Constraints: the user's directives ("don't …", "always …", "make sure …", "use X instead"), kept verbatim with
  * their turn. These are what LLM compaction drops most often (resume-method §2.8), so the ledger never samples them.
  */
+import { typedPart } from "../topology/pasted.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import type { LedgerConstraint } from "./ledger-types.ts";
 import { isRequest } from "./requests.ts";
@@ -42,8 +43,11 @@ export function constraintsOf(events: readonly SessionEvent[]): LedgerConstraint
   const out: LedgerConstraint[] = [];
   const seen = new Map<string, LedgerConstraint>();
   for (const e of events) {
-    if (!isRequest(e) || e.text.length > MAX_MESSAGE) continue;
-    for (const s of sentences(e.text)) {
+    if (!isRequest(e)) continue;
+    // Only the person's words direct; what they pasted (logs, specs, JSON) does not.
+    const typed = typedPart(e);
+    if (typed.length > MAX_MESSAGE) continue;
+    for (const s of sentences(typed)) {
       if (!isDirective(s)) continue;
       const key = s.toLowerCase().replace(/\s+/g, " ");
       const again = seen.get(key);

@@ -57,15 +57,16 @@ export function failuresOf(
       case "error": {
         const result = e.parent_event_id ? byId.get(e.parent_event_id) : undefined;
         // agent-level errors (aborted turns, API errors, which hang off the assistant message) are not failures
-        // of the work
-        if (result?.event_type !== "tool_result") continue;
+        // of the work; a failure the user pasted into a message is evidence like a tool's own
+        const pasted = e.meta["pasted"] === true && result?.event_type === "user_message";
+        if (!result || (result.event_type !== "tool_result" && !pasted)) continue;
         const signature = typeof e.meta["signature"] === "string" ? (e.meta["signature"] as string) : e.text;
         const command = e.command ?? result.command;
         const head = command ? commandHead(command) : null;
         if (command && head === null) continue; // looking around, not working
         const call = result.parent_event_id ? byId.get(result.parent_event_id) : undefined;
-        const path = command ? null : (result.file_path ?? null);
-        const tool = e.tool_name ?? result.tool_name ?? "tool";
+        const path = command || pasted ? null : (result.file_path ?? null);
+        const tool = pasted ? "pasted by the user" : (e.tool_name ?? result.tool_name ?? "tool");
         fail(e, {
           key: `${command ?? tool}|${path ?? ""}|${signature}`,
           command: command ?? tool,
@@ -73,7 +74,8 @@ export function failuresOf(
           signature,
           code: typeof e.meta["code"] === "string" ? (e.meta["code"] as string) : null,
           lastLine: e.text,
-          isCheck: typeof call?.meta["family"] === "string",
+          // A failure the user reported is answered, as far as a log can tell, by the next passing check.
+          isCheck: typeof call?.meta["family"] === "string" || pasted,
           head,
         });
         break;

@@ -11,6 +11,8 @@ export interface LedgerMessage extends Cited {
   text: string;
   ordinal: number;
   turn: number;
+  /** A log or trace the person pasted is named, not quoted: the message itself is not here whole. */
+  pastes?: number;
 }
 
 export interface LedgerConstraint extends Cited {

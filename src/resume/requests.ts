@@ -1,4 +1,5 @@
 /** The user's own words: the goal (first request) and the latest requests, verbatim. */
+import { typedPart, withPastePointers } from "../topology/pasted.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import type { LedgerMessage } from "./ledger-types.ts";
 
@@ -20,8 +21,15 @@ export function isRequest(e: SessionEvent): boolean {
 const SHORT_FOLLOW_UP = 60;
 const MAX_LATEST = 3;
 
+/**
+ * The message in the person's words; a log or trace they pasted is named with its first error line, not quoted
+ * whole: its failures are ledgered as errors and checks of their own, cited to the same message.
+ */
 function message(e: SessionEvent): LedgerMessage {
-  return { text: e.text.trim(), ordinal: e.ordinal, turn: e.turn, cites: [e.event_id] };
+  const text = withPastePointers(e).trim();
+  const m: LedgerMessage = { text, ordinal: e.ordinal, turn: e.turn, cites: [e.event_id] };
+  if (text !== e.text.trim()) m.pastes = 1;
+  return m;
 }
 
 export function goalOf(events: readonly SessionEvent[]): LedgerMessage | null {
@@ -39,7 +47,7 @@ export function latestRequests(events: readonly SessionEvent[]): LedgerMessage[]
     const e = events[i]!;
     if (!isRequest(e)) continue;
     out.unshift(message(e));
-    if (e.text.trim().length >= SHORT_FOLLOW_UP) break;
+    if (typedPart(e).trim().length >= SHORT_FOLLOW_UP) break;
   }
   return out;
 }

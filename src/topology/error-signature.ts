@@ -126,7 +126,7 @@ export function normalizeSignature(line: string): string {
 const LETTER = /\p{L}/u;
 
 /** Share of letters and spaces among the line's characters (code points); counted without building arrays. */
-function letterShare(line: string): number {
+export function letterShare(line: string): number {
   let letters = 0;
   let chars = 0;
   for (let i = 0; i < line.length; i++) {

@@ -26,6 +26,8 @@ import {
 import { type ErrorSignature, errorSignature, fallbackSignature, topErrorLines } from "./error-signature.ts";
 import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
 import { derivedEventId, sessionIdHasher } from "./ids.ts";
+import { type PastedSpan, pastedSpans, typedText } from "./pasted.ts";
+import { pastedEvidence } from "./pasted-evidence.ts";
 import { homeOf, normalizePath } from "./paths.ts";
 import { clip, estimateTokens, stripAnsi } from "./text.ts";
 import {
@@ -363,11 +365,19 @@ class Normalizer {
     const notebook = r.meta?.["notebook"] === true;
     if (!typed && !notebook && r.meta?.["dequeued"] !== true) return this.harness(r, r.text, null);
     if (typed && !r.update) this.s.turn++;
-    const src = this.primary(r, "user_message", { role: typed ? "user" : "system", text: r.text });
+    // What the person pasted (logs, traces, JSON, diffs) is kept and marked; their rules read only what they typed.
+    const spans = typed ? pastedSpans(r.text) : [];
+    const src = this.primary(r, "user_message", {
+      role: typed ? "user" : "system",
+      text: r.text,
+      ...(spans.length > 0 ? { meta: { pasted: spans } } : {}),
+    });
     // A re-stated message was read when it was first seen.
     if (r.update && !src.isNew) return;
-    if (typed) this.decisions(src, onUserMessage(this.decisionState(), r.text));
-    else if (notebook && r.text.trim() !== "")
+    if (typed) {
+      this.decisions(src, onUserMessage(this.decisionState(), typedText(r.text, spans)));
+      this.pasted(src, r.text, spans);
+    } else if (notebook && r.text.trim() !== "")
       this.decisions(src, [{ rule: "notebook_page", text: clip(r.text, 600), who: "user" }]);
   }
 
@@ -401,6 +411,57 @@ class Normalizer {
     const candidates = onAssistantMessage(this.decisionState(), r.text, src.ev.turn, read ? read.restates : undefined);
     if (!read && r.text.trim() !== "") src.open.decisionsRead = { restates: candidates[0]?.restates ?? null };
     this.decisions(src, candidates);
+  }
+
+  /**
+   * Failures in what the user pasted: a `test_result` when the paste shows a check's run (its command or a test
+   * report), an `error` with its signature when it shows an error line, both derived from the user's message.
+   */
+  private pasted(src: { ev: SessionEvent; open?: OpenRecord }, text: string, spans: readonly PastedSpan[]): void {
+    let tests = 0;
+    let errors = 0;
+    for (const [k, span] of spans.entries()) {
+      // Code and diffs are what the person wants written, not what ran.
+      if (span.kind === "code" || span.kind === "diff") continue;
+      const ev = pastedEvidence(text, span);
+      const where = { span: k, ...(ev.command ? { pasted_command: ev.command } : {}) };
+      if (ev.check && ev.family && ev.check.status !== "unknown") {
+        const report = ev.check.report;
+        this.derived(src, "test_result", tests++, {
+          role: "user",
+          text: ev.check.text,
+          command: ev.canonical,
+          status: ev.check.status,
+          meta: {
+            family: ev.family,
+            runner: report?.runner ?? null,
+            passed: report?.passed ?? null,
+            failed: report?.failed ?? null,
+            skipped: report?.skipped ?? null,
+            failing_tests: report?.failing ?? [],
+            error_lines: report?.errors.length ? report.errors : ev.error ? [ev.error.line, ...ev.error.more] : [],
+            pasted: true,
+            ...where,
+          },
+        });
+      }
+      if (!ev.error || ev.check?.status === "pass") continue;
+      const sig = ev.error;
+      this.derived(src, "error", errors++, {
+        role: "user",
+        text: sig.more.length > 0 ? `${sig.line}\n${sig.more.slice(0, 4).join("\n")}` : sig.line,
+        command: ev.canonical,
+        status: "error",
+        meta: {
+          signature: sig.signature,
+          ...(sig.code ? { code: sig.code } : {}),
+          ...(ev.family ? { family: ev.family } : {}),
+          pasted: true,
+          ...where,
+        },
+      });
+      this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
+    }
   }
 
   private decisionState(): DecisionState {

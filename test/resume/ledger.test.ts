@@ -150,3 +150,43 @@ describe("ledger rules", () => {
       if (/^(- |\*\*)/.test(l)) expect(l, l).toMatch(/\[e:[0-9a-f]{16}(,[0-9a-f]{16})*\]/);
   });
 });
+
+describe("pasted output in the user's messages", () => {
+  const PASTED = "0000aaaa-aaaa-4bbb-8ccc-000000000009";
+  const LOG = [
+    "Run npm run check",
+    "",
+    "> check",
+    "> biome check . && tsc",
+    "",
+    "src/a.ts:3:7 lint/style/useConst ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━",
+    "  × This let declares a variable that is only assigned once.",
+    '  {"isError":false,"content":[{"type":"text","text":"never use var"}]}',
+    "Found 1 error.",
+    "Error: Process completed with exit code 1.",
+  ].join("\n");
+  let px: IndexedSessions;
+  beforeAll(() => {
+    px = indexSessions(
+      new PiSession(PASTED)
+        .user(`ci fails, don't touch the workflow file:\n\n${LOG}`)
+        .edit("src/a.ts", "let x = 1", "const x = 1"),
+    );
+  });
+  afterAll(() => px.close());
+
+  it("constraints read only what was typed; the request names the paste; its failure is an open check failure", () => {
+    const l = fold(loadTimeline(px.store, PASTED), listCheckpoints(px.store, PASTED), null).ledger;
+    expect(l.constraints.map((c) => c.text)).toEqual(["ci fails, don't touch the workflow file:"]);
+    expect(l.goal?.text).toBe(
+      "ci fails, don't touch the workflow file:\n\n[pasted output, 10 lines: × This let declares a variable that is only assigned once.]",
+    );
+    expect(l.failures[0]).toMatchObject({ command: "npm run check", status: "open", isCheck: true });
+    expect(l.checks[0]).toMatchObject({ command: "npm run check", status: "fail" });
+    const brief = createResumeEngine({ store: px.store, counter }).brief({ sessionId: PASTED, budget: 4000 }).text;
+    // The ledger never quotes the paste (the verbatim tail may show the message, bounded, as the user sent it).
+    const ledgerPart = brief.slice(brief.indexOf("## Ledger"), brief.indexOf("\n## ", brief.indexOf("## Ledger")));
+    expect(ledgerPart).toContain("[pasted output, 10 lines");
+    expect(ledgerPart).not.toContain('"isError"');
+  });
+});
