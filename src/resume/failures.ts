@@ -77,6 +77,7 @@ export function failuresOf(
           // A failure the user reported is answered, as far as a log can tell, by the next passing check.
           isCheck: typeof call?.meta["family"] === "string" || pasted,
           head,
+          ...(pasted ? { pasted: true as const } : {}),
         });
         break;
       }

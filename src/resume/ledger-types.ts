@@ -78,6 +78,8 @@ export interface LedgerFailure extends Cited {
   /** The raw error line of the last occurrence. */
   lastLine: string;
   isCheck: boolean;
+  /** The user pasted it (a log or trace in their message), not a tool of the session's. */
+  pasted?: true;
 }
 
 export interface LedgerCheck extends Cited {

@@ -255,7 +255,11 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
   }
 
   const open = ledger.failures.filter((f) => f.status === "open").slice(0, caps.failuresOpen);
-  const resolved = ledger.failures.filter((f) => f.status === "resolved").slice(0, caps.failuresResolved);
+  // Answered failures the user pasted come after the session's own dead ends, which teach what not to repeat.
+  const resolved = ledger.failures
+    .filter((f) => f.status === "resolved")
+    .sort((a, b) => Number(a.pasted === true) - Number(b.pasted === true))
+    .slice(0, caps.failuresResolved);
   if (open.length + resolved.length > 0) {
     out.push(heading(`### Failures (open first)${more(ledger.failures.length, open.length + resolved.length)}`));
     for (const f of [...open, ...resolved]) {

@@ -67,10 +67,20 @@ export function sessionEntities(t: Timeline, ledger: Ledger): Map<string, number
   const out = new Map<string, number>();
   for (const f of ledger.files) out.set(`file:${f.path}`, f.modified ? 2 : 1);
   for (const c of ledger.commands) out.set(`command:${c.head}`, 1);
-  for (const f of ledger.failures) out.set(`error:${f.signature}`, f.status === "open" ? 2 : 1);
+  for (const f of ledger.failures) {
+    // A failure the user reported and the session since answered is history, not a name the next agent works with.
+    if (f.pasted && f.status === "resolved") continue;
+    out.set(`error:${f.signature}`, f.status === "open" ? 2 : 1);
+  }
   // Error signatures the failure groups leave out (looking-around misses) still name what went wrong.
   for (const e of t.events)
-    if (e.event_type === "error" && typeof e.meta["signature"] === "string" && e.command && commandHead(e.command))
+    if (
+      e.event_type === "error" &&
+      e.meta["pasted"] !== true &&
+      typeof e.meta["signature"] === "string" &&
+      e.command &&
+      commandHead(e.command)
+    )
       if (!out.has(`error:${e.meta["signature"]}`)) out.set(`error:${e.meta["signature"]}`, 1);
   return out;
 }
