@@ -76,6 +76,8 @@ export interface ResumeBrief {
   validation: Validation;
   /** The ladder's steps when the first brief did not validate; empty when it did. */
   fallback: FallbackRecord[];
+  /** The budget asked for and how the brief built at it validated (the same as above when no ladder ran). */
+  requested: { budget_tokens: number; tokens: number; validation: Validation };
   tokenizer: string;
   source: { file: string; first_line: number; last_line: number };
 }

@@ -74,7 +74,7 @@ export function createResumeEngine({ store, counter }: ResumeEngineDeps): Resume
       const folded = fold(timeline, checkpoints, target);
       const budget = budgetFor(options, timeline.originalTokens);
       const first = buildAttempt(folded, counter, { budget });
-      if (first.validation.ok || options.ladder === false) return result(folded, first, [], counter);
+      if (first.validation.ok || options.ladder === false) return result(folded, first, first, [], counter);
       const earlier = checkpoints.filter((c) => c.ordinal < timeline.cut.ordinal).reverse();
       const ladder = runLadder({
         folded,
@@ -84,12 +84,18 @@ export function createResumeEngine({ store, counter }: ResumeEngineDeps): Resume
         earlier,
         foldAt: (c) => foldAt(c, c.step),
       });
-      return result(ladder.folded, ladder.attempt, ladder.fallback, counter);
+      return result(ladder.folded, ladder.attempt, first, ladder.fallback, counter);
     },
   };
 }
 
-function result(f: Folded, a: Attempt, fallback: ResumeBrief["fallback"], counter: TokenCounter): ResumeBrief {
+function result(
+  f: Folded,
+  a: Attempt,
+  first: Attempt,
+  fallback: ResumeBrief["fallback"],
+  counter: TokenCounter,
+): ResumeBrief {
   const t = f.timeline;
   const lines = sourceLines(t);
   return {
@@ -105,6 +111,7 @@ function result(f: Folded, a: Attempt, fallback: ResumeBrief["fallback"], counte
     citations: a.citations,
     validation: a.validation,
     fallback,
+    requested: { budget_tokens: first.budget, tokens: first.tokens, validation: first.validation },
     tokenizer: counter.name,
     source: { file: t.session.source_file, first_line: lines.first, last_line: lines.last },
   };

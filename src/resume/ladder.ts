@@ -1,7 +1,7 @@
 /**
  * The fallback ladder (resume-method §4.7, the seed's "restart from an earlier checkpoint"): when a brief does not
- * validate, try a larger budget (0.2, 0.3, 0.5 of the original, or twice the budget when it is already above
- * those, up to a ceiling), then the previous checkpoints
+ * validate, look for the smallest larger budget whose brief does (double until one validates or the ceiling is
+ * reached, then halve the gap to the last that failed until the two are within 5 %), then the previous checkpoints
  * (the brief as of each, with a pointer to what came after), and finally the first brief with a pointer to the full
  * transcript (path and line range) and the facts it could not hold. Every step is recorded.
  */
@@ -11,7 +11,11 @@ import type { Checkpoint } from "./checkpoints.ts";
 import { sourceLines, transcriptPointer } from "./render.ts";
 import type { TokenCounter } from "./tokens.ts";
 
-export const LADDER_RATIOS = [0.2, 0.3, 0.5] as const;
+/** Each larger budget doubles the last until one validates. */
+export const LADDER_GROWTH = 2;
+/** The search for the smallest budget that validates stops when the gap is this share of it, or MIN_GAP tokens. */
+export const LADDER_PRECISION = 0.05;
+const MIN_GAP = 50;
 /** How many earlier checkpoints the ladder tries before it settles for the transcript pointer. */
 export const MAX_CHECKPOINT_STEPS = 3;
 
@@ -42,18 +46,10 @@ export function runLadder(input: LadderInput): LadderResult {
   const t = folded.timeline;
   const fallback: FallbackRecord[] = [];
 
-  let tried = first.budget;
-  // A budget already above half the session (small sessions, generous budgets) still gets one larger try.
-  const larger = LADDER_RATIOS.map((r) => Math.round(r * t.originalTokens)).filter((b) => b > first.budget);
-  if (larger.length === 0) larger.push(2 * first.budget);
-  for (const wanted of larger) {
-    const budget = Math.min(input.maxBudget, wanted);
-    if (budget <= tried) continue;
-    tried = budget;
-    const a = buildAttempt(folded, counter, { budget });
-    fallback.push(record("larger_budget", a, t.cut.event_id));
-    if (a.validation.ok) return { attempt: a, folded, fallback };
-  }
+  const larger = smallestLarger(folded, counter, first.budget, input.maxBudget, (a) =>
+    fallback.push(record("larger_budget", a, t.cut.event_id)),
+  );
+  if (larger) return { attempt: larger, folded, fallback };
 
   const cutLines = sourceLines(t);
   for (const c of input.earlier.slice(0, MAX_CHECKPOINT_STEPS)) {
@@ -83,4 +79,37 @@ export function runLadder(input: LadderInput): LadderResult {
   const a = buildAttempt(folded, counter, { budget: first.budget, pointer });
   fallback.push(record("transcript_pointer", a, t.cut.event_id));
   return { attempt: a, folded, fallback };
+}
+
+/**
+ * The brief of the smallest budget above `failed` (whose brief did not validate) that validates, give or take
+ * LADDER_PRECISION, or null when none up to `max` does. Validation grows with the budget (more of the must-keep
+ * facts fit), so doubling finds a budget that validates and halving the gap closes in on the smallest.
+ */
+function smallestLarger(
+  folded: Folded,
+  counter: TokenCounter,
+  failed: number,
+  max: number,
+  onAttempt: (a: Attempt) => void,
+): Attempt | null {
+  const attempt = (budget: number) => {
+    const a = buildAttempt(folded, counter, { budget });
+    onAttempt(a);
+    return a;
+  };
+  let lo = failed;
+  let ok: Attempt | null = null;
+  while (ok === null && lo < max) {
+    const a = attempt(Math.min(max, Math.round(lo * LADDER_GROWTH)));
+    if (a.validation.ok) ok = a;
+    else lo = a.budget;
+  }
+  if (ok === null) return null;
+  while (ok.budget - lo > Math.max(MIN_GAP, lo * LADDER_PRECISION)) {
+    const a = attempt(Math.round((lo + ok.budget) / 2));
+    if (a.validation.ok) ok = a;
+    else lo = a.budget;
+  }
+  return ok;
 }

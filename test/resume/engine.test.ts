@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { citedIds, resolveCitations } from "../../src/resume/citations.ts";
 import { createResumeEngine, type ResumeEngine } from "../../src/resume/engine.ts";
+import { overBudget } from "../../src/resume/over-budget.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
 import { realFixture } from "../helpers/transcripts.ts";
@@ -111,14 +112,24 @@ describe("resume engine", () => {
     expect(brief.tokenizer).toBe("o200k_base");
   });
 
-  it("ladder: a brief that does not validate first gets a larger budget", () => {
+  it("ladder: a brief that does not validate first gets the smallest larger budget that does", () => {
     const brief = engine.brief({ sessionId: STORY_ID, budget: 400 });
-    expect(brief.fallback.map((f) => [f.step, f.budget_tokens, f.validation.ok])).toEqual([
-      ["larger_budget", 800, true],
-    ]);
-    expect(brief.budget_tokens).toBe(800);
+    const steps = brief.fallback;
+    expect(steps.every((f) => f.step === "larger_budget")).toBe(true);
     expect(brief.validation.ok).toBe(true);
     expect(brief.validation.coverage).toBe(1);
+    expect(brief.requested).toMatchObject({ budget_tokens: 400, validation: { ok: false } });
+    // The chosen budget validates and the largest that did not is within 5 % (or 50 tokens) of it.
+    const failed = Math.max(400, ...steps.filter((f) => !f.validation.ok).map((f) => f.budget_tokens));
+    expect(steps.find((f) => f.budget_tokens === brief.budget_tokens)?.validation.ok).toBe(true);
+    expect(brief.budget_tokens - failed).toBeGreaterThan(0);
+    expect(brief.budget_tokens - failed).toBeLessThanOrEqual(Math.max(50, 0.05 * failed));
+    expect(overBudget(brief)).toMatch(
+      new RegExp(
+        `^the brief is [\\d,]+ tokens, over the 400 asked for: at 400 it .+; ${brief.budget_tokens.toLocaleString("en-US")} is the smallest budget that validates$`,
+      ),
+    );
+    expect(overBudget(engine.brief({ sessionId: STORY_ID, budget: 3000 }))).toBeNull();
   });
 
   it("ladder: with no room to grow, it falls back to the previous checkpoint and points at what came after", () => {

@@ -4,14 +4,16 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { FallbackRecord, ResumeBrief, Validation } from "../../resume/brief-types.ts";
 import { createResumeEngine } from "../../resume/engine.ts";
+import { overBudget } from "../../resume/over-budget.ts";
 import { resolveSession } from "../../resume/session-ref.ts";
 import { createTokenCounter } from "../../resume/tokens.ts";
+import { AGENTS, type Agent, agentArgv, MAX_BRIEF_ARG_BYTES } from "../brief-handoff.ts";
 import { openIndexForReading } from "../db.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 import { verifyCommand } from "./resume-verify.ts";
 
 const USAGE = `Usage: cairn resume [<session>|--latest] [--cwd DIR] [--at ID] [--step N] [--budget N|--ratio R]
-                   [--format md|json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
+                   [--strict] [--format md|json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
        cairn resume verify <resumed-session> [--actions N] [--json] [--db PATH]
 
 Builds a cited brief to resume a session from: the ledger (goal, latest request, constraints, decisions, file
@@ -19,12 +21,12 @@ states, collapsed failures, last check, plan, step) first, then context selected
 session it takes the latest main session in --cwd (default: the current directory); --latest takes the latest
 anywhere unless --cwd is given. --at builds the brief as of an event, --step as of a step's checkpoint. The budget
 is in tokens (o200k) or a ratio of the session's size (default 10 %, 2k–50k tokens). When the brief does not
-validate, the fallback ladder runs (larger budget, earlier checkpoint, transcript pointer) and is reported.
+validate, the fallback ladder runs (the smallest larger budget that validates, an earlier checkpoint, a pointer to
+the transcript) and is reported; a brief over the budget asked for is named on stderr, or with --strict refused.
 --exec pi starts pi in the session's folder with the brief as its first message; --print-command prints the
-shell command that starts that agent with the brief. 'resume verify' checks a session started from a brief.`;
-
-const AGENTS = ["claude", "codex", "pi"] as const;
-type Agent = (typeof AGENTS)[number];
+shell command that starts that agent with the brief. A brief over ${MAX_BRIEF_ARG_BYTES / 1000} KB reaches the agent through a file
+in $XDG_CACHE_HOME/cairn/briefs (Linux refuses longer arguments). 'resume verify' checks a session started from
+a brief.`;
 
 export const resumeCommand: Command = {
   name: "resume",
@@ -73,10 +75,14 @@ export const resumeCommand: Command = {
     } finally {
       store.close();
     }
+    const over = overBudget(brief);
+    if (over && values.strict)
+      throw new Error(`${over}; --strict refuses it (give a larger --budget, or drop --strict to take it)`);
+    if (over) io.stderr.write(`cairn resume: ${over}\n`);
 
-    if (values.exec === "pi") return execPi(brief.text, cwd, io);
+    if (values.exec === "pi") return execPi(agentArgv("pi", brief, io.env), cwd, io);
     if (agent !== undefined) {
-      io.stdout.write(`${agentCommand(agent as Agent, brief.text, cwd)}\n`);
+      io.stdout.write(`${agentCommand(agentArgv(agent as Agent, brief, io.env), cwd)}\n`);
       return 0;
     }
     if (format === "json") writeJson(io, briefJson(brief));
@@ -112,19 +118,17 @@ export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command line that starts an agent in the session's folder with the brief as its first message. */
-export function agentCommand(agent: Agent, brief: string, cwd: string | null): string {
-  // pi reads everything after `--` as messages, so a brief can never be taken for an option or an @file.
-  const argv = agent === "pi" ? ["pi", "--", brief] : [agent, brief];
+/** The command line that starts an agent (its argv from agentArgv) in the session's folder. */
+export function agentCommand(argv: readonly string[], cwd: string | null): string {
   const run = argv.map(shellQuote).join(" ");
   return cwd ? `cd ${shellQuote(cwd)} && ${run}` : run;
 }
 
-function execPi(brief: string, cwd: string | null, io: CliIo): Promise<number> {
+function execPi(argv: readonly string[], cwd: string | null, io: CliIo): Promise<number> {
   const dir = cwd && existsSync(cwd) ? cwd : io.cwd;
   if (cwd && dir !== cwd) io.stderr.write(`cairn resume: ${cwd} does not exist here; starting pi in ${dir}\n`);
   return new Promise((resolve, reject) => {
-    const child = spawn("pi", ["--", brief], { cwd: dir, env: io.env as NodeJS.ProcessEnv, stdio: "inherit" });
+    const child = spawn("pi", argv.slice(1), { cwd: dir, env: io.env as NodeJS.ProcessEnv, stdio: "inherit" });
     child.on("error", (error: NodeJS.ErrnoException) =>
       reject(error.code === "ENOENT" ? new Error("pi is not on PATH; install it or use --print-command pi") : error),
     );
@@ -158,6 +162,7 @@ function parse(argv: string[]) {
         step: { type: "string" },
         budget: { type: "string" },
         ratio: { type: "string" },
+        strict: { type: "boolean" },
         format: { type: "string" },
         exec: { type: "string" },
         "print-command": { type: "string" },
