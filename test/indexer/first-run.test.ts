@@ -95,4 +95,18 @@ describe("a first run on a new machine", () => {
       holder.kill();
     }
   });
+
+  it("--root that does not exist is an error (exit 1, named), not 'indexed 0 files'; nothing is created", () => {
+    const { home, env } = freshHome();
+    homes.push(home);
+    for (const args of [["index"], []]) {
+      const res = cairn([...args, "--root", join(home, "typo"), "--root", home], { env });
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe("");
+      expect(res.stderr).toMatch(
+        new RegExp(`^cairn (index|overview): --root ${join(home, "typo")}: no such file or folder\\n$`),
+      );
+    }
+    expect(existsSync(join(home, ".local"))).toBe(false);
+  });
 });

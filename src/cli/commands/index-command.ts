@@ -1,5 +1,4 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { IndexResult } from "../../indexer/indexer.ts";
 import { acquireLock } from "../../indexer/lock.ts";
@@ -9,6 +8,7 @@ import { openStore } from "../../store/sqlite-store.ts";
 import { dbPathOf } from "../db.ts";
 import { INTERRUPTED, interruptedMessage, runIndex } from "../index-run.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { explicitRoots } from "../roots.ts";
 import { updateVectors } from "../vectors.ts";
 
 const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
@@ -32,7 +32,7 @@ export const indexCommand: Command = {
     const dbPath = dbPathOf(values.db, io);
     const paths =
       values.root && values.root.length > 0
-        ? values.root.map((r) => resolve(io.cwd, r))
+        ? explicitRoots(values.root, io.cwd)
         : defaultRoots(io.env, io.env["HOME"] ?? homedir());
     const lock = await acquireLock(dbPath, 60_000, (e) => {
       if (!values.json) io.stderr.write(`cairn index: waiting for pid ${e.pid}, which is indexing ${dbPath}…\n`);

@@ -1,5 +1,4 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { IndexResult } from "../../indexer/indexer.ts";
 import { IndexLockedError, tryLock } from "../../indexer/lock.ts";
@@ -10,6 +9,7 @@ import { dbPathOf } from "../db.ts";
 import { bold, dim, red, shortTime } from "../format.ts";
 import { INTERRUPTED, interruptedMessage, runIndex } from "../index-run.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { explicitRoots } from "../roots.ts";
 
 const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
 
@@ -25,7 +25,7 @@ export const overviewCommand: Command = {
     const { values } = parse(argv);
     const home = io.env["HOME"] ?? homedir();
     const roots =
-      values.root && values.root.length > 0 ? values.root.map((r) => resolve(io.cwd, r)) : defaultRoots(io.env, home);
+      values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : defaultRoots(io.env, home);
     const dbPath = dbPathOf(values.db, io);
     const store = openStore(dbPath);
     try {
