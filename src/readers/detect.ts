@@ -27,8 +27,9 @@ export function detectReader(path: string, headLines: readonly string[]): Reader
   return null;
 }
 
-export function readerFor(provider: Provider): Reader<unknown> {
-  const reader = READERS.find((r) => r.provider === provider);
+/** The reader a saved state names: by id when the provider has several formats, else by provider. */
+export function readerFor(provider: Provider, id?: string): Reader<unknown> {
+  const reader = id ? READERS.find((r) => r.id === id) : READERS.find((r) => r.provider === provider && !r.id);
   if (!reader) throw new Error(`no reader for provider '${provider}'`);
   return reader;
 }

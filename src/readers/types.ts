@@ -129,6 +129,8 @@ export interface SourceLine {
  */
 export interface Reader<S = unknown> {
   provider: Provider;
+  /** Names the reader when one provider has several formats (Qwen Code's older Gemini-style chats). */
+  id?: string;
   /**
    * The version of this reader's state and of what it makes of a file. A file indexed by another version is read
    * again from its start, so a newer reader never resumes from a state it does not understand.

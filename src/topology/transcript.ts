@@ -3,18 +3,26 @@
  * that the indexer saves at every complete line.
  */
 import { detectReader, readerFor } from "../readers/detect.ts";
-import type { LineProblem, SourceLine } from "../readers/types.ts";
+import type { LineProblem, RawRecord, SourceLine } from "../readers/types.ts";
 import { initialNormalizerState, type NormalizerState, normalize, type TopologyBatch } from "./normalize.ts";
 import type { Problem, Provider } from "./types.ts";
 
 export interface TranscriptState {
   provider: Provider;
+  /** The reader, when its provider has several (see `Reader.id`). */
+  readerId?: string;
   /** The reader's version when the state was saved (absent in states saved before readers had versions). */
   readerVersion?: number;
   /** The file is read whole each time it changes (see `Reader.wholeFile`). */
   wholeFile?: boolean;
   reader: unknown;
+  /** The normalizer of the session records are going to now. */
   topology: NormalizerState;
+  /**
+   * The other sessions of a file that holds several (a Copilot CLI subagent inside its parent's events, an
+   * OpenCode database): a `session` record naming another session moves the reading there.
+   */
+  others?: Record<string, NormalizerState>;
 }
 
 export interface TranscriptParse {
@@ -28,6 +36,7 @@ export function startTranscript(path: string, headLines: readonly string[]): Tra
   if (!reader) return null;
   return {
     provider: reader.provider,
+    ...(reader.id ? { readerId: reader.id } : {}),
     readerVersion: reader.version,
     ...(reader.wholeFile?.(path) ? { wholeFile: true } : {}),
     reader: reader.initialState(path),
@@ -41,13 +50,13 @@ export function startTranscript(path: string, headLines: readonly string[]): Tra
  */
 export function canResume(state: TranscriptState | null): state is TranscriptState {
   if (state === null || state.wholeFile === true) return false;
-  return state.readerVersion === readerFor(state.provider).version;
+  return state.readerVersion === readerFor(state.provider, state.readerId).version;
 }
 
 export function parseTranscript(lines: Iterable<SourceLine>, state: TranscriptState): TranscriptParse {
-  const reader = readerFor(state.provider);
+  const reader = readerFor(state.provider, state.readerId);
   const read = reader.parse(lines, state.reader);
-  const { batch, state: topology } = normalize(read.records, state.topology);
+  const { batch, topology, others } = normalizeSessions(read.records, state);
   return {
     batch,
     problems: read.problems.map((p: LineProblem) => ({
@@ -56,6 +65,48 @@ export function parseTranscript(lines: Iterable<SourceLine>, state: TranscriptSt
       reason: p.reason,
       excerpt: p.excerpt,
     })),
-    state: { ...state, reader: read.state, topology },
+    state: { ...state, reader: read.state, topology, ...(others ? { others } : {}) },
   };
+}
+
+/** Normalizes records in runs, one per session: a session record naming another session starts a run there. */
+function normalizeSessions(
+  records: RawRecord[],
+  state: TranscriptState,
+): { batch: TopologyBatch; topology: NormalizerState; others: Record<string, NormalizerState> | undefined } {
+  let current = state.topology;
+  let others = state.others;
+  const batches: TopologyBatch[] = [];
+  let start = 0;
+  const flush = (end: number) => {
+    if (end <= start) return;
+    const res = normalize(records.slice(start, end), current);
+    batches.push(res.batch);
+    current = res.state;
+    start = end;
+  };
+  let at = current.session?.session_id;
+  records.forEach((r, i) => {
+    if (r.kind !== "session" || r.sessionId === at) return;
+    if (at === undefined) {
+      at = r.sessionId;
+      return;
+    }
+    flush(i);
+    others = { ...others, [at]: current };
+    current = others[r.sessionId] ?? initialNormalizerState(state.provider, state.topology.sourceFile);
+    const { [r.sessionId]: _, ...rest } = others;
+    others = rest;
+    at = r.sessionId;
+  });
+  flush(records.length);
+  if (batches.length === 1) return { batch: batches[0]!, topology: current, others };
+  const batch: TopologyBatch = { sessions: [], events: [], edges: [], entities: [] };
+  for (const b of batches) {
+    batch.sessions.push(...b.sessions);
+    batch.events.push(...b.events);
+    batch.edges.push(...b.edges);
+    batch.entities.push(...b.entities);
+  }
+  return { batch, topology: current, others };
 }

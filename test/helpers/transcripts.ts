@@ -36,6 +36,20 @@ export function realFixtures(): string[] {
   return out.sort();
 }
 
+/** The line-based transcripts the agents' own CLIs wrote in the real-client harness (test/fixtures/clients). */
+export function clientFixtures(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith(".jsonl")) out.push(p);
+    }
+  };
+  walk(join(REPO, "test", "fixtures", "clients"));
+  return out;
+}
+
 export function realFixture(relative: string): string {
   return join(realFixturesDir(), relative);
 }

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { linesOf } from "../../src/readers/lines.ts";
-import { parseLines, realFixtures } from "../helpers/transcripts.ts";
+import { clientFixtures, parseLines, realFixtures } from "../helpers/transcripts.ts";
 
 function splitPoints(n: number, k: number): number[] {
   const pts = new Set<number>();
@@ -17,8 +17,8 @@ function splitPoints(n: number, k: number): number[] {
 }
 
 describe("split-parse equivalence", () => {
-  for (const file of realFixtures()) {
-    it(file.replace(/^.*fixtures\/real\//, ""), () => {
+  for (const file of [...realFixtures(), ...clientFixtures()]) {
+    it(file.replace(/^.*fixtures\/(real|clients)\//, ""), () => {
       const lines = linesOf(readFileSync(file, "utf8"));
       const whole = parseLines(file, lines);
       const expected = JSON.stringify(whole);

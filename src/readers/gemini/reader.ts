@@ -35,14 +35,16 @@ const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 const INJECTED = /^\s*<(session_context|system-reminder|hook_context)>/;
 const KEEP = 4000;
 
-export function geminiReader(provider: Provider, folder: RegExp): Reader<GeminiState> {
+/** `pathOnly`: a fork writing the same format elsewhere is told apart by its folder, never by content. */
+export function geminiReader(provider: Provider, folder: RegExp, id?: string): Reader<GeminiState> {
   return {
     provider,
+    ...(id ? { id } : {}),
     version: 1,
     wholeFile: (path) => path.endsWith(".json"),
     detect(path, firstLine) {
       if (folder.test(path) && /[\\/]chats[\\/]/.test(path)) return true;
-      if (path !== "") return false;
+      if (path !== "" || id !== undefined) return false;
       return /"projectHash"\s*:/.test(firstLine) && /"sessionId"\s*:/.test(firstLine) && !/"uuid"\s*:/.test(firstLine);
     },
     initialState(path) {
