@@ -162,7 +162,31 @@ function pi(home: string, t: Tally): void {
   }
 }
 
-const COUNTERS: Record<string, (home: string, t: Tally) => void> = { claude, codex, gemini, pi };
+/** The prompt among a user message's parts (Qwen puts a `<system-reminder>` part before it on resume). */
+function typedPart(parts: unknown): string | undefined {
+  if (!Array.isArray(parts)) return undefined;
+  return parts.map((p: Rec) => (typeof p?.["text"] === "string" ? p["text"].trim() : "")).find(isTyped);
+}
+
+function qwen(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".jsonl"))) {
+    const sub = /\/subagents\//.test(f);
+    if (sub) t.subagents++;
+    for (const r of jsonl(f)) {
+      const parts = r["message"]?.["parts"];
+      if (r["type"] === "user" && r["subtype"] === undefined && !sub) {
+        const typed = typedPart(parts);
+        if (typed) t.prompts.push(typed);
+      }
+      if (r["type"] === "assistant")
+        for (const p of parts ?? []) if (p["functionCall"]) t.call(p["functionCall"]["id"], p["functionCall"]["name"]);
+      if (r["type"] === "tool_result" && r["toolCallResult"]?.["status"] === "error") t.failedResults++;
+      if (r["type"] === "system" && r["subtype"] === "chat_compression") t.compactions++;
+    }
+  }
+}
+
+const COUNTERS: Record<string, (home: string, t: Tally) => void> = { claude, codex, gemini, pi, qwen };
 
 export function computeTruth(agent: string, home: string): Truth {
   const counter = COUNTERS[agent];

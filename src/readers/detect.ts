@@ -2,17 +2,29 @@ import { claudeReader } from "./claude-code.ts";
 import { codexReader } from "./codex.ts";
 import { gemini } from "./gemini/index.ts";
 import { piReader } from "./pi.ts";
+import { qwen, qwenLegacy } from "./qwen/index.ts";
 import type { Reader } from "./types.ts";
 import type { Provider } from "./vocabulary.ts";
 
 /** Order matters where first lines look alike: Gemini's header names a `sessionId` as Claude's lines do. */
-export const READERS: readonly Reader<unknown>[] = [piReader, codexReader, gemini, claudeReader] as Reader<unknown>[];
+export const READERS: readonly Reader<unknown>[] = [
+  piReader,
+  codexReader,
+  gemini,
+  qwen,
+  qwenLegacy,
+  claudeReader,
+] as Reader<unknown>[];
+
+/** Readers that only their folder tells apart from another format's (a fork writing its parent's files). */
+const BY_FOLDER: readonly Reader<unknown>[] = [qwenLegacy] as Reader<unknown>[];
 
 /**
  * Picks the reader for a file. The content of the first lines decides (so copied or renamed transcripts are read
  * correctly); the path is the tie-breaker for files whose first lines say nothing (empty, truncated, garbage).
  */
 export function detectReader(path: string, headLines: readonly string[]): Reader<unknown> | null {
+  for (const reader of BY_FOLDER) if (reader.detect(path, "")) return reader;
   // A pretty-printed JSON document (an older Gemini chat) says what it is over several lines, not in one.
   const firstLine = headLines.find((l) => l.trim() !== "");
   if (firstLine?.trim() === "{") {

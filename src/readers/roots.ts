@@ -1,6 +1,7 @@
 /** Where each agent keeps its transcripts, and which files under those folders are transcripts. */
 import { join } from "node:path";
 import { geminiRoots } from "./gemini/index.ts";
+import { qwenRoots } from "./qwen/index.ts";
 import type { Provider } from "./vocabulary.ts";
 
 export interface TranscriptRoot {
@@ -27,6 +28,7 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
   const pi = env["PI_CODING_AGENT_DIR"] || env["PI_AGENT_DIR"] || join(home, ".pi", "agent");
   roots.push({ provider: "pi", dir: join(pi, "sessions") });
   roots.push(...geminiRoots(env, home));
+  roots.push(...qwenRoots(env, home));
   return roots;
 }
 

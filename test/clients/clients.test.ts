@@ -70,7 +70,7 @@ afterAll(() => {
 describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
-    expect(new Set(all.map((f) => f.agent))).toEqual(new Set(["claude", "codex", "gemini", "pi"]));
+    expect(new Set(all.map((f) => f.agent))).toEqual(new Set(["claude", "codex", "gemini", "pi", "qwen"]));
   });
 
   for (const f of all) {
@@ -108,7 +108,8 @@ describe("transcripts written by the agents' current CLIs", () => {
             CODEX_HOME: "",
             PI_CODING_AGENT_DIR: "",
             PI_AGENT_DIR: "",
-            GEMINI_DIR: "",
+            GEMINI_CLI_HOME: "",
+            QWEN_HOME: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

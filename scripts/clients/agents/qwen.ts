@@ -1,6 +1,7 @@
 /**
  * Qwen Code (`@qwen-code/qwen-code`, a Gemini CLI fork): OpenAI-compatible auth from OPENAI_API_KEY,
- * OPENAI_BASE_URL and OPENAI_MODEL; `-p … --yolo`, then `--continue`; `-p /compress --continue` compresses.
+ * OPENAI_BASE_URL and OPENAI_MODEL; `-p … --yolo`, then `--continue`. It compresses on its own when a reply
+ * reports a nearly full context (`-p /compress` right after says "not beneficial" and exits 1).
  */
 import { join } from "node:path";
 import type { AgentDriver } from "../driver.ts";
@@ -12,7 +13,7 @@ export const qwen: AgentDriver = {
   pkg: "@qwen-code/qwen-code",
   bin: "qwen",
   protocols: [chat],
-  script: { subagents: true },
+  script: { subagents: true, compactDuring: "B" },
   extra: (_method, path) =>
     path.startsWith("/v1/models") ? { object: "list", data: [{ id: "qwen3-coder-plus" }] } : null,
   async run(ctx) {
@@ -25,7 +26,6 @@ export const qwen: AgentDriver = {
     const bin = join(ctx.binDir, "qwen");
     await ctx.exec(bin, ["-p", PROMPTS.A, "--yolo"], { env });
     await ctx.exec(bin, ["-p", PROMPTS.B, "--yolo", "--continue"], { env });
-    await ctx.exec(bin, ["-p", "/compress", "--yolo", "--continue"], { env });
     await ctx.exec(bin, ["-p", PROMPTS.C, "--yolo", "--continue"], { env });
   },
   keep: (rel) => /^\.qwen\/(projects|tmp)\/.*\.jsonl?$/.test(rel),

@@ -84,7 +84,7 @@ const COMMON_NAMES: Record<Intent, string[]> = {
   read: ["Read", "read_file", "read", "view", "ReadFile", "Read file"],
   edit: ["Edit", "replace", "edit", "str_replace", "edit_file", "Edit file"],
   write: ["Write", "write_file", "write", "create", "Create", "write_to_file"],
-  subagent: ["Agent", "Task", "task", "spawn_agent", "invoke_agent"],
+  subagent: ["Agent", "Task", "task", "agent", "spawn_agent", "invoke_agent"],
 };
 
 const PROP_NAMES: Record<string, string[]> = {
@@ -205,6 +205,8 @@ function fillRequired(tool: ToolSpec, args: Record<string, unknown>): void {
     const schema = tool.props[name] ?? {};
     const choices = schema["enum"];
     if (Array.isArray(choices) && choices.length > 0) args[name] = choices[0];
+    // Which kind of subagent: the general one every agent that has subagents offers.
+    else if (/^(subagent_type|agent_type|agent_name)$/.test(name)) args[name] = "general-purpose";
     else if (schema["type"] === "boolean") args[name] = false;
     else if (schema["type"] === "number" || schema["type"] === "integer") args[name] = 1;
     else if (schema["type"] === "array") args[name] = [];
