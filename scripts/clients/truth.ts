@@ -186,7 +186,25 @@ function qwen(home: string, t: Tally): void {
   }
 }
 
-const COUNTERS: Record<string, (home: string, t: Tally) => void> = { claude, codex, gemini, pi, qwen };
+function copilot(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith("/events.jsonl"))) {
+    for (const r of jsonl(f)) {
+      const d = r["data"] ?? {};
+      const inAgent = typeof r["agentId"] === "string" || String(d["source"] ?? "").startsWith("agent-");
+      if (r["type"] === "user.message" && !inAgent && isTyped(String(d["content"] ?? ""))) t.prompts.push(d["content"]);
+      if (r["type"] === "assistant.message")
+        for (const q of d["toolRequests"] ?? []) t.call(q["toolCallId"], q["name"]);
+      if (r["type"] === "tool.execution_complete") {
+        const code = d["shellExecution"]?.["exitCode"];
+        if (d["success"] === false || (typeof code === "number" && code !== 0)) t.failedResults++;
+      }
+      if (r["type"] === "subagent.started") t.subagents++;
+      if (r["type"] === "session.compaction_complete") t.compactions++;
+    }
+  }
+}
+
+const COUNTERS: Record<string, (home: string, t: Tally) => void> = { claude, codex, gemini, pi, qwen, copilot };
 
 export function computeTruth(agent: string, home: string): Truth {
   const counter = COUNTERS[agent];

@@ -1,5 +1,6 @@
 import { claudeReader } from "./claude-code.ts";
 import { codexReader } from "./codex.ts";
+import { copilot } from "./copilot/index.ts";
 import { gemini } from "./gemini/index.ts";
 import { piReader } from "./pi.ts";
 import { qwen, qwenLegacy } from "./qwen/index.ts";
@@ -13,6 +14,7 @@ export const READERS: readonly Reader<unknown>[] = [
   gemini,
   qwen,
   qwenLegacy,
+  copilot,
   claudeReader,
 ] as Reader<unknown>[];
 

@@ -1,5 +1,6 @@
 /** Where each agent keeps its transcripts, and which files under those folders are transcripts. */
 import { join } from "node:path";
+import { copilotRoots } from "./copilot/index.ts";
 import { geminiRoots } from "./gemini/index.ts";
 import { qwenRoots } from "./qwen/index.ts";
 import type { Provider } from "./vocabulary.ts";
@@ -29,6 +30,7 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
   roots.push({ provider: "pi", dir: join(pi, "sessions") });
   roots.push(...geminiRoots(env, home));
   roots.push(...qwenRoots(env, home));
+  roots.push(...copilotRoots(env, home));
   return roots;
 }
 

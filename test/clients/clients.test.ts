@@ -70,7 +70,7 @@ afterAll(() => {
 describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
-    expect(new Set(all.map((f) => f.agent))).toEqual(new Set(["claude", "codex", "gemini", "pi", "qwen"]));
+    expect(new Set(all.map((f) => f.agent))).toEqual(new Set(["claude", "codex", "copilot", "gemini", "pi", "qwen"]));
   });
 
   for (const f of all) {
@@ -110,6 +110,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             PI_AGENT_DIR: "",
             GEMINI_CLI_HOME: "",
             QWEN_HOME: "",
+            COPILOT_HOME: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);
