@@ -7,6 +7,7 @@
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { DRIVERS } from "./agents/index.ts";
 import { makeExec, type RunContext, spawnLines } from "./driver.ts";
 import { MATH_JS, TEST_JS } from "./fake/script.ts";
@@ -91,6 +92,7 @@ async function refresh(name: string, version: string | undefined): Promise<void>
     mkdirSync(dirname(join(out, "home", f)), { recursive: true });
     cpSync(join(home, f), join(out, "home", f));
   }
+  foldDatabases(out, kept);
   const truth = computeTruth(driver.name, join(out, "home"));
   writeFileSync(
     join(out, "truth.json"),
@@ -98,6 +100,22 @@ async function refresh(name: string, version: string | undefined): Promise<void>
   );
   ctx.log(`${kept.length} files → ${relative(REPO, out)}; ${server.requests()} model requests (log: ${log})`);
   ctx.log(`truth: ${JSON.stringify(truth)}`);
+}
+
+/**
+ * An SQLite database the CLI left in WAL mode is committed as one file: its log is folded in by SQLite itself
+ * (checkpoint, then the rollback-journal mode), so every row the CLI wrote is there, no megabytes of stale log
+ * frames are, and reading the fixture in place never touches a shared-memory file.
+ */
+function foldDatabases(out: string, kept: string[]): void {
+  for (const rel of kept.filter((f) => f.endsWith(".db"))) {
+    const path = join(out, "home", rel);
+    const db = new Database(path);
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.pragma("journal_mode = DELETE");
+    db.close();
+    for (const side of ["-wal", "-shm"]) rmSync(`${path}${side}`, { force: true });
+  }
 }
 
 const args = process.argv.slice(2);

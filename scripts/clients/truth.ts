@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 
 export interface Truth {
   prompts: string[];
@@ -204,7 +205,56 @@ function copilot(home: string, t: Tally): void {
   }
 }
 
-const COUNTERS: Record<string, (home: string, t: Tally) => void> = { claude, codex, gemini, pi, qwen, copilot };
+/**
+ * OpenCode and Kilo Code keep everything in SQLite: prompts are the text parts of user messages in sessions
+ * without a parent (stored in literal double quotes when given on `run`'s command line), tool calls are tool
+ * parts, a failure is a tool part in status error or a shell exit other than 0, subagents are sessions with a
+ * parent, and a compaction is a `compaction` part (the request whose summary message follows).
+ */
+function opencodeDb(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".db"))) {
+    const db = new Database(f, { readonly: true, fileMustExist: true });
+    try {
+      const sessions = db.prepare("SELECT id, parent_id FROM session").all() as Rec[];
+      const main = new Set(sessions.filter((s) => !s["parent_id"]).map((s) => s["id"]));
+      t.subagents += sessions.length - main.size;
+      const roles = new Map(
+        (db.prepare("SELECT id, data FROM message").all() as Rec[]).map((m) => [
+          m["id"],
+          JSON.parse(m["data"])["role"],
+        ]),
+      );
+      for (const p of db
+        .prepare("SELECT session_id, message_id, data FROM part ORDER BY message_id, id")
+        .all() as Rec[]) {
+        const d = JSON.parse(p["data"]) as Rec;
+        const text = typeof d["text"] === "string" ? d["text"] : "";
+        const unquoted = text.replace(/^"([\s\S]*)"$/, "$1");
+        if (d["type"] === "text" && roles.get(p["message_id"]) === "user" && main.has(p["session_id"]))
+          if (d["synthetic"] !== true && isTyped(unquoted)) t.prompts.push(text);
+        if (d["type"] === "tool") {
+          t.call(d["callID"], d["tool"]);
+          const exit = d["state"]?.["metadata"]?.["exit"];
+          if (d["state"]?.["status"] === "error" || (typeof exit === "number" && exit !== 0)) t.failedResults++;
+        }
+        if (d["type"] === "compaction") t.compactions++;
+      }
+    } finally {
+      db.close();
+    }
+  }
+}
+
+const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
+  claude,
+  codex,
+  gemini,
+  pi,
+  qwen,
+  copilot,
+  opencode: opencodeDb,
+  kilo: opencodeDb,
+};
 
 export function computeTruth(agent: string, home: string): Truth {
   const counter = COUNTERS[agent];

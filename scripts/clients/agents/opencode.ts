@@ -21,7 +21,8 @@ async function waitForServer(url: string, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const res = await fetch(`${url}/session`);
+      // A request made while the server starts can be accepted and never answered: give each one a deadline.
+      const res = await fetch(`${url}/session`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
     } catch {
       // not up yet
@@ -37,7 +38,7 @@ async function compact(ctx: RunContext, bin: string): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForServer(url);
-    const sessions = (await (await fetch(`${url}/session`)).json()) as Array<{
+    const sessions = (await (await fetch(`${url}/session`, { signal: AbortSignal.timeout(30_000) })).json()) as Array<{
       id: string;
       time?: { updated?: number };
     }>;
@@ -47,6 +48,7 @@ async function compact(ctx: RunContext, bin: string): Promise<void> {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ providerID: "fake", modelID: "fake-coder" }),
+      signal: AbortSignal.timeout(180_000),
     });
     ctx.log(`summarize: ${res.status} ${(await res.text()).slice(0, 200)}`);
   } finally {

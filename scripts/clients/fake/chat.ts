@@ -22,8 +22,8 @@ function parse(body: unknown): Conversation {
     else msgs.push({ role: "user", text, calls: 0 });
   }
   const tools = (b.tools ?? []).flatMap((t) => {
-    const fn = (t as { function?: { name?: string; parameters?: unknown } }).function;
-    return fn?.name ? [{ name: fn.name, ...schemaProps(fn.parameters) }] : [];
+    const fn = (t as { function?: { name?: string; description?: string; parameters?: unknown } }).function;
+    return fn?.name ? [{ name: fn.name, description: fn.description ?? "", ...schemaProps(fn.parameters) }] : [];
   });
   return { system, msgs, tools, model: b.model ?? "", stream: b.stream === true };
 }

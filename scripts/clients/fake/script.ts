@@ -205,8 +205,9 @@ function fillRequired(tool: ToolSpec, args: Record<string, unknown>): void {
     const schema = tool.props[name] ?? {};
     const choices = schema["enum"];
     if (Array.isArray(choices) && choices.length > 0) args[name] = choices[0];
-    // Which kind of subagent: the general one every agent that has subagents offers.
-    else if (/^(subagent_type|agent_type|agent_name)$/.test(name)) args[name] = "general-purpose";
+    // Which kind of subagent: the general one every agent that has subagents offers, by the name its tool lists.
+    else if (/^(subagent_type|agent_type|agent_name)$/.test(name))
+      args[name] = /^\s*- (general[\w-]*):/m.exec(tool.description ?? "")?.[1] ?? "general-purpose";
     else if (schema["type"] === "boolean") args[name] = false;
     else if (schema["type"] === "number" || schema["type"] === "integer") args[name] = 1;
     else if (schema["type"] === "array") args[name] = [];

@@ -11,6 +11,8 @@ export interface ToolSpec {
   /** Property names of the tool's parameter schema, and the schemas themselves (to fill required fields). */
   props: Record<string, Record<string, unknown>>;
   required: string[];
+  /** What the tool says of itself (some list the subagent types they accept). */
+  description?: string;
   /** A freeform tool (OpenAI Responses `custom`) takes one raw string, not JSON arguments. */
   freeform?: boolean;
 }
