@@ -4,12 +4,13 @@
  * the file's position saved in the same transaction: the caller may commit and stop at any yield, and the next run
  * reads on from there.
  */
-import { closeSync, openSync, statSync } from "node:fs";
+import { closeSync, openSync, type Stats } from "node:fs";
 import type { FileState, Store } from "../store/types.ts";
 import { canResume } from "../topology/transcript.ts";
 import { type BatchSource, inThreadSource } from "./batch-source.ts";
 import { headHash, stillHolds, tailHash } from "./file-check.ts";
 import { emptyBatch, type ReadFileResult } from "./read-file.ts";
+import { statTranscript } from "./scan.ts";
 
 export type FileOutcome = "unchanged" | "appended" | "new" | "rewritten" | "unreadable" | "unrecognized";
 
@@ -65,9 +66,9 @@ export function* indexFileSteps(
   source: BatchSource = inThreadSource,
 ): Generator<void, FileResult> {
   const now = opts.now ?? (() => new Date());
-  let st: ReturnType<typeof statSync>;
+  let st: Stats;
   try {
-    st = statSync(path);
+    st = statTranscript(path);
   } catch (error) {
     return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
   }
@@ -145,7 +146,7 @@ export function* indexFileSteps(
     if (unrecognized) {
       add(0, 1, 0);
       store.writeBatch(path, emptyBatch(), [
-        { source_file: path, source_line: 1, reason: "not a Claude Code, Codex or pi transcript", excerpt: "" },
+        { source_file: path, source_line: 1, reason: "not a transcript of any agent cairn reads", excerpt: "" },
       ]);
     }
     save(res.state === null ? { offset: 0, line: 1, state: null } : res, st.size);

@@ -5,7 +5,7 @@
  * `indexPathsAsync` can give the event loop a turn (Ctrl-C) and stop at the next chunk with everything written so
  * far committed and resumable.
  */
-import { existsSync, type Stats, statSync } from "node:fs";
+import { existsSync, type Stats } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { TranscriptRoot } from "../readers/roots.ts";
@@ -14,7 +14,7 @@ import { inThreadSource } from "./batch-source.ts";
 import { applySourceChanges, findSourceChanges } from "./gone-and-moved.ts";
 import { type FileResult, indexFileSteps } from "./index-file.ts";
 import { type ParsePool, startParsePool } from "./parse-pool.ts";
-import { findTranscripts } from "./scan.ts";
+import { findTranscripts, statTranscript } from "./scan.ts";
 
 export { type FileOutcome, type FileResult, indexFile } from "./index-file.ts";
 
@@ -77,7 +77,7 @@ export function listTranscripts(paths: IndexOptions["paths"]): string[] {
   for (const p of paths) {
     const dir = typeof p === "string" ? p : p.dir;
     if (!existsSync(dir)) continue;
-    for (const f of findTranscripts(dir)) files.add(f);
+    for (const f of findTranscripts(dir, typeof p !== "string" && p.shallow === true)) files.add(f);
   }
   return [...files].sort();
 }
@@ -146,7 +146,7 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
   result.files = files.length;
   const stats = files.map((f) => {
     try {
-      return statSync(f);
+      return statTranscript(f);
     } catch {
       return null;
     }

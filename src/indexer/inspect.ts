@@ -39,7 +39,7 @@ export function inspectPaths(paths: readonly string[], cwd: string): InspectResu
           problems.push({
             source_file: file,
             source_line: 1,
-            reason: "not a Claude Code, Codex or pi transcript",
+            reason: "not a transcript of any agent cairn reads",
             excerpt: "",
           });
       } else if (res.pendingBytes > 0) {

@@ -10,6 +10,7 @@ import { splitLines } from "../readers/lines.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
+import { isSqliteHeader, readDatabase } from "./read-database.ts";
 
 export interface ReadFileOptions {
   /** Byte offset to start from (the end of the last complete line read before). */
@@ -153,6 +154,7 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
         longBytes = 0;
       } else buf = carry.length > 0 ? Buffer.concat([carry, fresh]) : fresh;
       carry = EMPTY;
+      if (state === null && offset === 0 && isSqliteHeader(buf)) return yield* readDatabase(path, size);
       if (state === null) {
         if (!eof && buf.indexOf(10) === -1) {
           // The first line is longer than a chunk: its format shows once it is whole.

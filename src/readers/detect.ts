@@ -2,6 +2,7 @@ import { claudeReader } from "./claude-code.ts";
 import { codexReader } from "./codex.ts";
 import { copilot } from "./copilot/index.ts";
 import { gemini } from "./gemini/index.ts";
+import { kilo, opencode } from "./opencode/index.ts";
 import { piReader } from "./pi.ts";
 import { qwen, qwenLegacy } from "./qwen/index.ts";
 import type { Reader } from "./types.ts";
@@ -16,6 +17,8 @@ export const READERS: readonly Reader<unknown>[] = [
   qwenLegacy,
   copilot,
   claudeReader,
+  opencode,
+  kilo,
 ] as Reader<unknown>[];
 
 /** Readers that only their folder tells apart from another format's (a fork writing its parent's files). */
@@ -46,4 +49,19 @@ export function readerFor(provider: Provider, id?: string): Reader<unknown> {
   const reader = id ? READERS.find((r) => r.id === id) : READERS.find((r) => r.provider === provider && !r.id);
   if (!reader) throw new Error(`no reader for provider '${provider}'`);
   return reader;
+}
+
+/**
+ * The reader of an SQLite database, by the tables it has: the reader that names the most of them wins, so a fork
+ * that adds tables (Kilo Code's) is told apart from the format it forked.
+ */
+export function detectDatabaseReader(tables: readonly string[]): Reader<unknown> | null {
+  const have = new Set(tables);
+  let best: Reader<unknown> | null = null;
+  for (const reader of READERS) {
+    const need = reader.database?.tables;
+    if (!need?.every((t) => have.has(t))) continue;
+    if (!best || need.length > (best.database?.tables.length ?? 0)) best = reader;
+  }
+  return best;
 }

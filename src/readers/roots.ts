@@ -2,12 +2,15 @@
 import { join } from "node:path";
 import { copilotRoots } from "./copilot/index.ts";
 import { geminiRoots } from "./gemini/index.ts";
+import { opencodeRoots } from "./opencode/index.ts";
 import { qwenRoots } from "./qwen/index.ts";
 import type { Provider } from "./vocabulary.ts";
 
 export interface TranscriptRoot {
   provider: Provider;
   dir: string;
+  /** Only the files directly in `dir` (a data folder whose subfolders hold other things: OpenCode's snapshots). */
+  shallow?: boolean;
 }
 
 /**
@@ -31,12 +34,15 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
   roots.push(...geminiRoots(env, home));
   roots.push(...qwenRoots(env, home));
   roots.push(...copilotRoots(env, home));
+  roots.push(...opencodeRoots(env, home));
   return roots;
 }
 
 /** Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file). */
 export function isTranscriptFile(name: string): boolean {
   if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl");
+  // OpenCode's and Kilo Code's databases (`opencode.db`, or `opencode-<channel>.db` for a non-release channel).
+  if (/^(opencode|kilo)(-[\w.-]+)?\.db$/.test(name)) return true;
   // Codex's TypeScript-era rollouts and Gemini CLI's pre-JSONL chats are one JSON document each.
   return /^(rollout|session)-.*\.json$/.test(name);
 }

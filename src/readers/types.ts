@@ -141,6 +141,12 @@ export interface Reader<S = unknown> {
    * is read whole, as one line, every time it changes, instead of from where the last read stopped.
    */
   wholeFile?(path: string): boolean;
+  /**
+   * A format kept in an SQLite database instead of lines (OpenCode): the rows of `query`, in its order, each as one
+   * JSON object, are the lines `parse` gets, read whole every time the database changes. A database is this
+   * format's when it has every table in `tables` (and, for a fork, the tables that only the fork has).
+   */
+  database?: { tables: readonly string[]; query: string };
   /** Whether a file looks like this format, from its path and first line. */
   detect(path: string, firstLine: string): boolean;
   initialState(path: string): S;

@@ -2,8 +2,8 @@
  * One transcript file, read incrementally: a reader for its format plus the normalizer, with one resumable state
  * that the indexer saves at every complete line.
  */
-import { detectReader, readerFor } from "../readers/detect.ts";
-import type { LineProblem, RawRecord, SourceLine } from "../readers/types.ts";
+import { detectDatabaseReader, detectReader, readerFor } from "../readers/detect.ts";
+import type { LineProblem, RawRecord, Reader, SourceLine } from "../readers/types.ts";
 import { initialNormalizerState, type NormalizerState, normalize, type TopologyBatch } from "./normalize.ts";
 import type { Problem, Provider } from "./types.ts";
 
@@ -32,13 +32,26 @@ export interface TranscriptParse {
 }
 
 export function startTranscript(path: string, headLines: readonly string[]): TranscriptState | null {
-  const reader = detectReader(path, headLines);
+  return stateFor(detectReader(path, headLines), path);
+}
+
+/** The state for an SQLite database with these tables, or null when no reader knows them. */
+export function startDatabaseTranscript(path: string, tables: readonly string[]): TranscriptState | null {
+  return stateFor(detectDatabaseReader(tables), path);
+}
+
+/** The reader's query when the state is a database's. */
+export function databaseQuery(state: TranscriptState): string | undefined {
+  return readerFor(state.provider, state.readerId).database?.query;
+}
+
+function stateFor(reader: Reader<unknown> | null, path: string): TranscriptState | null {
   if (!reader) return null;
   return {
     provider: reader.provider,
     ...(reader.id ? { readerId: reader.id } : {}),
     readerVersion: reader.version,
-    ...(reader.wholeFile?.(path) ? { wholeFile: true } : {}),
+    ...(reader.wholeFile?.(path) || reader.database ? { wholeFile: true } : {}),
     reader: reader.initialState(path),
     topology: initialNormalizerState(reader.provider, path),
   };

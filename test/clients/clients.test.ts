@@ -70,7 +70,9 @@ afterAll(() => {
 describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
-    expect(new Set(all.map((f) => f.agent))).toEqual(new Set(["claude", "codex", "copilot", "gemini", "pi", "qwen"]));
+    expect(new Set(all.map((f) => f.agent))).toEqual(
+      new Set(["claude", "codex", "copilot", "gemini", "opencode", "pi", "qwen"]),
+    );
   });
 
   for (const f of all) {
@@ -111,6 +113,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             GEMINI_CLI_HOME: "",
             QWEN_HOME: "",
             COPILOT_HOME: "",
+            OPENCODE_DB: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

@@ -141,7 +141,7 @@ describe("incremental indexing", () => {
       expect.objectContaining({
         source_file: join(d, "notes.jsonl"),
         source_line: 1,
-        reason: "not a Claude Code, Codex or pi transcript",
+        reason: "not a transcript of any agent cairn reads",
       }),
     ]);
   });

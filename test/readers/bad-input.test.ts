@@ -118,7 +118,7 @@ describe("bad lines", () => {
     expect(res.problems).toEqual([
       expect.objectContaining({
         source_file: path,
-        reason: expect.stringMatching(/not a Claude Code, Codex or pi transcript/),
+        reason: expect.stringMatching(/not a transcript of any agent cairn reads/),
       }),
     ]);
   });
