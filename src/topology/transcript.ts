@@ -106,10 +106,14 @@ function normalizeSessions(
       return;
     }
     flush(i);
-    others = { ...others, [at]: current };
-    current = others[r.sessionId] ?? initialNormalizerState(state.provider, state.topology.sourceFile);
-    const { [r.sessionId]: _, ...rest } = others;
-    others = rest;
+    // A file read whole (a database, its rows session by session) never returns to a session it left, and is read
+    // from scratch next time: keeping every session's state would only make the saved state grow with the file.
+    if (!state.wholeFile) others = { ...others, [at]: current };
+    current = others?.[r.sessionId] ?? initialNormalizerState(state.provider, state.topology.sourceFile);
+    if (others) {
+      const { [r.sessionId]: _, ...rest } = others;
+      others = rest;
+    }
     at = r.sessionId;
   });
   flush(records.length);

@@ -71,7 +71,7 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "codex", "copilot", "gemini", "opencode", "pi", "qwen"]),
+      new Set(["claude", "codex", "copilot", "gemini", "kilo", "opencode", "pi", "qwen"]),
     );
   });
 
@@ -114,6 +114,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             QWEN_HOME: "",
             COPILOT_HOME: "",
             OPENCODE_DB: "",
+            KILO_DB: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * OpenCode (`opencode-ai`) and Kilo Code (`@kilocode/cli`, its fork): one SQLite database each under the XDG data
  * folder (`opencode/opencode.db`, `kilo/kilo.db`; a non-release channel writes `opencode-<channel>.db`).
- * `OPENCODE_DB` names OpenCode's database (a path, or a name inside its data folder).
+ * `OPENCODE_DB` / `KILO_DB` name another database (a path, or a name inside the data folder).
  */
 import { isAbsolute, join } from "node:path";
 import type { TranscriptRoot } from "../roots.ts";
@@ -19,8 +19,12 @@ export function opencodeRoots(env: Record<string, string | undefined>, home: str
     { provider: "opencode", dir: join(data, "opencode"), shallow: true },
     { provider: "kilo", dir: join(data, "kilo"), shallow: true },
   ];
-  const db = env["OPENCODE_DB"];
-  if (db && db !== ":memory:")
-    roots.push({ provider: "opencode", dir: isAbsolute(db) ? db : join(data, "opencode", db) });
+  for (const [provider, name] of [
+    ["opencode", "OPENCODE_DB"],
+    ["kilo", "KILO_DB"],
+  ] as const) {
+    const db = env[name];
+    if (db && db !== ":memory:") roots.push({ provider, dir: isAbsolute(db) ? db : join(data, provider, db) });
+  }
   return roots;
 }
