@@ -1,14 +1,34 @@
 /**
  * Parse + normalize throughput (MB/s of CPU time) of the readers and the topology, beside JSON.parse of every line of the same
- * bytes in the same run, on the real fixtures and on a generated corpus of at least 200 MB.
+ * bytes in the same run, on the real fixtures, per agent (its real transcripts and what its current CLI wrote in
+ * the harness), and on a generated corpus of at least 200 MB.
  * Goal (issue 2): at least half of JSON.parse alone.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { readTranscriptFile } from "../src/indexer/read-file.ts";
 import { splitLines } from "../src/readers/lines.ts";
-import { generateCorpus, realFixtureFiles, realisticSizes } from "./corpus.ts";
+import { isTranscriptFile } from "../src/readers/roots.ts";
+import { generateCorpus, realFixtureFiles, realFixturesDir, realisticSizes } from "./corpus.ts";
+
+const CLIENTS = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "clients");
+
+/** The transcripts the agents' own CLIs wrote in the real-client harness (test/fixtures/clients). */
+function clientFixtureFiles(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d).sort()) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (isTranscriptFile(n)) out.push(p);
+    }
+  };
+  walk(CLIENTS);
+  return out;
+}
 
 const CHUNK = 8 * 1024 * 1024;
 
@@ -43,6 +63,34 @@ function jsonParseOnly(path: string): number {
   }
 }
 
+/**
+ * The baseline for one transcript of any shape: JSON.parse of every line; of the whole document for a file that is
+ * one JSON document (Gemini CLI's older chats); of every row's JSON for a database (the rows cairn's reader gets).
+ */
+function baseline(path: string): number {
+  if (path.endsWith(".db")) return jsonParseRows(path);
+  if (path.endsWith(".json")) {
+    JSON.parse(readFileSync(path, "utf8"));
+    return 1;
+  }
+  return jsonParseOnly(path);
+}
+
+function jsonParseRows(path: string): number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    let n = 0;
+    for (const table of ["message", "part"])
+      for (const row of db.prepare(`SELECT data FROM ${table}`).iterate() as Iterable<{ data: string }>) {
+        JSON.parse(row.data);
+        n++;
+      }
+    return n;
+  } finally {
+    db.close();
+  }
+}
+
 function cairnParse(path: string): number {
   let events = 0;
   readTranscriptFile(path, {
@@ -65,19 +113,19 @@ function time(fn: () => void): number {
   return (c.user + c.system) / 1e6;
 }
 
-function measure(label: string, files: string[], repeat: number): void {
+function measure(label: string, files: string[], repeat: number, base: (p: string) => number = jsonParseOnly): void {
   const bytes = files.reduce((a, f) => a + statSync(f).size, 0) * repeat;
   let events = 0;
   const run = (fn: (p: string) => number) => () => {
     for (let r = 0; r < repeat; r++) for (const f of files) events += fn(f);
   };
   // Warm both paths once, then take the best of five interleaved runs of each.
-  run(jsonParseOnly)();
+  run(base)();
   run(cairnParse)();
   let bestJson = Number.POSITIVE_INFINITY;
   let bestCairn = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 5; i++) {
-    bestJson = Math.min(bestJson, time(run(jsonParseOnly)));
+    bestJson = Math.min(bestJson, time(run(base)));
     events = 0;
     bestCairn = Math.min(bestCairn, time(run(cairnParse)));
   }
@@ -91,6 +139,22 @@ function measure(label: string, files: string[], repeat: number): void {
 
 const real = realFixtureFiles();
 measure(`real fixtures (${real.length} files, ×10)`, real, 10);
+
+// Per agent: its real transcripts from public repositories and what its current CLI wrote in the harness.
+const agents = new Map<string, string[]>();
+for (const f of real) {
+  const agent = relative(realFixturesDir(), f).split(sep)[0]!;
+  agents.set(agent, [...(agents.get(agent) ?? []), f]);
+}
+for (const f of clientFixtureFiles()) {
+  const agent = relative(CLIENTS, f).split(sep)[0]!;
+  agents.set(agent, [...(agents.get(agent) ?? []), f]);
+}
+for (const [agent, files] of [...agents].sort(([a], [b]) => a.localeCompare(b))) {
+  const mb = files.reduce((a, f) => a + statSync(f).size, 0) / 1048576;
+  // Repeat small sets up to some 20 MB, so the figure is not a timer's noise.
+  measure(`${agent} (${files.length} files)`, files, Math.max(1, Math.min(200, Math.round(20 / mb))), baseline);
+}
 
 const dir = join(process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench"), "parse-corpus");
 const target = Number(process.env["CAIRN_BENCH_MB"] ?? 220) * 1_000_000;
