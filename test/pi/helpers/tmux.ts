@@ -38,7 +38,10 @@ export interface TmuxSession {
   sendKeys(...keys: string[]): void;
   capture(): string;
   waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
-  /** Poll the screen until `ready(screen)` holds; `what` names the condition in the timeout error. */
+  /**
+   * Poll the screen until `ready(screen)` holds; `what` names the condition in the timeout error. The default
+   * ceiling is generous: a fresh clone's first pi start compiles the extension, and other tests load the machine.
+   */
   waitUntil(what: string, ready: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
   kill(): void;
 }
@@ -99,7 +102,7 @@ export function startTmux(options: TmuxStartOptions): TmuxSession {
         typeof expected === "string" ? screen.includes(expected) : expected.test(screen);
       return session.waitUntil(`the screen to show ${String(expected)}`, matches, timeoutMs);
     },
-    async waitUntil(what, ready, timeoutMs = 20_000) {
+    async waitUntil(what, ready, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       let screen = "";
       while (Date.now() < deadline) {
