@@ -6,7 +6,7 @@
  */
 import { isMachineLine } from "../src/topology/pasted.ts";
 
-const COUNTED = /^### (?:Constraints|Decisions|Files|Plan)\b/;
+const COUNTED = /^### (?:Requests|Constraints|Decisions|Files|Plan)\b/;
 const QUOTE = /^\*\*(?:Goal|Latest request|Earlier request)\*\*/;
 
 export interface Noise {
@@ -38,7 +38,10 @@ export function ledgerNoise(brief: string): Noise {
     // The line's own words: without the list mark, the turn, the citations and the indent of a quote.
     const body = raw
       .replace(/^\s{4}/, "")
-      .replace(/^- (?:\(turn \d+\) |(?:open|settled|superseded): |\[[ ~]\] |[AMDR] )?/, "")
+      .replace(
+        /^- (?:\(turn \d+\) (?:(?:failed|abandoned|in progress) \([^)]*\): )?|(?:open|settled|superseded): |\[[ ~]\] |[AMDR] )?/,
+        "",
+      )
       .replace(/\s*\[e:[^\]]*\]\s*$/, "");
     out.lines++;
     // A lone bracket closes the code around it; it says nothing either way.

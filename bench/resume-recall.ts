@@ -20,7 +20,7 @@ export interface Gold {
   display?: string;
 }
 
-const DERIVED = new Set(["file_action", "command", "test_result", "error", "decision"]);
+const DERIVED = new Set(["file_action", "command", "test_result", "error", "decision", "outcome"]);
 
 export function isPrimary(e: SessionEvent): boolean {
   return !DERIVED.has(e.event_type);

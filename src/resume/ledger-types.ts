@@ -15,6 +15,16 @@ export interface LedgerMessage extends Cited {
   pastes?: number;
 }
 
+export interface LedgerRequest extends Cited {
+  /** The request as typed, on one line. */
+  text: string;
+  turn: number;
+  ordinal: number;
+  /** failed, abandoned, or in progress (the latest request). */
+  outcome: string;
+  why: string;
+}
+
 export interface LedgerConstraint extends Cited {
   /** The user's sentence, verbatim. */
   text: string;
@@ -130,6 +140,8 @@ export interface Ledger {
   goal: LedgerMessage | null;
   /** The latest typed requests, newest last: the last one, and those before it while it is a short follow-up. */
   latest: LedgerMessage[];
+  /** Requests that did not end done, and the one in progress, with their last outcome, oldest first. */
+  requests: LedgerRequest[];
   constraints: LedgerConstraint[];
   decisions: LedgerDecision[];
   files: LedgerFile[];

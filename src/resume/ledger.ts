@@ -7,6 +7,7 @@ import { failuresOf } from "./failures.ts";
 import { fileStatesOf } from "./file-states.ts";
 import type { Ledger } from "./ledger-types.ts";
 import { planItemsOf } from "./plan-items.ts";
+import { openRequestsOf } from "./request-outcomes.ts";
 import { goalOf, latestRequests } from "./requests.ts";
 import { stepOf } from "./step.ts";
 import type { Timeline } from "./timeline.ts";
@@ -17,6 +18,7 @@ export function buildLedger(t: Timeline, checkpoints: readonly Checkpoint[], tar
   return {
     goal: goalOf(t.events),
     latest: latestRequests(t.events),
+    requests: openRequestsOf(t.events),
     constraints: constraintsOf(t.events),
     decisions: decisionsOf(t.events),
     files: fileStatesOf(t.events, cwd),

@@ -13,6 +13,8 @@ export interface LedgerCaps {
   requestChars: number;
   goalChars: number;
   constraints: number;
+  /** Requests not done, newest kept. */
+  requestsOpen: number;
   decisionsOpen: number;
   decisionsSettled: number;
   decisionsSuperseded: number;
@@ -34,6 +36,7 @@ const FULL: LedgerCaps = {
   requestChars: 1500,
   goalChars: 1500,
   constraints: 1000,
+  requestsOpen: 5,
   decisionsOpen: 1000,
   decisionsSettled: 6,
   decisionsSuperseded: 2,
@@ -51,6 +54,7 @@ const FULL: LedgerCaps = {
 };
 
 const OPTIONAL: ReadonlyArray<keyof LedgerCaps> = [
+  "requestsOpen",
   "goalChars",
   "requestChars",
   "decisionsSettled",
@@ -183,6 +187,19 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
     );
   if (s.current) stepParts.push(`in progress: ${clip(s.current, 200)}`);
   if (stepParts.length > 0) out.push(item("step", withCites(`**Step**: ${stepParts.join("; ")}`, s.cites), s.cites));
+
+  const requests = newest(ledger.requests, caps.requestsOpen);
+  if (requests.length > 0) {
+    out.push(heading(`### Requests not done (last outcome)${more(ledger.requests.length, requests.length)}`));
+    for (const r of requests)
+      out.push(
+        item(
+          "request_open",
+          withCites(`- (turn ${r.turn}) ${r.outcome} (${r.why}): ${clip(r.text, caps.decisionChars)}`, r.cites),
+          r.cites,
+        ),
+      );
+  }
 
   // A constraint inside a request quoted whole above is already there in the user's words.
   const quotedText = [ledger.goal, ...latest]

@@ -1,12 +1,12 @@
 /**
  * The search language: free text (words, "quoted phrases", OR, -exclusions) plus prefixes that pick a kind of
- * evidence (`decision:`, `error:`, `test:`, `tool:`, `resume:`, `file:`, `cmd:`) and filters (`provider:`,
+ * evidence (`decision:`, `outcome:` (done, failed, abandoned, superseded, open), `error:`, `test:`, `tool:`, `resume:`, `file:`, `cmd:`) and filters (`provider:`,
  * `project:`, `session:`, `since:`, `until:`, `kind:`). Parsing is pure; a malformed query is a QueryError that
  * names the offending part, never an SQL error.
  */
 import { EVENT_TYPES, type EventType, PROVIDERS, type Provider } from "../topology/types.ts";
 
-export const PREFIXES = ["decision", "error", "test", "tool", "resume", "file", "cmd"] as const;
+export const PREFIXES = ["decision", "outcome", "error", "test", "tool", "resume", "file", "cmd"] as const;
 export type Prefix = (typeof PREFIXES)[number];
 export const FILTERS = ["provider", "project", "session", "since", "until", "kind"] as const;
 export type Filter = (typeof FILTERS)[number];

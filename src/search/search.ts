@@ -4,6 +4,8 @@
  * from ← the call ← the assistant message that made it).
  */
 import type { EventQuery, SessionRow, Store } from "../store/types.ts";
+import { derivedEventId } from "../topology/ids.ts";
+import { OUTCOMES } from "../topology/outcomes.ts";
 import type { EventType, SessionEvent } from "../topology/types.ts";
 import { buildMatch, ftsTokens } from "./fts-match.ts";
 import { type ParsedQuery, parseQuery, QueryError, type TextTerm } from "./query.ts";
@@ -33,6 +35,8 @@ export interface SearchHit {
   source_gone: boolean;
   /** Set when the hit has only some of the query's words (found after requiring all of them found too few). */
   partial?: true;
+  /** A request's outcome, once the next request told how it went (done, failed, abandoned, superseded). */
+  outcome?: { outcome: string; why: string; event_id: string };
 }
 
 export interface SearchOptions {
@@ -46,6 +50,7 @@ export interface SearchResult {
 }
 
 const PREFIX_KIND: Record<string, EventType> = {
+  outcome: "outcome",
   decision: "decision",
   error: "error",
   test: "test_result",
@@ -78,6 +83,14 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
         types.add(PREFIX_KIND[prefix]!);
         if (value) terms.push({ text: value, phrase: false, negated: false, or: false });
         break;
+      case "outcome": {
+        types.add("outcome");
+        const v = value.toLowerCase();
+        if ((OUTCOMES as readonly string[]).includes(v)) out.statuses = [v];
+        else if (v === "open") out.statuses = ["failed", "abandoned"];
+        else if (value) terms.push({ text: value, phrase: false, negated: false, or: false });
+        break;
+      }
       case "test": {
         types.add("test_result");
         const status = TEST_STATUS[value.toLowerCase()];
@@ -230,8 +243,21 @@ export function hitBuilder(
       source_line: event.source_line,
       source_gone: sessions.get(event.session_id)?.source_gone ?? false,
       ...(partial ? { partial } : {}),
+      ...outcomeOf(store, event),
     };
   };
+}
+
+/** The outcome of a request hit (its id follows from the request's), or of the request behind an outcome hit. */
+function outcomeOf(store: Store, event: SessionEvent): Pick<SearchHit, "outcome"> {
+  const o =
+    event.event_type === "outcome"
+      ? event
+      : event.event_type === "user_message" && event.role === "user"
+        ? store.getEventHead(derivedEventId(event.event_id, "outcome", 0), 400)
+        : undefined;
+  if (!o || typeof o.meta["outcome"] !== "string") return {};
+  return { outcome: { outcome: o.meta["outcome"], why: String(o.meta["why"] ?? ""), event_id: o.event_id } };
 }
 
 const CHAIN_END = new Set<EventType>(["user_message", "assistant_message"]);

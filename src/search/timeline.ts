@@ -20,6 +20,7 @@ export const TIMELINE_MARKS = [
   "note",
   "file",
   "command",
+  "outcome",
 ] as const;
 export type TimelineMark = (typeof TIMELINE_MARKS)[number];
 
@@ -118,6 +119,8 @@ function markOf(e: SessionEvent): TimelineMark {
       return "file";
     case "command":
       return "command";
+    case "outcome":
+      return "outcome";
   }
 }
 

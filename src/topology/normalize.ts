@@ -26,6 +26,16 @@ import {
 import { type ErrorSignature, errorSignature, fallbackSignature, topErrorLines } from "./error-signature.ts";
 import { type FileAction, fileActionsOfShell, fileActionsOfTool } from "./file-actions.ts";
 import { derivedEventId, sessionIdHasher } from "./ids.ts";
+import {
+  closeRequest,
+  initialTurnTracker,
+  type OutcomeVerdict,
+  onCheck,
+  onReply,
+  onRequest,
+  onToolResult,
+  type TurnTracker,
+} from "./outcomes.ts";
 import { type PastedSpan, pastedSpans, typedText } from "./pasted.ts";
 import { pastedEvidence } from "./pasted-evidence.ts";
 import { homeOf, normalizePath } from "./paths.ts";
@@ -96,6 +106,8 @@ export interface NormalizerState {
   open: OpenRecord[];
   /** What decision rules read across messages (the agent's last question, recent decisions). */
   decisions?: DecisionState;
+  /** The open request and how its work has gone so far, for its outcome. */
+  outcomes?: TurnTracker;
 }
 
 const OPEN_LIMIT = 32;
@@ -119,6 +131,7 @@ export function initialNormalizerState(provider: Provider, sourceFile: string): 
     calls: {},
     open: [],
     decisions: initialDecisionState(),
+    outcomes: initialTurnTracker(),
   };
 }
 
@@ -375,8 +388,16 @@ class Normalizer {
     // A re-stated message was read when it was first seen.
     if (r.update && !src.isNew) return;
     if (typed) {
-      this.decisions(src, onUserMessage(this.decisionState(), typedText(r.text, spans)));
-      this.pasted(src, r.text, spans);
+      const words = typedText(r.text, spans);
+      const candidates = onUserMessage(this.decisionState(), words);
+      this.decisions(src, candidates);
+      const pastedFailure = this.pasted(src, r.text, spans);
+      // A bare slash command asks for nothing: the request before it stays open.
+      if (!/^\/[\w:.-]*$/.test(words.trim())) {
+        const corrects = candidates.some((d) => d.rejectsPrevious === true);
+        this.outcome(src, closeRequest(this.tracker(), { id: src.ev.event_id, typed: words, corrects, pastedFailure }));
+        onRequest(this.tracker(), src.ev.event_id, src.ev.turn, words);
+      }
     } else if (notebook && r.text.trim() !== "")
       this.decisions(src, [{ rule: "notebook_page", text: clip(r.text, 600), who: "user" }]);
   }
@@ -406,6 +427,7 @@ class Normalizer {
     this.s.lastAssistant = { id: src.ev.event_id, turn: src.ev.turn };
     // A reasoning summary is the agent thinking, not what it told the user.
     if (r.meta?.["reasoning"] === true) return;
+    onReply(this.tracker(), src.ev.event_id, text);
     const read = src.open.decisionsRead;
     // A message written over several lines is read again when its text grows, with the same derived ids.
     const candidates = onAssistantMessage(this.decisionState(), r.text, src.ev.turn, read ? read.restates : undefined);
@@ -417,8 +439,9 @@ class Normalizer {
    * Failures in what the user pasted: a `test_result` when the paste shows a check's run (its command or a test
    * report), an `error` with its signature when it shows an error line, both derived from the user's message.
    */
-  private pasted(src: { ev: SessionEvent; open?: OpenRecord }, text: string, spans: readonly PastedSpan[]): void {
+  private pasted(src: { ev: SessionEvent; open?: OpenRecord }, text: string, spans: readonly PastedSpan[]): boolean {
     let tests = 0;
+    let failing = false;
     let errors = 0;
     for (const [k, span] of spans.entries()) {
       // Code and diffs are what the person wants written, not what ran.
@@ -446,6 +469,7 @@ class Normalizer {
         });
       }
       if (!ev.error || ev.check?.status === "pass") continue;
+      failing = true;
       const sig = ev.error;
       this.derived(src, "error", errors++, {
         role: "user",
@@ -462,6 +486,34 @@ class Normalizer {
       });
       this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
     }
+    return failing;
+  }
+
+  private tracker(): TurnTracker {
+    this.s.outcomes ??= initialTurnTracker();
+    return this.s.outcomes;
+  }
+
+  /**
+   * The outcome of a request, known once the next request arrives: an `outcome` event derived from the request,
+   * placed where it became known, with `evidence` edges to what it rests on.
+   */
+  private outcome(at: { ev: SessionEvent; open?: OpenRecord }, v: OutcomeVerdict | null): void {
+    if (!v) return;
+    const id = derivedEventId(v.request, "outcome", 0);
+    let ordinal = at.open?.derived[id];
+    if (ordinal === undefined) {
+      ordinal = this.s.ordinal++;
+      if (at.open) at.open.derived[id] = ordinal;
+    }
+    this.emit({ id, ordinal, turn: v.turn }, "outcome", at.ev.source_line, at.ev.timestamp, v.request, {
+      role: "system",
+      text: `${v.outcome} (${v.why}): ${v.text}`,
+      status: v.outcome,
+      meta: { outcome: v.outcome, why: v.why, evidence: v.evidence, closed_by: at.ev.event_id },
+    });
+    this.edge(id, v.request, "derived_from");
+    for (const e of v.evidence) this.edge(id, e, "evidence");
   }
 
   private decisionState(): DecisionState {
@@ -657,6 +709,11 @@ class Normalizer {
       });
     }
     if (call.planText && !failed) this.decisions(src, planFileDecisions(call.planText), "tool");
+    // The work a request caused: checks, and calls that change files or run a check (looking around is not work).
+    const work = call.family !== null || call.files.some((f) => f.op !== "read") || call.userInitiated;
+    if (work)
+      onToolResult(this.tracker(), src.ev.event_id, failed || (call.masked === true && check?.status === "fail"));
+    if (check) onCheck(this.tracker(), derivedEventId(src.ev.event_id, "test_result", 0), check.status);
     // A check whose output shows a failure the exit status hid fails all the same.
     if (failed || (call.masked && check?.status === "fail"))
       this.error(src, output, { tool_name: toolName, command: call.canonical ?? null }, scan);

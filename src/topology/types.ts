@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   "error",
   "decision",
   "resume_point",
+  "outcome",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -28,6 +29,7 @@ export const DERIVED_EVENT_TYPES: readonly EventType[] = [
   "test_result",
   "error",
   "decision",
+  "outcome",
 ] as const;
 
 export const EDGE_TYPES = [
@@ -57,6 +59,8 @@ export const EDGE_TYPES = [
   "spawned_by",
   /** decision → the earlier decision on the same subject it replaces. */
   "supersedes",
+  /** outcome → an event it rests on (the passing check, the failure, the correcting message). */
+  "evidence",
 ] as const;
 export type EdgeType = (typeof EDGE_TYPES)[number];
 

@@ -190,3 +190,33 @@ describe("pasted output in the user's messages", () => {
     expect(ledgerPart).not.toContain('"isError"');
   });
 });
+
+describe("requests not done", () => {
+  const ID = "0000aaaa-aaaa-4bbb-8ccc-00000000000a";
+  let rx: IndexedSessions;
+  beforeAll(() => {
+    rx = indexSessions(
+      new PiSession(ID)
+        .user("make the api tests pass")
+        .bash("python -m pytest tests", PYTEST_FAIL, 1)
+        .assistant("One test still fails: the login returns 401.")
+        .user("add a changelog entry for the release")
+        .write("CHANGELOG.md", "## 1.2.0\n- login fix\n")
+        .assistant("Done, the changelog has the entry.")
+        .user("now bump the version")
+        .bash("python -m pytest tests", "4 passed in 0.2s", 0),
+    );
+  });
+  afterAll(() => rx.close());
+
+  it("the ledger lists the requests that did not end done with their last outcome, and the one in progress", () => {
+    const l = fold(loadTimeline(rx.store, ID), listCheckpoints(rx.store, ID), null).ledger;
+    expect(l.requests.map((r) => [r.text, r.outcome, r.why])).toEqual([
+      ["make the api tests pass", "failed", "the last check failed"],
+      ["now bump the version", "in progress", "last check passed"],
+    ]);
+    const brief = createResumeEngine({ store: rx.store, counter }).brief({ sessionId: ID, budget: 4000 }).text;
+    expect(brief).toContain("### Requests not done (last outcome)");
+    expect(brief).toMatch(/- \(turn 1\) failed \(the last check failed\): make the api tests pass \[e:[\w,]+\]/);
+  });
+});

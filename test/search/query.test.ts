@@ -13,6 +13,8 @@ describe("query language", () => {
     expect(q("decision: sqlite")).toMatchObject({ types: ["decision"], match: '"sqlite"' });
     expect(q("resume:")).toMatchObject({ types: ["resume_point"], match: null });
     expect(q("test:fail")).toMatchObject({ types: ["test_result"], statuses: ["fail"], match: null });
+    expect(q("outcome:failed")).toMatchObject({ types: ["outcome"], statuses: ["failed"], match: null });
+    expect(q("outcome:open")).toMatchObject({ types: ["outcome"], statuses: ["failed", "abandoned"] });
     expect(q("test:vitest")).toMatchObject({ types: ["test_result"], match: '"vitest"' });
     expect(q("tool:Bash")).toMatchObject({ types: ["tool_call"], tool: "Bash" });
     expect(q('cmd:"npm test"')).toMatchObject({ types: ["command"], command: "npm test" });

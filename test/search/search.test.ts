@@ -43,6 +43,22 @@ describe("search", () => {
     expect(find("test:tsc").length).toBeGreaterThan(0);
   });
 
+  it("outcome: finds how requests ended; a hit on a request shows its outcome", () => {
+    const failed = find("outcome:failed");
+    expect(failed.length).toBeGreaterThan(3);
+    expect(new Set(failed.map((h) => `${h.event_type}/${h.status}`))).toEqual(new Set(["outcome/failed"]));
+    expect(find("kind:outcome theme").every((h) => h.event_type === "outcome")).toBe(true);
+    // the request the outcome was derived from is the first link of its chain
+    expect(failed[0]!.evidence[0]!.event_type).toBe("user_message");
+    const requests = find("kind:user theme", 50);
+    const judged = requests.filter((h) => h.outcome);
+    expect(judged.length).toBeGreaterThan(3);
+    for (const h of judged) {
+      const o = store.getEvent(h.outcome!.event_id)!;
+      expect([o.event_type, o.parent_event_id, o.status]).toEqual(["outcome", h.event_id, h.outcome!.outcome]);
+    }
+  });
+
   it("tool:, cmd:, file:, decision: and resume: pick their kind of event", () => {
     const bash = find("tool:bash");
     expect(bash.length).toBe(50);

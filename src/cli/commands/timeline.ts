@@ -11,7 +11,7 @@ const USAGE = `Usage: cairn timeline <session-id|prefix> [--all] [--json] [--db 
        cairn timeline --thread <thread-id|prefix> [--all] [--json] [--db PATH]
 
 Prints a session's events in order: prompts, replies, tool calls with their output collapsed, errors (✗), checks
-(✓/✗), decisions (◆) and resume points (⟲) marked; branches and sidechains shown. --all also lists the file
+(✓/✗), decisions (◆), request outcomes (⇒) and resume points (⟲) marked; branches and sidechains shown. --all also lists the file
 actions and commands folded into their tool calls. --thread merges the events of every session of a work thread
 ('cairn threads') by time, each row naming the session and agent it came from.`;
 
@@ -29,6 +29,7 @@ const GLYPH: Record<TimelineMark, string> = {
   note: "·",
   file: "□",
   command: "$",
+  outcome: "⇒",
 };
 
 export const timelineCommand: Command = {

@@ -1,0 +1,127 @@
+/**
+ * Outcomes: how each user request ended, judged when the next request arrives (deterministic, no model):
+ * - superseded: the next message corrects or rejects what was done ("no, …", "undo that", "use X instead");
+ * - failed: the next message reports a failure (pastes one, "still failing", "doesn't work"), or the turn's last
+ *   check failed, or its work failed after the last sign of success and the agent did not claim success;
+ * - done: a check passed last, or the agent reported success and nothing failed after;
+ * - abandoned: the user moved on with neither.
+ * The tracker's state is plain JSON inside the normalizer's, so outcomes stay resumable like everything else.
+ */
+
+export const OUTCOMES = ["done", "failed", "abandoned", "superseded"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface TurnTracker {
+  /** The request being worked on. */
+  request: { id: string; turn: number; text: string; question?: boolean } | null;
+  tools: number;
+  /** The last check of the turn (id, whether it passed). */
+  check: { id: string; pass: boolean } | null;
+  /** The last failure of the turn and whether anything succeeded after it. */
+  failure: { id: string; recovered: boolean } | null;
+  /** The agent's last reply of the turn and whether it claims success or admits a failure. */
+  reply: { id: string; claim: "success" | "failure" | null } | null;
+}
+
+export function initialTurnTracker(): TurnTracker {
+  return { request: null, tools: 0, check: null, failure: null, reply: null };
+}
+
+export interface OutcomeVerdict {
+  request: string;
+  turn: number;
+  /** The request's words, clipped: the outcome is found by what was asked. */
+  text: string;
+  outcome: Outcome;
+  /** Why, in a few words (the rule that fired). */
+  why: string;
+  /** The events the verdict rests on. */
+  evidence: string[];
+}
+
+const SUCCESS =
+  /(?:^|[\s*✅])(?:done|fixed|works|working now|all (?:\d+ )?(?:tests|checks) pass(?:ed|ing)?|tests? pass(?:es|ed|ing)?|passes|succeeded|successfully|complete[ds]?|resolved|committed|pushed|merged|implemented|ready)\b|✅|🎉/i;
+const FAILURE_CLAIM =
+  /\b(?:still (?:fail|broken|error)|(?:could not|couldn'?t|can'?t|unable to) (?:fix|get|make|find|reproduce)|not (?:yet )?working|blocked by|fails? (?:with|because))/i;
+/** The user says it did not work. */
+const REPORTS_FAILURE =
+  /\b(?:still (?:looks|is|shows|renders|happens|the same|wrong|there)\b|still (?:fail\w*|broken|crash\w*|error\w*|(?:not|doesn'?t|isn'?t|don'?t) work\w*|seeing|get(?:ting)?|the same)|(?:doesn'?t|does not|didn'?t|did not|isn'?t|is not|not) (?:work|fix|help|render|build|start|load|compile|run)\w*|same (?:error|issue|problem|thing)|(?:it|this|that) (?:broke|crashed|exploded|fails?|failed)|(?:got|get|getting|seeing) (?:an? )?(?:error|exception|crash)|something broke|broke\b|failing|wtf)/i;
+
+const TEXT = 300;
+const QUESTION = /\?\s*$|^(?:what|why|how|which|where|when|who|is|are|does|do|did|can|could|should|would)\b/i;
+
+export function onRequest(t: TurnTracker, id: string, turn: number, typed: string): void {
+  const words = typed.replace(/\s+/g, " ").trim();
+  t.request = { id, turn, text: words.length > TEXT ? `${words.slice(0, TEXT - 1)}…` : words };
+  if (QUESTION.test(words)) t.request.question = true;
+  t.tools = 0;
+  t.check = null;
+  t.failure = null;
+  t.reply = null;
+}
+
+export function onToolResult(t: TurnTracker, id: string, failed: boolean): void {
+  if (!t.request) return;
+  t.tools++;
+  if (failed) t.failure = { id, recovered: false };
+  else if (t.failure) t.failure.recovered = true;
+}
+
+export function onCheck(t: TurnTracker, id: string, status: string): void {
+  if (!t.request || status === "unknown") return;
+  t.check = { id, pass: status === "pass" };
+  if (status === "pass" && t.failure) t.failure.recovered = true;
+}
+
+export function onReply(t: TurnTracker, id: string, text: string): void {
+  if (!t.request || text.trim() === "") return;
+  // The end of a reply says how it went; the start often restates the task.
+  const tail = text.slice(-1200);
+  const claim = FAILURE_CLAIM.test(tail) ? "failure" : SUCCESS.test(tail) ? "success" : null;
+  t.reply = { id, claim };
+}
+
+/**
+ * The verdict on the open request, given the next typed message (`corrects`: it overturns what was done;
+ * `pastedFailure`: it pastes failing output). Null when no request is open.
+ */
+export function closeRequest(
+  t: TurnTracker,
+  next: { id: string; typed: string; corrects: boolean; pastedFailure: boolean } | null,
+): OutcomeVerdict | null {
+  const r = t.request;
+  if (!r) return null;
+  const v = (outcome: Outcome, why: string, evidence: Array<string | null | undefined>): OutcomeVerdict => ({
+    request: r.id,
+    turn: r.turn,
+    text: r.text,
+    outcome,
+    why,
+    evidence: evidence.filter((x): x is string => typeof x === "string"),
+  });
+  const verdict = judge(t, next, v);
+  t.request = null;
+  return verdict;
+}
+
+function judge(
+  t: TurnTracker,
+  next: { id: string; typed: string; corrects: boolean; pastedFailure: boolean } | null,
+  v: (o: Outcome, why: string, evidence: Array<string | null | undefined>) => OutcomeVerdict,
+): OutcomeVerdict {
+  if (next?.corrects) return v("superseded", "the user corrected it", [next.id]);
+  if (next && (next.pastedFailure || REPORTS_FAILURE.test(next.typed.slice(0, 400))))
+    return v("failed", "the user reported a failure", [next.id, t.failure?.id]);
+  if (t.check && !t.check.pass) return v("failed", "the last check failed", [t.check.id]);
+  if (t.failure && !t.failure.recovered && t.reply?.claim !== "success")
+    return v("failed", "its work failed last", [t.failure.id, t.reply?.id]);
+  if (t.reply?.claim === "failure") return v("failed", "the agent reported a failure", [t.reply.id]);
+  if (t.check?.pass) return v("done", "a check passed last", [t.check.id, t.reply?.id]);
+  if (t.reply?.claim === "success") return v("done", "the agent reported success", [t.reply.id]);
+  // A question answered without tools is done once answered; a request for work nobody did was left.
+  if (t.reply && t.tools === 0 && t.request?.question) return v("done", "answered", [t.reply.id]);
+  if (t.tools > 0 && t.reply) return v("done", "the agent finished without a failure", [t.reply.id]);
+  if (t.tools === 0 && t.reply)
+    return v("abandoned", "the user moved on before any work", next ? [next.id, t.reply.id] : []);
+  return v("abandoned", "the user moved on", next ? [next.id] : []);
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../src/topology/types.ts";
+import { jsonl, parseFile, parseText, realFixtures } from "../helpers/transcripts.ts";
+
+/** A pi session: user and assistant messages, and bash calls with their output and exit code. */
+type Step = ["user" | "assistant", string] | ["bash", string, string, number];
+function session(steps: Step[]): string {
+  const records: unknown[] = [
+    { type: "session", version: 3, id: "s1", timestamp: "2026-06-05T05:00:00.000Z", cwd: "/w" },
+  ];
+  let n = 0;
+  const ts = () =>
+    `2026-06-05T05:${String(Math.floor(n / 60)).padStart(2, "0")}:${String(n % 60).padStart(2, "0")}.000Z`;
+  const push = (message: unknown) => {
+    records.push({ type: "message", id: `m${n}`, parentId: n === 0 ? null : `m${n - 1}`, timestamp: ts(), message });
+    n++;
+  };
+  for (const s of steps) {
+    if (s[0] === "user") push({ role: "user", content: s[1] });
+    else if (s[0] === "assistant")
+      push({ role: "assistant", content: [{ type: "text", text: s[1] }], stopReason: "stop" });
+    else {
+      const id = `c${n}`;
+      push({
+        role: "assistant",
+        content: [{ type: "toolCall", id, name: "bash", arguments: { command: s[1] } }],
+        stopReason: "toolUse",
+      });
+      push({
+        role: "toolResult",
+        toolCallId: id,
+        toolName: "bash",
+        content: [{ type: "text", text: s[2] }],
+        isError: s[3] !== 0,
+        details: { exitCode: s[3] },
+      });
+    }
+  }
+  return jsonl(...records);
+}
+
+const outcomes = (events: SessionEvent[]) => {
+  const byId = new Map(events.map((e) => [e.event_id, e]));
+  return events
+    .filter((e) => e.event_type === "outcome")
+    .map((o) => [byId.get(o.parent_event_id!)!.text, o.status, o.meta["why"]]);
+};
+
+describe("request outcomes", () => {
+  const steps: Step[] = [
+    ["user", "make the api tests pass"],
+    ["bash", "npm test", "Tests  1 failed | 3 passed (4)", 1],
+    ["bash", "npm test", "Tests  4 passed (4)", 0],
+    ["assistant", "All tests pass now."],
+    ["user", "now add a --json flag to the cli"],
+    ["bash", "npm test", "Tests  1 failed | 4 passed (5)", 1],
+    ["assistant", "I added the flag but one test fails."],
+    ["user", "no, put it in the config file instead"],
+    ["assistant", "Moved it to the config file."],
+    ["user", "it still doesn't work when i run it"],
+    ["assistant", "Looking."],
+    ["user", "ok forget it, what time is it in tokyo?"],
+  ];
+
+  it("each request ends done, failed, superseded or abandoned, judged when the next one arrives", () => {
+    const p = parseText("/s/a.jsonl", session(steps));
+    expect(outcomes(p.events)).toEqual([
+      ["make the api tests pass", "done", "a check passed last"],
+      ["now add a --json flag to the cli", "superseded", "the user corrected it"],
+      ["no, put it in the config file instead", "failed", "the user reported a failure"],
+      ["it still doesn't work when i run it", "abandoned", "the user moved on before any work"],
+    ]);
+    // the last request has no outcome yet; every outcome hangs off its request and cites its evidence
+    for (const o of p.events.filter((e) => e.event_type === "outcome")) {
+      expect(p.edges).toContainEqual(
+        expect.objectContaining({ src: o.event_id, dst: o.parent_event_id, edge_type: "derived_from" }),
+      );
+      expect(p.edges.some((e) => e.src === o.event_id && e.edge_type === "evidence")).toBe(true);
+    }
+  });
+
+  it("are the same in one batch or several", () => {
+    const whole = parseText("/s/a.jsonl", session(steps)).events.filter((e) => e.event_type === "outcome");
+    for (const splits of [[3], [2, 6, 9], [1, 4, 7, 10, 13, 16]]) {
+      const pieces = parseText("/s/a.jsonl", session(steps), splits).events.filter((e) => e.event_type === "outcome");
+      expect(pieces).toEqual(whole);
+    }
+  });
+
+  it("on the real transcripts every typed request but the last of a session has one outcome", () => {
+    for (const f of realFixtures()) {
+      const p = parseFile(f);
+      const requests = p.events.filter(
+        (e) => e.event_type === "user_message" && e.role === "user" && !/^\/[\w:.-]*$/.test(e.text.trim()),
+      );
+      const outs = p.events.filter((e) => e.event_type === "outcome");
+      expect(new Set(outs.map((o) => o.parent_event_id)).size).toBe(outs.length);
+      if (requests.length > 0) expect(outs.length, f).toBe(requests.length - 1);
+    }
+  });
+});
