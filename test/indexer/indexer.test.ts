@@ -171,7 +171,7 @@ describe("incremental indexing", () => {
       );
       const primaries = events.filter(
         (e) =>
-          !["file_action", "command", "test_result", "decision"].includes(e.event_type) &&
+          !["file_action", "command", "test_result", "decision", "outcome"].includes(e.event_type) &&
           s.getEvent(e.parent_event_id ?? "")?.event_type !== "tool_result",
       );
       const nexts = primaries.flatMap((e) => s.edgesFrom(e.event_id).filter((x) => x.edge_type === "next"));
