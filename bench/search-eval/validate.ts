@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { FILTERS, PREFIXES } from "../../src/search/query.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
-import type { Store } from "../../src/store/types.ts";
+import type { ReadonlyStore } from "../../src/store/types.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
 import { realFixturesDir } from "../corpus.ts";
 import { type JudgedQuery, USABLE_FIXTURES } from "./judged.ts";
@@ -82,7 +82,7 @@ function transcriptOf(event: SessionEvent): string {
   return basename(event.source_file).split("__")[0] ?? event.source_file;
 }
 
-function openIndex(dbArg: string | undefined): { store: Store; cleanup: () => void } {
+function openIndex(dbArg: string | undefined): { store: ReadonlyStore & { close(): void }; cleanup: () => void } {
   if (dbArg) return { store: openStore(dbArg, { readonly: true }), cleanup: () => {} };
   const dir = mkdtempSync(join(tmpdir(), "cairn-search-eval-"));
   const store = openStore(join(dir, "eval.db"));

@@ -1,8 +1,9 @@
 /** Shared terminal formatting for the history commands. */
 import type { CliIo } from "./io.ts";
 
+/** Whether to color: decided by `main` (--color, FORCE_COLOR, NO_COLOR, a terminal); off when not decided. */
 export function color(io: CliIo): boolean {
-  return io.stdout.isTTY === true && !io.env["NO_COLOR"];
+  return io.color === true;
 }
 
 export function bold(io: CliIo, s: string): string {
@@ -38,4 +39,10 @@ export function shortId(id: string, n = 8): string {
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** One line of at most `max` characters. */
+export function oneLine(s: string, max: number): string {
+  const line = s.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

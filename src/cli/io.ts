@@ -1,4 +1,6 @@
 /** What a CLI command may touch: its streams, environment and working directory. Tests pass in-memory ones. */
+import { CairnError } from "../common/errors.ts";
+
 export interface CliIo {
   stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(chunk: string): unknown; isTTY?: boolean };
@@ -6,16 +8,15 @@ export interface CliIo {
   cwd: string;
   /** Resolves when the command should stop (Ctrl-C), for long-running commands. */
   signal?: AbortSignal;
+  /** Whether to color stdout; decided once by `main` from --color, FORCE_COLOR, NO_COLOR and the terminal. */
+  color?: boolean;
 }
 
-/** A mistake in how the command was called: printed as one line, exit code 2. */
-export class UsageError extends Error {
+/** A mistake in how the command was called: one line, a pointer to --help, exit code 2. */
+export class UsageError extends CairnError {
   override name = "UsageError";
-  /** Whether to print the command's usage after the message (not for a mistake inside an argument's value). */
-  readonly showUsage: boolean;
-  constructor(message: string, opts: { showUsage?: boolean } = {}) {
-    super(message);
-    this.showUsage = opts.showUsage ?? true;
+  constructor(message: string, hint: string | null = null) {
+    super("usage", message, hint);
   }
 }
 

@@ -1,5 +1,8 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { cairnVersion } from "../app/version.ts";
+import { takeColorFlag, useColor } from "./color.ts";
+import { reportError } from "./exit.ts";
 import { type CliIo, UsageError } from "./io.ts";
 import { COMMANDS } from "./registry.ts";
 
@@ -13,24 +16,52 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
   .join("\n")}
 
+Options for every command:
+  --json               print only JSON (errors too: {"error": {"code", "message", "hint"}})
+  --color WHEN         auto (default), always or never; FORCE_COLOR and NO_COLOR are honoured
+  --help, -h           a command's options
+  --version, -V        cairn's version
+
+Exit codes: 0 ok, 1 no results (search) or a failure, 2 a usage mistake, 130 interrupted. See docs/cli.md.
 Run 'cairn <command> --help' for a command's options.
 `;
 
+/** Whether the command's output (and so its errors) is JSON. */
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === "--json" || a === "--format=json" || (a === "--format" && argv[i + 1] === "json"));
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  let args: string[];
+  try {
+    const color = takeColorFlag(argv);
+    args = color.rest;
+    io.color ??= useColor(color.choice, io.env, io.stdout);
+  } catch (error) {
+    return reportError(io, null, error, wantsJson(argv));
+  }
   // `cairn` alone (or with only options) is the main job: index the default folders and show the overview.
-  const [first, ...others] = argv;
+  const [first, ...others] = args;
+  if (first === "--version" || first === "-V" || first === "version") {
+    io.stdout.write(`cairn ${cairnVersion()}\n`);
+    return 0;
+  }
   const implicit = first === undefined || (first.startsWith("-") && first !== "--help" && first !== "-h");
   const name = implicit ? "overview" : first;
-  const rest = implicit ? argv : others;
+  const rest = implicit ? args : others;
   if (name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(HELP);
     return 0;
   }
+  const json = wantsJson(rest);
   const entry = COMMANDS[name];
-  if (!entry) {
-    io.stderr.write(`cairn: unknown command '${name}'. Run 'cairn --help' for the list.\n`);
-    return 2;
-  }
+  if (!entry)
+    return reportError(
+      io,
+      null,
+      new UsageError(`unknown command '${name}'`, "'cairn --help' lists the commands"),
+      json,
+    );
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout.write(`${command.usage}\n`);
@@ -39,16 +70,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(
-        `cairn ${name}: ${error.message}\n${error.showUsage ? `${command.usage}\n` : `Run 'cairn ${name} --help' for the syntax.\n`}`,
-      );
-      return 2;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`cairn ${name}: ${message}\n`);
-    if (io.env["CAIRN_DEBUG"] && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    return 1;
+    return reportError(io, name, error, json);
   }
 }
 
@@ -84,8 +106,7 @@ export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
+      process.exitCode = reportError(io, null, error, false);
     },
   );
 }

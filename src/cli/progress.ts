@@ -2,7 +2,7 @@
  * Progress of long work on stderr. On a terminal: one line redrawn in place, with the rate and an ETA. Elsewhere
  * (a pipe, a log file, CI) no carriage returns: one line when a long phase starts, and nothing else.
  */
-import type { IndexProgress } from "../indexer/indexer.ts";
+import type { IndexProgress } from "../app/indexing.ts";
 import type { CliIo } from "./io.ts";
 
 /** Work below this size is quick enough that a pipe is told nothing about it. */

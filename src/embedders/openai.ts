@@ -4,6 +4,8 @@
  * backoff; anything else is an `EmbedderError` (search then falls back to words). The key comes from the
  * environment (`CAIRN_EMBED_API_KEY`, else `OPENAI_API_KEY`) and is never stored.
  */
+
+import { errorMessage } from "../common/errors.ts";
 import { type Embedder, EmbedderError, unitLength } from "./types.ts";
 
 export interface OpenAiEmbedderOptions {
@@ -56,7 +58,7 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
           await pause(attempt);
           continue;
         }
-        throw new EmbedderError(`cannot reach ${endpoint}: ${error instanceof Error ? error.message : error}`);
+        throw new EmbedderError(`cannot reach ${endpoint}: ${errorMessage(error)}`);
       }
       if ((res.status === 429 || res.status >= 500) && attempt < retries) {
         await pause(attempt);

@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import { errorMessage } from "../common/errors.ts";
 import { type Embedder, EmbedderError, unitLength } from "./types.ts";
 
 /** The part of `@huggingface/transformers` used here. */
@@ -37,7 +38,7 @@ async function loadLibrary(): Promise<TransformersModule> {
     return (await import(name)) as TransformersModule;
   } catch (error) {
     throw new EmbedderError(
-      `the transformers embedder needs ${name}: run 'npm install ${name}' where cairn is installed (${error instanceof Error ? error.message : error})`,
+      `the transformers embedder needs ${name}: run 'npm install ${name}' where cairn is installed (${errorMessage(error)})`,
     );
   }
 }
@@ -62,9 +63,7 @@ export function createTransformersEmbedder(opts: TransformersEmbedderOptions): E
     try {
       extractor = await lib.pipeline("feature-extraction", local ? basename(folder) : opts.model);
     } catch (error) {
-      throw new EmbedderError(
-        `cannot load the model '${opts.model}': ${error instanceof Error ? error.message : error}`,
-      );
+      throw new EmbedderError(`cannot load the model '${opts.model}': ${errorMessage(error)}`);
     }
     return extractor;
   }

@@ -14,6 +14,4 @@ export class LiveError extends Error {
   }
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorMessage } from "../common/errors.ts";

@@ -1,9 +1,5 @@
 /** Small text forms shared by the tools' readable output. */
-
-/** An event id as briefs cite it; `get_event` resolves it. */
-export function cite(eventId: string): string {
-  return `[e:${eventId}]`;
-}
+export { cite } from "../topology/citation.ts";
 
 /** `2025-11-21T00:02:21.477Z` → `2025-11-21 00:02` (UTC, as stored); empty for no time. */
 export function shortTime(ts: string | null | undefined): string {
@@ -19,3 +15,28 @@ export function dotted(...parts: Array<string | null | undefined | false>): stri
 
 export const ID_NOTE =
   "[e:ID] is an event id: get_event shows the event whole with its edges; session_timeline with around=ID shows what surrounds it.";
+
+/** Session fields a tool shows with what it returns. */
+export function sessionSummary(s: {
+  session_id: string;
+  provider: string;
+  kind: string;
+  project: string | null;
+  cwd: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  event_count: number;
+}) {
+  return {
+    session_id: s.session_id,
+    provider: s.provider,
+    kind: s.kind,
+    project: s.project,
+    cwd: s.cwd,
+    title: s.title === null ? null : s.title.slice(0, 200),
+    started_at: s.started_at,
+    updated_at: s.updated_at,
+    events: s.event_count,
+  };
+}

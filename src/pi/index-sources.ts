@@ -1,20 +1,13 @@
 /**
- * The real brief and recall sources of the pi extension: cairn's index (the same database as the CLI, `CAIRN_DB`
- * or the XDG default) and its resume engine. The current pi session is indexed first, so `/handoff` and the
- * brief tool see what was said a moment ago. Each call opens the database and closes it again: a pi process holds
- * no SQLite handle between tool calls, and a concurrent `cairn index` is waited for through the index lock.
+ * The real brief and recall sources of the pi extension: cairn's application layer over its index (the same
+ * database as the CLI, `CAIRN_DB` or the XDG default). The current pi session is indexed first, so `/handoff` and
+ * the brief tool see what was said a moment ago; search is the same hybrid search `cairn search` runs. Each call
+ * opens the database and closes it again: a pi process holds no SQLite handle between tool calls, and a
+ * concurrent `cairn index` is waited for through the index lock.
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { resolveDbPath } from "../indexer/db-path.ts";
-import { indexPaths } from "../indexer/indexer.ts";
-import { acquireLock } from "../indexer/lock.ts";
-import type { ResumeBrief } from "../resume/brief-types.ts";
-import { createResumeEngine } from "../resume/engine.ts";
-import { createTokenCounter } from "../resume/tokens.ts";
-import { search } from "../search/search.ts";
-import { openStore } from "../store/sqlite-store.ts";
-import type { Store } from "../store/types.ts";
+import { type Cairn, createCairn, type ReadCairn } from "../app/cairn.ts";
+import { errorText } from "../common/errors.ts";
 import { eventId } from "../topology/ids.ts";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import type { RecallBrief, RecallSource } from "./recall/recall-source.ts";
@@ -30,65 +23,49 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): {
   recall: RecallSource;
 } {
   const env = opts.env ?? process.env;
-  const dbPath = () => opts.dbPath ?? resolveDbPath(undefined, env, env["HOME"] ?? homedir());
+  const base = { ...(opts.dbPath !== undefined ? { db: opts.dbPath } : {}), env };
 
-  async function withIndexed<T>(sessionFile: string | undefined, fn: (store: Store) => T): Promise<T> {
-    const path = dbPath();
-    if (sessionFile && existsSync(sessionFile)) {
-      const lock = await acquireLock(path, 30_000, () => {});
-      try {
-        const store = openStore(path);
-        try {
-          indexPaths({ store, paths: [sessionFile], parallel: false });
-          return fn(store);
-        } finally {
-          store.close();
-        }
-      } finally {
-        lock.release();
-      }
-    }
-    if (!existsSync(path)) throw new Error(`no cairn index at ${path}; run 'cairn index' first (or set CAIRN_DB)`);
-    const store = openStore(path, { readonly: true });
+  /** Reads the index; with a session file, indexes it first so the answer includes what was just said. */
+  async function withIndexed<T>(sessionFile: string | undefined, cwd: string, fn: (app: ReadCairn) => T | Promise<T>) {
+    const fresh = sessionFile !== undefined && existsSync(sessionFile);
+    const app: ReadCairn | Cairn = fresh ? createCairn({ ...base, cwd, mode: "write" }) : createCairn({ ...base, cwd });
     try {
-      return fn(store);
+      if (fresh) await (app as Cairn).refresh([sessionFile]);
+      return await fn(app);
+    } catch (error) {
+      // pi shows a tool's error message alone: it carries the hint too.
+      throw new Error(errorText(error));
     } finally {
-      store.close();
+      app.close();
     }
   }
 
-  function brief(store: Store, sessionId: string, budget: number | undefined, leaf?: string): RecallBrief {
-    const engine = createResumeEngine({ store, counter: createTokenCounter() });
-    const b: ResumeBrief = engine.brief({
-      sessionId,
+  async function brief(app: ReadCairn, session: string, budget?: number, leaf?: string): Promise<RecallBrief> {
+    const b = await app.brief({
+      session,
       ...(budget !== undefined ? { budget } : {}),
-      ...(leaf && store.getEvent(leaf) ? { leaf } : {}),
+      ...(leaf !== undefined ? { leaf } : {}),
     });
     return { markdown: b.text, citedEventIds: [...new Set(b.citations.map((c) => c.event_id))] };
-  }
-
-  /** The session a pi file holds, once indexed (a pi file holds exactly one). */
-  function sessionOfFile(store: Store, file: string): string {
-    const found = store.listSessions({ provider: ["pi"] }).find((s) => s.source_file === file);
-    if (!found) throw new Error(`nothing to brief yet: ${file} holds no indexed pi session`);
-    return found.session_id;
   }
 
   return {
     briefs: {
       async buildBrief(req) {
-        return withIndexed(req.sessionFile, (store) => {
-          if (!store.getSession(req.sessionId))
-            throw new Error(`nothing to brief yet: session ${req.sessionId} has no indexed events`);
-          const leaf = req.leafId ? eventId("pi", req.sessionId, req.leafId) : undefined;
-          return brief(store, req.sessionId, undefined, leaf);
+        return withIndexed(req.sessionFile, req.cwd, (app) => {
+          const session = app.sessionOfFile(req.sessionFile);
+          if (!session) throw new Error(`nothing to brief yet: session ${req.sessionId} has no indexed events`);
+          // The branch the user is on, when its leaf has been indexed (a leaf written a moment ago may not be).
+          const leaf = req.leafId ? eventId("pi", session.session_id, req.leafId) : undefined;
+          const known = leaf !== undefined && app.reader().getEvent(leaf) !== undefined;
+          return brief(app, session.session_id, undefined, known ? leaf : undefined);
         });
       },
     },
     recall: {
       async search(req) {
-        return withIndexed(undefined, (store) =>
-          search(store, req.query, { limit: req.limit }).hits.map((h) => ({
+        return withIndexed(undefined, req.cwd, async (app) =>
+          (await app.search({ query: req.query, limit: req.limit })).hits.map((h) => ({
             eventId: h.event_id,
             sessionId: h.session_id,
             provider: h.provider,
@@ -100,12 +77,16 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): {
         );
       },
       async resumeBrief(req) {
-        return withIndexed(req.sessionId ? undefined : req.sessionFile, (store) => {
-          const id = req.sessionId ?? (req.sessionFile ? sessionOfFile(store, req.sessionFile) : undefined);
-          if (!id) throw new Error("give a session id: this pi session has no file yet");
-          const session = store.getSession(id) ?? store.listSessions({ idPrefix: id, limit: 2 })[0];
-          if (!session) throw new Error(`no session ${id} in the index`);
-          return brief(store, session.session_id, req.budgetTokens);
+        return withIndexed(req.sessionId ? undefined : req.sessionFile, req.cwd, (app) => {
+          if (req.sessionId) return brief(app, req.sessionId, req.budgetTokens);
+          const session = req.sessionFile ? app.sessionOfFile(req.sessionFile) : null;
+          if (!session)
+            throw new Error(
+              req.sessionFile
+                ? `nothing to brief yet: ${req.sessionFile} holds no indexed pi session`
+                : "give a session id: this pi session has no file yet",
+            );
+          return brief(app, session.session_id, req.budgetTokens);
         });
       },
     },

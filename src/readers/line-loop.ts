@@ -4,6 +4,7 @@
  * record types a newer client adds: each is reported once per type per file, and the text it carries is kept in
  * the session's `meta.unknown_records`, never turned into a message, a prompt or a tool result.
  */
+import { errorMessage } from "../common/errors.ts";
 import { contentText, isObj, type Obj, parseObjectLine, problem, str } from "./json.ts";
 import type { LineProblem, ParseOutput, RawRecord, SourceLine } from "./types.ts";
 
@@ -49,9 +50,7 @@ export function parseLines<S extends LineState>(
       readLine(s, parsed.value, line, sink);
     } catch (error) {
       // A record shape no rule anticipated must never stop the file: report it and go on.
-      sink.problems.push(
-        problem(line, `unreadable record (${error instanceof Error ? error.message : String(error)})`),
-      );
+      sink.problems.push(problem(line, `unreadable record (${errorMessage(error)})`));
     }
   }
   return { records: sink.out, problems: sink.problems, state: s };

@@ -4,7 +4,7 @@
  * own when it names one, otherwise one more than the checkpoint before it, so a session's checkpoints read as
  * steps 1, 2, 3, … A checkpoint of step N is where step N resumes from.
  */
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import { clip, firstLine } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
 
@@ -21,7 +21,11 @@ export interface Checkpoint {
   timestamp: string | null;
 }
 
-export function listCheckpoints(store: Store, sessionId: string, events?: readonly SessionEvent[]): Checkpoint[] {
+export function listCheckpoints(
+  store: ReadonlyStore,
+  sessionId: string,
+  events?: readonly SessionEvent[],
+): Checkpoint[] {
   const all = events ?? store.sessionEvents(sessionId);
   const raw: Array<Omit<Checkpoint, "step"> & { ownStep: number | null; order: number }> = [];
   for (const e of all) {

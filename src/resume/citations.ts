@@ -1,9 +1,11 @@
 /**
- * Citations in a brief: `[e:<event id>]` or `[e:<id>,<id>]` after the line or excerpt they back. Ids are the
- * store's event ids, so `cairn show <id>` (or `Store.getEvent`) resolves each one.
+ * Citations in a brief: `[e:<event id>]` or `[e:<id>,<id>]` (topology/citation.ts writes and reads them) after
+ * the line or excerpt they back. Ids are the store's event ids, so `cairn show <id>` resolves each one.
  */
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
+
+export { cite, citedIds } from "../topology/citation.ts";
 
 /**
  * The text of a line cites its newest source; the JSON output lists every source. An id costs about eight tokens,
@@ -11,24 +13,10 @@ import type { SessionEvent } from "../topology/types.ts";
  */
 export const MAX_INLINE_CITES = 1;
 
-export function cite(ids: readonly string[]): string {
-  const unique = [...new Set(ids)];
-  return unique.length === 0 ? "" : `[e:${unique.join(",")}]`;
-}
-
 /** The ids a line shows inline: its newest sources (ids are given oldest first). */
 export function inlineCites(ids: readonly string[]): string[] {
   const unique = [...new Set(ids)];
   return unique.slice(Math.max(0, unique.length - MAX_INLINE_CITES));
-}
-
-const CITE_RE = /\[e:([0-9A-Za-z:_-]+(?:,[0-9A-Za-z:_-]+)*)\]/g;
-
-/** Every id cited in a text, in order of first appearance. */
-export function citedIds(text: string): string[] {
-  const out = new Set<string>();
-  for (const m of text.matchAll(CITE_RE)) for (const id of m[1]!.split(",")) out.add(id);
-  return [...out];
 }
 
 export interface ResolvedCitation {
@@ -42,7 +30,7 @@ export interface ResolvedCitation {
 
 /** Looks every id up in the store; ids that do not resolve are returned apart (they would be a bug). */
 export function resolveCitations(
-  store: Pick<Store, "getEvent">,
+  store: Pick<ReadonlyStore, "getEvent">,
   ids: Iterable<string>,
 ): { resolved: ResolvedCitation[]; unresolved: string[] } {
   const resolved: ResolvedCitation[] = [];

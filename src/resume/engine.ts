@@ -2,7 +2,7 @@
  * The resume engine: a cited brief of one session as of a cut, under a token budget, validated, with the fallback
  * ladder when validation fails. Pure over the store and the token counter it is given.
  */
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import type { ResumeBrief } from "./brief-types.ts";
 import { type Attempt, buildAttempt, type Folded, fold } from "./build.ts";
 import { type Checkpoint, checkpointForStep, listCheckpoints } from "./checkpoints.ts";
@@ -41,7 +41,7 @@ export interface ResumeEngine {
 }
 
 export interface ResumeEngineDeps {
-  store: Store;
+  store: ReadonlyStore;
   counter: TokenCounter;
 }
 

@@ -97,15 +97,15 @@ export interface LedgerCheck extends Cited {
   command: string;
   runs: number;
   fails: number;
-  /** Status of the family's last run: pass, fail or unknown. */
+  /** Status of the check's last run: pass, fail or unknown. */
   status: string;
   ordinal: number;
   passed: number | null;
   failed: number | null;
   failingTests: string[];
   errorLines: string[];
-  /** A failing run that a later passing check (of any family) has since answered. */
-  stale: boolean;
+  /** Still failing, but a later passing check (of any family) has since answered it: listed with the passing. */
+  answered: boolean;
 }
 
 export const PLAN_STATES = ["pending", "in_progress", "completed"] as const;

@@ -151,12 +151,12 @@ function checkItem(c: LedgerCheck, caps: LedgerCaps): BriefItem {
       ? `: ${c.failed} failed, ${c.passed} passed`
       : "";
   const history = c.runs > 1 ? ` (${c.runs} runs, ${c.fails} failed)` : "";
-  const since = c.stale ? " (a later check passed)" : "";
+  const since = c.answered ? " (a later check passed)" : "";
   let text = withCites(
     `- ${mark} ${c.family} \`${clip(c.command, 100)}\` @${c.ordinal}${counts}${history}${since}`,
     c.cites,
   );
-  if (c.status === "fail" && !c.stale) {
+  if (c.status === "fail" && !c.answered) {
     const tests = c.failingTests.slice(0, caps.failingTests);
     if (tests.length > 0)
       text += `\n    failing: ${tests.join("; ")}${c.failingTests.length > tests.length ? `; … ${c.failingTests.length - tests.length} more` : ""}`;
@@ -285,8 +285,8 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
     }
   }
 
-  const failing = ledger.checks.filter((c) => c.status === "fail" && !c.stale);
-  const passing = ledger.checks.filter((c) => c.status !== "fail" || c.stale).slice(0, caps.checksPassing);
+  const failing = ledger.checks.filter((c) => c.status === "fail" && !c.answered);
+  const passing = ledger.checks.filter((c) => c.status !== "fail" || c.answered).slice(0, caps.checksPassing);
   if (failing.length + passing.length > 0) {
     out.push(heading("### Checks (last run of each)"));
     for (const c of [...failing, ...passing]) out.push(checkItem(c, caps));

@@ -2,6 +2,7 @@
  * The brief's frame: the header that says what the brief is and how to read its citations, the section headings,
  * the pointer to the full transcript, and the assembly of sections into one Markdown text.
  */
+import { cite } from "../topology/citation.ts";
 import type { BriefItem, BriefSection, SectionName } from "./brief-types.ts";
 import type { Timeline } from "./timeline.ts";
 
@@ -49,7 +50,7 @@ export interface PointerInput {
 export function transcriptPointer(p: PointerInput): BriefItem {
   const lines = [
     SECTION_TITLES.transcript,
-    `${p.reason} For exact details read \`${p.file}\` lines ${p.first}–${p.last} (one JSON record per line; read it with an offset and a limit, not whole). [e:${p.cite}]`,
+    `${p.reason} For exact details read \`${p.file}\` lines ${p.first}–${p.last} (one JSON record per line; read it with an offset and a limit, not whole). ${cite(p.cite)}`,
   ];
   if (p.missing.length > 0) lines.push(`Not in this brief: ${p.missing.join("; ")}.`);
   return { field: "transcript", text: lines.join("\n"), cites: [p.cite] };

@@ -2,7 +2,8 @@
  * The events a brief is built from: one session read from the store up to a cut, "as if it had ended there".
  * The cut's own derived events (the command, test result or error read off a tool result) belong to it.
  */
-import type { SessionRow, Store } from "../store/types.ts";
+import { resolveEventId } from "../store/resolve.ts";
+import type { ReadonlyStore, SessionRow } from "../store/types.ts";
 import { DERIVED_EVENT_TYPES, type SessionEvent } from "../topology/types.ts";
 import { branchEvents } from "./branch.ts";
 
@@ -32,19 +33,19 @@ export function isDerived(e: SessionEvent): boolean {
   return DERIVED.has(e.event_type);
 }
 
-export function loadTimeline(store: Store, sessionId: string, opts: TimelineOptions = {}): Timeline {
+export function loadTimeline(store: ReadonlyStore, sessionId: string, opts: TimelineOptions = {}): Timeline {
   const session = store.getSession(sessionId);
   if (!session) throw new Error(`no session ${sessionId} in the index`);
   let all = store.sessionEvents(sessionId);
   if (all.length === 0) throw new Error(`session ${sessionId} has no events`);
   if (opts.leaf) {
-    const leaf = resolveEventIn(store, sessionId, opts.leaf);
+    const leaf = resolveEventId(store, opts.leaf, { sessionId });
     all = branchEvents(all, leaf.event_id);
   }
   let cut = all[all.length - 1]!;
   let atEnd = true;
   if (opts.at) {
-    const at = resolveEventIn(store, sessionId, opts.at);
+    const at = resolveEventId(store, opts.at, { sessionId });
     // Derived events hang off a primary one; cutting at one means cutting at its source.
     const source = isDerived(at) && at.parent_event_id ? (store.getEvent(at.parent_event_id) ?? at) : at;
     cut = source;
@@ -65,18 +66,4 @@ export function loadTimeline(store: Store, sessionId: string, opts: TimelineOpti
 function lastPrimary(events: readonly SessionEvent[]): SessionEvent | undefined {
   for (let i = events.length - 1; i >= 0; i--) if (!isDerived(events[i]!)) return events[i];
   return undefined;
-}
-
-/** An event of the session by id or unique id prefix; anything else is a usage mistake with a clear message. */
-export function resolveEventIn(store: Store, sessionId: string, idOrPrefix: string): SessionEvent {
-  const exact = store.getEvent(idOrPrefix);
-  if (exact) {
-    if (exact.session_id !== sessionId)
-      throw new Error(`event ${idOrPrefix} belongs to session ${exact.session_id}, not ${sessionId}`);
-    return exact;
-  }
-  const found = store.findEvents(idOrPrefix, 50).filter((e) => e.session_id === sessionId);
-  if (found.length === 1) return found[0]!;
-  if (found.length === 0) throw new Error(`no event ${idOrPrefix} in session ${sessionId}`);
-  throw new Error(`event id prefix ${idOrPrefix} is ambiguous in session ${sessionId}; give more characters`);
 }

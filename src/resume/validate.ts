@@ -47,7 +47,7 @@ export function mustKeep(ledger: Ledger): MustKeep[] {
   for (const f of ledger.failures)
     if (f.status === "open") out.push({ kind: "open_failure", needle: clip(f.signature, 160) });
   for (const c of ledger.checks) {
-    if (c.status !== "fail" || c.stale) continue;
+    if (c.status !== "fail" || c.answered) continue;
     out.push({ kind: "failing_check", needle: head(c.command, 60) });
     for (const t of c.failingTests) out.push({ kind: "failing_test", needle: t });
   }

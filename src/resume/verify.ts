@@ -10,7 +10,7 @@
  * The brief is found by its header in the resumed session's first user messages; the ledger is rebuilt as of the
  * brief's cut, so the check is as deterministic as the brief.
  */
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { fold } from "./build.ts";
 import { listCheckpoints } from "./checkpoints.ts";
@@ -63,7 +63,7 @@ export interface VerifyOptions {
   actions?: number;
 }
 
-export function verifyResumed(store: Store, opts: VerifyOptions): VerifyResult {
+export function verifyResumed(store: ReadonlyStore, opts: VerifyOptions): VerifyResult {
   const resumed = loadTimeline(store, opts.sessionId);
   const found = findBrief(resumed.events);
   if (!found)
@@ -221,7 +221,7 @@ function completedWork(
     }
   // Rewriting files only finished steps touched, while nothing was failing.
   const since = ledger.step.checkpointOrdinal;
-  const failing = ledger.checks.some((c) => c.status === "fail" && !c.stale);
+  const failing = ledger.checks.some((c) => c.status === "fail" && !c.answered);
   if (since !== null && !failing) {
     const finished = new Map(ledger.files.filter((f) => f.modified && f.lastOrdinal < since).map((f) => [f.path, f]));
     const flagged = new Set<string>();

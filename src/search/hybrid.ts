@@ -5,13 +5,14 @@
  * why in `notice`.
  */
 
+import { errorMessage } from "../common/errors.ts";
 import type { Embedder } from "../embedders/types.ts";
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { showsBundle } from "./bundles.ts";
-import { ftsTokens } from "./fts-match.ts";
 import { parseQuery } from "./query.ts";
 import { hitBuilder, type LexicalRow, lexicalRows, type SearchHit, STOPWORDS, toEventQuery } from "./search.ts";
+import { ftsTokens } from "./text-match.ts";
 
 export const SEARCH_MODES = ["hybrid", "lexical", "vector"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -157,7 +158,7 @@ interface MeaningRow {
 }
 
 async function meaningRows(
-  store: Store,
+  store: ReadonlyStore,
   embedder: Embedder | null,
   parsed: ReturnType<typeof parseQuery>,
   depth: number,
@@ -178,7 +179,7 @@ async function meaningRows(
   } catch (error) {
     return {
       rows: [],
-      notice: `meaning unavailable (${error instanceof Error ? error.message : String(error)}); ranked by words only`,
+      notice: `meaning unavailable (${errorMessage(error)}); ranked by words only`,
     };
   }
   if (!vector || vector.length !== state.dimension)
@@ -211,7 +212,7 @@ async function meaningRows(
   return { rows, notice };
 }
 
-export async function searchHybrid(store: Store, input: string, opts: HybridOptions): Promise<HybridResult> {
+export async function searchHybrid(store: ReadonlyStore, input: string, opts: HybridOptions): Promise<HybridResult> {
   const parsed = parseQuery(input, opts.now ?? new Date());
   const limit = opts.limit ?? 20;
   const wanted = opts.mode ?? "hybrid";

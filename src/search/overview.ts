@@ -1,15 +1,15 @@
 /** What `cairn` (no arguments) shows after indexing: sessions per agent and project, the latest ones, and what is still failing in them. */
-import type { SessionRow, Store } from "../store/types.ts";
+import type { ReadonlyStore, SessionRow } from "../store/types.ts";
 import { type OpenFailure, openFailures } from "./sessions.ts";
 
 export interface Overview {
   sessions: number;
   events: number;
-  byAgent: Array<{ provider: string; sessions: number; projects: Array<{ project: string; sessions: number }> }>;
+  by_agent: Array<{ provider: string; sessions: number; projects: Array<{ project: string; sessions: number }> }>;
   recent: Array<{ session: SessionRow; open_failures: OpenFailure[] }>;
 }
 
-export function buildOverview(store: Store, recentCount = 5): Overview {
+export function buildOverview(store: ReadonlyStore, recentCount = 5): Overview {
   const all = store.listSessions({ kinds: ["main", "fork"] });
   const counts = store.counts();
   const agents = new Map<string, Map<string, number>>();
@@ -32,5 +32,5 @@ export function buildOverview(store: Store, recentCount = 5): Overview {
     .slice(0, recentCount)
     .map((session) => ({ session, open_failures: openFailures(store, session.session_id) }));
   // Subagent and exec sessions are part of their parent's work; the overview counts the sessions people started.
-  return { sessions: all.length, events: counts.events, byAgent, recent };
+  return { sessions: all.length, events: counts.events, by_agent: byAgent, recent };
 }

@@ -4,6 +4,7 @@
  * `project:`, `session:`, `since:`, `until:`, `kind:`). Parsing is pure; a malformed query is a QueryError that
  * names the offending part, never an SQL error.
  */
+import { CairnError } from "../common/errors.ts";
 import { EVENT_TYPES, type EventType, PROVIDERS, type Provider } from "../topology/types.ts";
 
 export const PREFIXES = ["decision", "outcome", "error", "test", "tool", "resume", "file", "cmd"] as const;
@@ -11,11 +12,12 @@ export type Prefix = (typeof PREFIXES)[number];
 export const FILTERS = ["provider", "project", "session", "since", "until", "kind"] as const;
 export type Filter = (typeof FILTERS)[number];
 
-export class QueryError extends Error {
+/** A malformed query: its message names the bad part (surfaces show it as "bad query: …"). */
+export class QueryError extends CairnError {
   override name = "QueryError";
   readonly part: string;
   constructor(part: string, message: string) {
-    super(`${message} (in '${part}')`);
+    super("bad_query", `${message} (in '${part}')`);
     this.part = part;
   }
 }

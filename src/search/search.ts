@@ -3,13 +3,13 @@
  * hit gets its session's project, a highlighted snippet and its evidence chain (an error ← the tool result it came
  * from ← the call ← the assistant message that made it).
  */
-import type { EventQuery, SessionRow, Store } from "../store/types.ts";
+import type { EventQuery, ReadonlyStore, SessionRow } from "../store/types.ts";
 import { derivedEventId } from "../topology/ids.ts";
 import { OUTCOMES } from "../topology/outcomes.ts";
 import type { EventType, SessionEvent } from "../topology/types.ts";
-import { buildMatch, ftsTokens } from "./fts-match.ts";
 import { type ParsedQuery, parseQuery, QueryError, type TextTerm } from "./query.ts";
 import { snippetOf } from "./snippet.ts";
+import { buildMatch, ftsTokens } from "./text-match.ts";
 
 export interface EvidenceLink {
   event_id: string;
@@ -149,7 +149,7 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
   return out;
 }
 
-export function search(store: Store, input: string, opts: SearchOptions = {}): SearchResult {
+export function search(store: ReadonlyStore, input: string, opts: SearchOptions = {}): SearchResult {
   const parsed = parseQuery(input, opts.now ?? new Date());
   const toHit = hitBuilder(store, parsed);
   return {
@@ -193,7 +193,7 @@ export interface LexicalRow {
  * BM25 over the index with every word required; when that finds fewer than `limit` events, the events with only
  * some of the words follow (marked partial), so a question typed in plain words still finds its evidence.
  */
-export function lexicalRows(store: Store, parsed: ParsedQuery, limit: number): LexicalRow[] {
+export function lexicalRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
   const rows: LexicalRow[] = store.searchEvents(toEventQuery(parsed, limit));
   if (rows.length >= limit) return rows;
   const relaxed = relaxedTerms(parsed.terms);
@@ -221,7 +221,7 @@ export function highlightWords(parsed: ParsedQuery): string[] {
 
 /** Turns events into hits for one query: project, snippet and evidence chain (sessions looked up once each). */
 export function hitBuilder(
-  store: Store,
+  store: ReadonlyStore,
   parsed: ParsedQuery,
 ): (event: SessionEvent, score: number | null, partial?: true) => SearchHit {
   const words = highlightWords(parsed);
@@ -249,7 +249,7 @@ export function hitBuilder(
 }
 
 /** The outcome of a request hit (its id follows from the request's), or of the request behind an outcome hit. */
-function outcomeOf(store: Store, event: SessionEvent): Pick<SearchHit, "outcome"> {
+function outcomeOf(store: ReadonlyStore, event: SessionEvent): Pick<SearchHit, "outcome"> {
   const o =
     event.event_type === "outcome"
       ? event
@@ -263,7 +263,7 @@ function outcomeOf(store: Store, event: SessionEvent): Pick<SearchHit, "outcome"
 const CHAIN_END = new Set<EventType>(["user_message", "assistant_message"]);
 
 /** What an event came from: parents up to the message that started it (at most four steps). */
-export function evidenceChain(store: Store, event: SessionEvent): EvidenceLink[] {
+export function evidenceChain(store: ReadonlyStore, event: SessionEvent): EvidenceLink[] {
   const chain: EvidenceLink[] = [];
   let current = event;
   for (let depth = 0; depth < 4 && current.parent_event_id && !CHAIN_END.has(current.event_type); depth++) {

@@ -3,7 +3,7 @@
  * line count, derived errors, tests and decisions marked under the event they came from, resume points marked,
  * branches (an event whose tree parent is not the event before it) and sidechains shown.
  */
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import type { EventType, Provider, SessionEvent } from "../topology/types.ts";
 
 export const TIMELINE_MARKS = [
@@ -50,7 +50,7 @@ export interface TimelineOptions {
 const FOLDED = new Set<EventType>(["file_action", "command"]);
 const DERIVED = new Set<EventType>(["file_action", "command", "test_result", "decision"]);
 
-export function buildTimeline(store: Store, sessionId: string, opts: TimelineOptions = {}): TimelineRow[] {
+export function buildTimeline(store: ReadonlyStore, sessionId: string, opts: TimelineOptions = {}): TimelineRow[] {
   const events = store.sessionEvents(sessionId, { from: opts.from, to: opts.to });
   return timelineRows(events, opts);
 }

@@ -7,7 +7,12 @@
  */
 
 import { type Embedder, EmbedderError } from "../embedders/types.ts";
-import type { Store } from "../store/types.ts";
+import type { VectorUpkeep } from "../store/bundle-types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
+
+/** What keeping vectors current touches: the bundle queue, bundles, vectors, and events to bundle. */
+export type VectorStore = VectorUpkeep & Pick<ReadonlyStore, "getEvent">;
+
 import { buildBundle } from "./bundles.ts";
 
 export interface VectorProgress {
@@ -39,7 +44,7 @@ export interface RefreshResult {
 }
 
 /** Builds the bundles of every queued event. Synchronous; one transaction per 2,000 events. */
-export function buildQueuedBundles(store: Store, onProgress?: (p: VectorProgress) => void): number {
+export function buildQueuedBundles(store: VectorStore, onProgress?: (p: VectorProgress) => void): number {
   let built = 0;
   const total = store.vectorState().queued;
   for (;;) {
@@ -51,10 +56,10 @@ export function buildQueuedBundles(store: Store, onProgress?: (p: VectorProgress
 }
 
 /** Builds the bundles of the next 2,000 queued events, in one transaction; null when none are queued. */
-function buildBundleBatch(store: Store): number | null {
+function buildBundleBatch(store: VectorStore): number | null {
   const queued = store.bundleQueue(2_000);
   if (queued.length === 0) return null;
-  const cache = new Map<string, ReturnType<Store["getEvent"]>>();
+  const cache = new Map<string, ReturnType<VectorStore["getEvent"]>>();
   const lookup = (id: string) => {
     if (!cache.has(id)) cache.set(id, store.getEvent(id));
     return cache.get(id);
@@ -79,7 +84,7 @@ function aborted(signal: AbortSignal | undefined): Promise<"aborted"> {
 }
 
 export async function refreshVectors(
-  store: Store,
+  store: VectorStore,
   embedder: Embedder | null,
   opts: RefreshOptions = {},
 ): Promise<RefreshResult> {

@@ -1,6 +1,6 @@
 /** The store's side of semantic search: evidence bundles, their vectors, and the settings that say how they were made. */
 import type { EventType, SessionEvent } from "../topology/types.ts";
-import type { EventHit, EventQuery } from "./types.ts";
+import type { EventHit, EventQuery } from "./query-types.ts";
 
 export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request"] as const;
 export type BundleKind = (typeof BUNDLE_KINDS)[number];
@@ -50,8 +50,21 @@ export interface VectorHit extends EventHit {
   bundle_kind: BundleKind;
 }
 
-export interface BundleStore {
+/** What a query reads of the semantic layer. */
+export interface BundleReads {
   getSetting(key: string): string | null;
+  /** Counts bundles: a scan of the bundles table, for status and refresh, not for every query. */
+  vectorState(): VectorState;
+  /** What a query needs to know, in a few index lookups: who made the vectors, and whether any or all are there. */
+  vectorInfo(): { embedder: string | null; dimension: number | null; any: boolean; pending: boolean };
+  /** Cosine similarity of the vector to the stored vectors of these events (those that show an embedded bundle). */
+  similarities(vector: Float32Array, eventIds: readonly string[]): Map<string, number>;
+  /** Nearest bundles to a unit vector, as the events they show, filtered like a text query. */
+  nearestEvents(vector: Float32Array, query: EventQuery): VectorHit[];
+}
+
+/** Keeping the semantic layer current: building queued bundles and embedding them (`search/vectors.ts`). */
+export interface VectorUpkeep extends BundleReads {
   putSetting(key: string, value: string): void;
   /** Events queued (by triggers) since their bundle was last built, oldest first. */
   bundleQueue(limit: number): QueuedAnchor[];
@@ -61,16 +74,8 @@ export interface BundleStore {
   pendingBundles(limit: number): PendingBundle[];
   /** Stores vectors and marks their bundles embedded; a null vector (nothing to embed) marks it without one. */
   putVectors(rows: ReadonlyArray<{ anchor_rowid: number; kind: BundleKind; vector: Float32Array | null }>): void;
-  /** Counts bundles: a scan of the bundles table, for status and refresh, not for every query. */
-  vectorState(): VectorState;
-  /** What a query needs to know, in a few index lookups: who made the vectors, and whether any or all are there. */
-  vectorInfo(): { embedder: string | null; dimension: number | null; any: boolean; pending: boolean };
   /** Rebuilds the vector index when deleted and re-embedded vectors left many dead slots; true when it did. */
   compactVectors(): boolean;
   /** Starts over with another embedder: a vector table of its dimension, every bundle pending. */
   resetVectors(embedder: string | null, dimension: number): void;
-  /** Cosine similarity of the vector to the stored vectors of these events (those that show an embedded bundle). */
-  similarities(vector: Float32Array, eventIds: readonly string[]): Map<string, number>;
-  /** Nearest bundles to a unit vector, as the events they show, filtered like a text query. */
-  nearestEvents(vector: Float32Array, query: EventQuery): VectorHit[];
 }

@@ -11,15 +11,15 @@ import {
   BUNDLE_KIND_OF_EVENT,
   BUNDLE_KINDS,
   type BundleKind,
-  type BundleStore,
   type PendingBundle,
   type QueuedAnchor,
   type VectorHit,
   type VectorState,
+  type VectorUpkeep,
 } from "./bundle-types.ts";
+import type { EventQuery } from "./query-types.ts";
 import { EVENT_COLUMNS, toEvent } from "./sqlite-read.ts";
 import { filters } from "./sqlite-search.ts";
-import type { EventQuery } from "./types.ts";
 import { type BitChunk, bitBytes, encodeVector, nearestByBits, toChunk } from "./vector-codes.ts";
 
 /** Slots per chunk of sign bits: 4,096 × 32 bytes for a 256-dimensional vector, rewritten as it fills. */
@@ -32,7 +32,7 @@ const COLS = EVENT_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
   .join(", ");
 
-export function createBundleStore(db: Database.Database): BundleStore {
+export function createBundleStore(db: Database.Database): VectorUpkeep {
   const getSetting = db.prepare("SELECT value FROM settings WHERE key = ?").pluck();
   const putSetting = db.prepare(
     "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -6,9 +6,10 @@
  */
 import type Database from "better-sqlite3";
 import type { SessionEvent } from "../topology/types.ts";
+import { ftsMatch } from "./fts-match.ts";
 import { facetToken } from "./fts-text.ts";
+import type { EventHit, EventQuery } from "./query-types.ts";
 import { EVENT_COLUMNS, likeEscape, toEvent } from "./sqlite-read.ts";
-import type { EventHit, EventQuery } from "./types.ts";
 
 const COLS = EVENT_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
@@ -99,17 +100,17 @@ export function createSearch(db: Database.Database) {
     });
 
   /** Filters that the index can apply itself, as facet terms added to the match. */
-  function withFacets(q: EventQuery): string {
+  function withFacets(q: EventQuery, match: string): string {
     const groups: string[][] = [];
     if (q.types?.length) groups.push(q.types.map((t) => facetToken("k", t)));
     if (q.providers?.length) groups.push(q.providers.map((p) => facetToken("p", p)));
     if (q.statuses?.length) groups.push(q.statuses.map((s) => facetToken("s", s)));
     if (q.tool) groups.push([facetToken("t", q.tool)]);
-    if (groups.length === 0) return q.match!;
+    if (groups.length === 0) return match;
     const facets = groups
       .map((g) => (g.length === 1 ? `"${g[0]}"` : `(${g.map((t) => `"${t}"`).join(" OR ")})`))
       .join(" AND ");
-    return `(${q.match}) AND {facets}: (${facets})`;
+    return `(${match}) AND {facets}: (${facets})`;
   }
 
   /**
@@ -124,7 +125,7 @@ export function createSearch(db: Database.Database) {
     return row ?? null;
   }
 
-  function ranked(q: EventQuery, f: Filters): EventHit[] {
+  function ranked(q: EventQuery, text: string, f: Filters): EventHit[] {
     const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
     const cond = f.where.length ? `WHERE ${f.where.join(" AND ")}` : "";
     // bm25() with the column weights rather than the table's `rank`: the same scores, but FTS5 sorts `rank`
@@ -133,7 +134,7 @@ export function createSearch(db: Database.Database) {
         WHERE events_fts MATCH ? ${floor ? "AND rowid >= ?" : ""} ORDER BY rank LIMIT ?)
       SELECT ${COLS}, hits.rank AS score FROM hits JOIN session_events e ON e.rowid = hits.rowid ${join} ${cond}
       ORDER BY hits.rank, e.event_id LIMIT ?`;
-    const match = withFacets(q);
+    const match = withFacets(q, text);
     // The facets already narrowed kind, provider, status and tool; the remaining filters may still drop candidates.
     const narrowedOnly =
       f.where.length === 0 || (!q.sessionPrefix && !q.since && !q.until && !q.file && !q.command && !f.joinSessions);
@@ -176,7 +177,7 @@ export function createSearch(db: Database.Database) {
       words === null
         ? null
         : q.types?.length || q.tool || q.providers?.length || q.statuses?.length
-          ? withFacets({ ...q, match: words })
+          ? withFacets(q, words)
           : words;
     const cond = f.where.length ? `AND ${f.where.join(" AND ")}` : "";
     // With one kind, its (event_type, timestamp) index already lists events newest first (rowid breaking ties),
@@ -207,7 +208,8 @@ export function createSearch(db: Database.Database) {
   return {
     searchEvents(q: EventQuery): EventHit[] {
       const f = filters(q);
-      return q.match !== null ? ranked(q, f) : newest(q, f);
+      const text = q.match === null ? null : ftsMatch(q.match);
+      return text !== null ? ranked(q, text, f) : newest(q, f);
     },
   };
 }

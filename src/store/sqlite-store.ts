@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { CairnError } from "../common/errors.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { createBundleStore } from "./sqlite-bundles.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
@@ -13,7 +14,11 @@ import { createReader } from "./sqlite-read.ts";
 import { createSearch } from "./sqlite-search.ts";
 import { createThreadReads } from "./sqlite-threads.ts";
 import { createWriter } from "./sqlite-write.ts";
-import type { Store } from "./types.ts";
+import type { ReadonlyStore, Store } from "./types.ts";
+
+export interface Closable {
+  close(): void;
+}
 
 export interface OpenStoreOptions {
   /** Open without writing (no migrations); fails if the database has never been created. */
@@ -22,6 +27,8 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
 }
 
+export function openStore(path: string, opts: OpenStoreOptions & { readonly: true }): ReadonlyStore & Closable;
+export function openStore(path: string, opts?: OpenStoreOptions): Store;
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   if (path !== ":memory:" && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
@@ -41,9 +48,17 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     else {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version < MIGRATIONS.length)
-        throw new Error(`the index at ${path} is older than this cairn; run 'cairn index' to upgrade it`);
+        throw new CairnError(
+          "index_unavailable",
+          `the index at ${path} is older than this cairn`,
+          "run 'cairn index' to upgrade it",
+        );
       if (version > MIGRATIONS.length)
-        throw new Error(`the index at ${path} was written by a newer cairn (schema ${version}); upgrade cairn`);
+        throw new CairnError(
+          "index_unavailable",
+          `the index at ${path} was written by a newer cairn (schema ${version})`,
+          "upgrade cairn",
+        );
     }
   } catch (error) {
     db.close();

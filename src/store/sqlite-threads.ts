@@ -1,7 +1,7 @@
 /** Reads for work threads: which sessions share which files, error signatures and branches. */
 import type Database from "better-sqlite3";
 import type { Entity } from "../topology/types.ts";
-import type { LastCheck, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "./thread-types.ts";
+import type { CheckRunRow, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "./thread-types.ts";
 
 /** Bound parameters per `IN (…)` list, well under SQLite's variable limit. */
 const CHUNK = 500;
@@ -24,18 +24,15 @@ export function createThreadReads(db: Database.Database): ThreadReads {
        GROUP BY session_id, dst`,
     )
     .raw();
-  // SQLite returns the other columns of the row that holds max(ordinal), i.e. each check's latest run. `+event_type`
-  // keeps the planner on the session index: the type index would visit every check in the index.
+  // `+event_type` keeps the planner on the session index: the type index would visit every check in the index.
   const checksOf = db.prepare(
-    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, max(ordinal) AS ordinal
-     FROM session_events WHERE session_id = ? AND +event_type = 'test_result'
-     GROUP BY key ORDER BY ordinal`,
+    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
+     FROM session_events WHERE session_id = ? AND +event_type = 'test_result' ORDER BY ordinal`,
   );
   // For many sessions at once, one pass over all checks (through the type index) beats a range per session.
   const allChecks = db.prepare(
-    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, max(ordinal) AS ordinal
-     FROM session_events WHERE event_type = 'test_result'
-     GROUP BY session_id, key ORDER BY session_id, ordinal`,
+    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
+     FROM session_events WHERE event_type = 'test_result'`,
   );
   const lastResult = db.prepare(
     `SELECT event_id, status, timestamp FROM session_events
@@ -45,7 +42,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
     "SELECT meta FROM session_events WHERE parent_event_id = ? AND event_type = 'error' ORDER BY ordinal LIMIT 1",
   );
   const exists = db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").pluck();
-  type CheckRow = Omit<LastCheck, "failing_tests"> & { session_id: string; meta: string | null };
+  type CheckRow = Omit<CheckRunRow, "failing_tests"> & { session_id: string; meta: string | null };
 
   return {
     threadSessions: () => sessions.all() as ThreadSessionRow[],
@@ -79,7 +76,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
           const sig = parseMeta(err?.meta)["signature"];
           signature = typeof sig === "string" ? sig : null;
         }
-        out.set(id, { session_id: id, checks: [], last_result: result ? { ...result, signature } : null });
+        out.set(id, { session_id: id, check_runs: [], last_result: result ? { ...result, signature } : null });
       }
       const rows =
         out.size > BULK_SESSIONS
@@ -87,8 +84,9 @@ export function createThreadReads(db: Database.Database): ThreadReads {
           : [...out.keys()].flatMap((id) => checksOf.all(id) as CheckRow[]);
       for (const r of rows) {
         const failing = parseMeta(r.meta)["failing_tests"];
-        out.get(r.session_id)?.checks.push({
+        out.get(r.session_id)?.check_runs.push({
           key: r.key,
+          ordinal: r.ordinal,
           event_id: r.event_id,
           status: r.status,
           timestamp: r.timestamp,

@@ -22,20 +22,22 @@ export interface SessionEntityLink {
   edges: number;
 }
 
-/** The latest run of one check (test runner, type checker, linter, build) in a session. */
-export interface LastCheck {
-  /** The check's command, or the result text when it has none (the same key `openFailures` uses). */
+/** One run of a check (test runner, type checker, linter, build) in a session. */
+export interface CheckRunRow {
+  /** The check's canonical command, or the result text when it has none (topology/check-state.ts `checkKey`). */
   key: string;
+  ordinal: number;
   event_id: string;
   status: string | null;
   timestamp: string | null;
   failing_tests: string[];
 }
 
-/** How a session ends: its checks' latest runs and its last tool result. */
+/** How a session ends: its check runs (which are still failing is decided above the store) and its last tool result. */
 export interface SessionEnding {
   session_id: string;
-  checks: LastCheck[];
+  /** Every check run of the session. */
+  check_runs: CheckRunRow[];
   last_result: {
     event_id: string;
     status: string | null;

@@ -1,18 +1,10 @@
 /** The store's interface: everything else reads and writes the index through it, never through SQL. */
 import type { TopologyBatch } from "../topology/normalize.ts";
 import type { TranscriptState } from "../topology/transcript.ts";
-import type {
-  Edge,
-  Entity,
-  EventType,
-  Problem,
-  Provider,
-  SessionEvent,
-  SessionInfo,
-  SessionKind,
-} from "../topology/types.ts";
-import type { BundleStore } from "./bundle-types.ts";
+import type { Edge, Entity, Problem, Provider, SessionEvent, SessionInfo, SessionKind } from "../topology/types.ts";
+import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";
 import type { PreparedBatch } from "./prepare-batch.ts";
+import type { EventHit, EventQuery } from "./query-types.ts";
 import type { ThreadReads } from "./thread-types.ts";
 
 /** What the one-stat check compares, and whether the file was last seen gone. */
@@ -22,6 +14,8 @@ export interface FileStamp {
   inode: number;
   gone: boolean;
 }
+
+export type { EventHit, EventQuery, MatchTerm, TextMatch } from "./query-types.ts";
 
 /** What the indexer remembers of one transcript file. */
 export interface FileState {
@@ -66,35 +60,6 @@ export interface SessionFilter {
   limit?: number;
 }
 
-/** A full-text or filter query, already parsed and validated by `search/`. */
-export interface EventQuery {
-  /** An FTS5 MATCH expression over the `text` and `idents` columns, or null for filters only. */
-  match: string | null;
-  types?: EventType[];
-  providers?: Provider[];
-  projects?: string[];
-  sessionPrefix?: string;
-  since?: string;
-  until?: string;
-  /** Substring of `file_path`. */
-  file?: string;
-  /** Substring of `command` or the event text of commands. */
-  command?: string;
-  /** Tool name, case-insensitive. */
-  tool?: string;
-  /** Event statuses to keep (e.g. `fail` for tests). */
-  statuses?: string[];
-  /** Subagent and `codex exec` sessions are searched unless this is false. */
-  includeSubagents?: boolean;
-  limit: number;
-}
-
-export interface EventHit {
-  event: SessionEvent;
-  /** BM25 (lower is better) when the query had text; null for filter-only queries (newest first). */
-  score: number | null;
-}
-
 /** An explicit checkpoint (`cairn checkpoint`), linked to the session's last event when it was recorded. */
 export interface CheckpointRow {
   checkpoint_id: string;
@@ -112,8 +77,34 @@ export interface StoreCounts {
   problems: number;
 }
 
-export interface Store extends ThreadReads, BundleStore {
+/**
+ * The index as the layers that only read see it: search, threads, resume and the read-only surfaces get this
+ * view, so none of them can reach a write (pi's `ReadonlySessionManager` is the pattern).
+ */
+export interface ReadonlyStore extends ThreadReads, BundleReads {
   readonly path: string;
+  getEvent(eventId: string): SessionEvent | undefined;
+  /** The event with only the first `chars` characters of its text (tool output can run to megabytes). */
+  getEventHead(eventId: string, chars: number): SessionEvent | undefined;
+  /** Events whose id starts with the prefix (for ids typed by hand). */
+  findEvents(idPrefix: string, limit: number): SessionEvent[];
+  sessionEvents(sessionId: string, range?: { from?: number; to?: number }): SessionEvent[];
+  getSession(sessionId: string): SessionRow | undefined;
+  listSessions(filter: SessionFilter): SessionRow[];
+  edgesFrom(id: string): Edge[];
+  edgesTo(id: string): Edge[];
+  getEntity(entityId: string): Entity | undefined;
+  searchEvents(query: EventQuery): EventHit[];
+  problems(limit?: number): Problem[];
+  /** A session's explicit checkpoints in the order they were recorded. */
+  listCheckpoints(sessionId: string): CheckpointRow[];
+  /** Row counts; counting events reads the whole events index, so prefer `sessionCount` on hot paths. */
+  counts(): StoreCounts;
+  sessionCount(): number;
+}
+
+/** The index with its writes: what the indexer and the application layer's write mode hold. */
+export interface Store extends ReadonlyStore, VectorUpkeep {
   /** Runs `fn` atomically (a savepoint when a group or another transaction is open). */
   transaction<T>(fn: () => T): T;
   /** An outer transaction spanning many files' writes; `transaction` calls inside it become savepoints. */
@@ -142,26 +133,7 @@ export interface Store extends ThreadReads, BundleStore {
   writePrepared(batch: PreparedBatch): number;
   /** Recounts the per-session totals shown by `cairn sessions`. */
   refreshSessions(sessionIds: Iterable<string>): void;
-
-  getEvent(eventId: string): SessionEvent | undefined;
-  /** The event with only the first `chars` characters of its text (tool output can run to megabytes). */
-  getEventHead(eventId: string, chars: number): SessionEvent | undefined;
-  /** Events whose id starts with the prefix (for ids typed by hand). */
-  findEvents(idPrefix: string, limit: number): SessionEvent[];
-  sessionEvents(sessionId: string, range?: { from?: number; to?: number }): SessionEvent[];
-  getSession(sessionId: string): SessionRow | undefined;
-  listSessions(filter: SessionFilter): SessionRow[];
-  edgesFrom(id: string): Edge[];
-  edgesTo(id: string): Edge[];
-  getEntity(entityId: string): Entity | undefined;
-  searchEvents(query: EventQuery): EventHit[];
-  problems(limit?: number): Problem[];
   /** Records (or replaces, by id) an explicit checkpoint. */
   putCheckpoint(row: CheckpointRow): void;
-  /** A session's explicit checkpoints in the order they were recorded. */
-  listCheckpoints(sessionId: string): CheckpointRow[];
-  /** Row counts; counting events reads the whole events index, so prefer `sessionCount` on hot paths. */
-  counts(): StoreCounts;
-  sessionCount(): number;
   close(): void;
 }

@@ -1,5 +1,5 @@
 /** Builds every thread of the index: sessions folded into units, rare keys found, units joined. */
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import { hash64 } from "../topology/ids.ts";
 import { joinUnits } from "./join.ts";
 import { kindOf, type Rarity, rareKeys } from "./rarity.ts";
@@ -29,7 +29,7 @@ export function threadIdOf(earliestSessionId: string): string {
   return hash64(`thread:${earliestSessionId}`).slice(0, 12);
 }
 
-export function buildThreadIndex(store: Store): ThreadIndex {
+export function buildThreadIndex(store: ReadonlyStore): ThreadIndex {
   const work = workUnits(store.threadSessions());
   const keyUnits = new Map<string, number[]>();
   for (const link of store.sessionEntityLinks()) {

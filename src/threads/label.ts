@@ -11,6 +11,7 @@
  * Only each unit's own session is read; subagents report back to it, and their checks are part of its story.
  */
 import type { SessionEnding, ThreadSessionRow } from "../store/thread-types.ts";
+import { isFailing, latestRuns } from "../topology/check-state.ts";
 import type { ThreadLabel } from "./types.ts";
 
 export interface LabelResult {
@@ -25,7 +26,7 @@ export function labelThread(
 ): LabelResult {
   const latestFirst = [...roots].sort(byUpdatedDesc);
   const latest = latestFirst[0];
-  const none = (id: string): SessionEnding => ({ session_id: id, checks: [], last_result: null });
+  const none = (id: string): SessionEnding => ({ session_id: id, check_runs: [], last_result: null });
   if (!latest) return { label: "closed", reason: "no sessions" };
   const ending = endings.get(latest.session_id) ?? none(latest.session_id);
   const fromChecks = checkVerdict(ending, true);
@@ -43,10 +44,10 @@ export function labelThread(
 }
 
 function checkVerdict(ending: SessionEnding, latest: boolean): LabelResult | null {
-  const decided = ending.checks.filter((c) => c.status === "pass" || c.status === "fail");
+  const decided = latestRuns(ending.check_runs, (c) => c.key).filter((c) => c.status === "pass" || c.status === "fail");
   if (decided.length === 0) return null;
   const where = latest ? "the latest session" : `session ${ending.session_id.slice(0, 8)}`;
-  const failing = decided.filter((c) => c.status === "fail");
+  const failing = decided.filter(isFailing);
   if (failing.length > 0) {
     const first = failing[0]!;
     const tests = first.failing_tests.length > 0 ? ` (${first.failing_tests.length} failing)` : "";

@@ -1,6 +1,7 @@
 /** `listThreads` and `resolveThread`: the threads of the index as values for the CLI and the MCP server. */
+import { pickById } from "../store/resolve.ts";
 import type { ThreadSessionRow } from "../store/thread-types.ts";
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import { buildThreadIndex, type ThreadGroup, type ThreadIndex } from "./build.ts";
 import { labelThread } from "./label.ts";
 import { kindOf } from "./rarity.ts";
@@ -17,7 +18,7 @@ import {
  * Threads, most recently updated first. Threads of one session are left out unless `includeSingle`; the project
  * filter keeps threads with at least one session in the project but never changes which sessions join.
  */
-export function listThreads(store: Store, opts: ListThreadsOptions = {}): ListThreadsResult {
+export function listThreads(store: ReadonlyStore, opts: ListThreadsOptions = {}): ListThreadsResult {
   const index = buildThreadIndex(store);
   const projects = (opts.project ?? []).filter((p) => p !== "");
   const matching = index.groups
@@ -29,23 +30,20 @@ export function listThreads(store: Store, opts: ListThreadsOptions = {}): ListTh
 }
 
 /** A thread by id or by a prefix that names exactly one (threads of one session included). */
-export function resolveThread(store: Store, idOrPrefix: string): Thread {
+export function resolveThread(store: ReadonlyStore, idOrPrefix: string): Thread {
   const wanted = idOrPrefix.trim().toLowerCase();
-  if (wanted === "") throw new Error("give a thread id or a unique prefix of one; 'cairn threads' lists them");
   const index = buildThreadIndex(store);
-  const exact = index.groups.filter((g) => g.thread_id === wanted);
-  const matches = exact.length > 0 ? exact : index.groups.filter((g) => g.thread_id.startsWith(wanted));
-  if (matches.length === 0) throw new Error(`no thread matches '${idOrPrefix}'; 'cairn threads --all' lists them`);
-  if (matches.length > 1) {
-    const ids = matches.slice(0, 5).map((g) => g.thread_id);
-    throw new Error(
-      `'${idOrPrefix}' matches ${matches.length > 5 ? "more than 5" : matches.length} threads (${ids.join(", ")}); give more of the id`,
-    );
-  }
-  return describeThreads(store, index, matches)[0]!;
+  const group = pickById(
+    "thread",
+    wanted,
+    index.groups.find((g) => g.thread_id === wanted),
+    () => index.groups.filter((g) => g.thread_id.startsWith(wanted)).slice(0, 6),
+    (g) => g.thread_id,
+  );
+  return describeThreads(store, index, [group])[0]!;
 }
 
-function describeThreads(store: Store, index: ThreadIndex, groups: readonly ThreadGroup[]): Thread[] {
+function describeThreads(store: ReadonlyStore, index: ThreadIndex, groups: readonly ThreadGroup[]): Thread[] {
   const entityIds = groups.flatMap((g) => [...g.shared.keys()]);
   const display = new Map(store.entitiesByIds(entityIds).map((e) => [e.entity_id, e.display]));
   const kindRank = (id: string) => JOIN_KINDS.indexOf(kindOf(id)!);

@@ -1,6 +1,6 @@
 /** A thread's merged timeline: the events of all its sessions by time, each row naming its session. */
 import { mergeTimelines, type SessionTimelineRow, type TimelineOptions, timelineRows } from "../search/timeline.ts";
-import type { Store } from "../store/types.ts";
+import type { ReadonlyStore } from "../store/types.ts";
 import { resolveThread } from "./list.ts";
 import type { Thread } from "./types.ts";
 
@@ -10,7 +10,7 @@ export interface ThreadTimeline {
 }
 
 export function threadTimeline(
-  store: Store,
+  store: ReadonlyStore,
   threadIdOrPrefix: string,
   opts: Pick<TimelineOptions, "all"> = {},
 ): ThreadTimeline {

@@ -102,7 +102,7 @@ describe("cairn index / search / sessions / timeline", () => {
   it("timeline by prefix, --json and text", () => {
     const out = json(["timeline", "624a4a58", "--db", db, "--json"]);
     expect((out["session"] as Record<string, unknown>)["session_id"]).toBe("624a4a58-b34c-462d-a70d-13421c8125a8");
-    const rows = out["events"] as Array<Record<string, unknown>>;
+    const rows = out["rows"] as Array<Record<string, unknown>>;
     expect(rows.some((r) => r["mark"] === "resume")).toBe(true);
     const text = cairn(["timeline", "624a4a58", "--db", db]);
     expect(text.stdout).toContain("⟲ compaction: This session is being continued");
@@ -114,7 +114,7 @@ describe("cairn index / search / sessions / timeline", () => {
   it("commands that read the index say how to build one when there is none", () => {
     const r = cairn(["search", "x", "--db", join(dir, "none.db")]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("no index at");
+    expect(r.stderr).toContain("no cairn index at");
     expect(r.stderr).toContain("run 'cairn index' first");
   });
 });
@@ -147,7 +147,7 @@ describe("the main job: cairn with no arguments", () => {
   it("with --root and --json", () => {
     const out = json(["--root", realFixturesDir(), "--db", join(dir, "root.db"), "--json"]);
     expect(out["sessions"]).toBe(7);
-    expect((out["byAgent"] as Array<{ provider: string }>).map((a) => a.provider).sort()).toEqual([
+    expect((out["by_agent"] as Array<{ provider: string }>).map((a) => a.provider).sort()).toEqual([
       "claude",
       "codex",
       "pi",

@@ -67,7 +67,9 @@ describe("cairn inspect (built CLI)", () => {
   it("misuse: exit 2 with usage; a missing path: exit 1 with the reason", () => {
     const usage = cairn(["inspect"]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/give at least one transcript file or folder\nUsage: cairn inspect/);
+    expect(usage.stderr).toBe(
+      "cairn inspect: give at least one transcript file or folder\nRun 'cairn inspect --help' for usage.\n",
+    );
     const missing = cairn(["inspect", join(dir, "nope.jsonl")]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(`cairn inspect: no such file or folder: ${join(dir, "nope.jsonl")}\n`);

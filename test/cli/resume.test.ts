@@ -66,6 +66,8 @@ describe("cairn resume", () => {
       "citations",
       "validation",
       "fallback",
+      "source",
+      "budget_note",
     ]);
     expect(Object.keys(out["validation"] as object)).toEqual(["coverage", "missing", "entity_overlap", "ok"]);
     expect(out).toMatchObject({ session_id: STORY_ID, budget_tokens: 3000, validation: { coverage: 1, ok: true } });
@@ -93,14 +95,14 @@ describe("cairn resume", () => {
     const text = ok(["show", error.event_id.slice(0, 10)]);
     expect(text).toContain(`event ${error.event_id}`);
     expect(text).toContain(CHECK_ERROR);
-    expect(text).toMatch(/edges out\n {2}derived_from +\w{16}/);
+    expect(text).toMatch(/edges out\n {2}derived_from +\[e:\w{16}\] \w+/);
     const missing = run(["show", "ffffffffffffffff"]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain("no event ffffffffffffffff");
+    expect(missing.stderr).toContain("no event matches 'ffffffffffffffff'");
   });
 
   it("--at builds the brief as of that event", () => {
-    const events = (json(["timeline", STORY_ID, "--json"]) as { events: Array<Record<string, unknown>> }).events;
+    const events = (json(["timeline", STORY_ID, "--json"]) as { rows: Array<Record<string, unknown>> }).rows;
     const correction = events.find((e) => e["summary"] === CORRECTION || String(e["summary"]).includes(CORRECTION))!;
     const id = correction["event_id"] as string;
     const out = json(["resume", STORY_ID, "--at", id, "--format", "json"]);

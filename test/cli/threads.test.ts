@@ -139,9 +139,10 @@ describe("cairn timeline --thread", () => {
     const threads = json(["threads", "--db", db])["threads"] as Obj[];
     const id = threads[1]!["thread_id"] as string;
     const out = json(["timeline", "--thread", id.slice(0, 6), "--db", db]);
-    expect(Object.keys(out)).toEqual(["thread", "events"]);
+    expect(Object.keys(out)).toEqual(["thread", "total_rows", "window", "rows", "earlier", "later"]);
     expect((out["thread"] as Obj)["thread_id"]).toBe(id);
-    const events = out["events"] as Obj[];
+    const events = out["rows"] as Obj[];
+    expect(out).toMatchObject({ total_rows: events.length, earlier: null, later: null });
     expect(new Set(events.map((e) => e["session_id"]))).toEqual(new Set([sid("a"), sid("b")]));
     expect(events.every((e) => e["provider"] === (e["session_id"] === sid("a") ? "claude" : "codex"))).toBe(true);
     const times = events.map((e) => e["timestamp"] as string);
@@ -154,8 +155,9 @@ describe("cairn timeline --thread", () => {
     const text = run(["timeline", "--thread", id, "--db", db]);
     expect(text).toMatch(/^thread [0-9a-f]{12} \(open\) — 2 sessions: claude, codex\n/);
     expect(text).toContain(`  s1  claude ${sid("a")}  app\n`);
-    expect(text).toMatch(/\n01-01 10:00:00 s1 {2}claude\s+0 › fix the token refresh\n/);
-    expect(text).toMatch(/\n01-01 10:00:03 s2 {2}codex\s+0 › review the token refresh\n/);
+    expect(text).toContain("\n── 2026-01-01 ──\n");
+    expect(text).toMatch(/\n10:00:00 s1 {2}claude\s+0 › fix the token refresh\n/);
+    expect(text).toMatch(/\n10:00:03 s2 {2}codex\s+0 › review the token refresh\n/);
     expect(text).toMatch(/s1 {2}claude\s+\d+ {3}✗ test `npx vitest run` fail, 1 failed, 3 passed/);
   });
 
@@ -200,7 +202,7 @@ describe("on the real transcripts", () => {
     const threads = json(["threads", "--db", realDb, "--all", "--project", "codemie-code"])["threads"] as Obj[];
     expect(threads).toHaveLength(1);
     const out = json(["timeline", "--thread", threads[0]!["thread_id"] as string, "--db", realDb]);
-    const events = out["events"] as Obj[];
+    const events = out["rows"] as Obj[];
     expect(new Set(events.map((e) => e["session_id"]))).toEqual(
       new Set(["e9fb405b-169f-40eb-9396-7e75076f045d", "e9fb405b-169f-40eb-9396-7e75076f045d:agent-a485154"]),
     );

@@ -1,7 +1,6 @@
-/** The MCP tools' size bounds and timeline windows, as pure functions. */
+/** The MCP tools' size bounds, as pure functions. */
 import { describe, expect, it } from "vitest";
 import { clip, fitRange, oneLine, toolResult } from "../../src/mcp/bounded-output.ts";
-import { windowOf } from "../../src/mcp/tools/session-timeline.ts";
 
 const sizes = (...n: number[]) => n.map((x) => ({ text: x, json: x }));
 
@@ -37,40 +36,5 @@ describe("clip and oneLine", () => {
     expect(text.length).toBeLessThan(20_100);
     expect(text).toMatch(/\[10000 more characters cut\]$/);
     expect(r.structuredContent).toEqual({ a: 1 });
-  });
-});
-
-describe("windowOf (session_timeline)", () => {
-  it("takes the end by default, from/to as given but at most max rows, and centres on an event", () => {
-    expect(windowOf({ last: 99, max: 10, from: undefined, to: undefined, around: undefined })).toEqual({
-      from: 90,
-      to: 99,
-      tail: true,
-    });
-    expect(windowOf({ last: 99, max: 10, from: 5, to: undefined, around: undefined })).toMatchObject({
-      from: 5,
-      to: 14,
-    });
-    expect(windowOf({ last: 99, max: 10, from: 5, to: 8, around: undefined })).toMatchObject({ from: 5, to: 8 });
-    expect(windowOf({ last: 99, max: 10, from: undefined, to: 30, around: undefined })).toMatchObject({
-      from: 21,
-      to: 30,
-    });
-    expect(windowOf({ last: 99, max: 10, from: undefined, to: undefined, around: 50 })).toMatchObject({
-      from: 45,
-      to: 54,
-    });
-    expect(windowOf({ last: 99, max: 10, from: undefined, to: undefined, around: 2 })).toMatchObject({
-      from: 0,
-      to: 9,
-    });
-    expect(windowOf({ last: 99, max: 10, from: undefined, to: undefined, around: 98 })).toMatchObject({
-      from: 90,
-      to: 99,
-    });
-    expect(windowOf({ last: 3, max: 10, from: undefined, to: undefined, around: undefined })).toMatchObject({
-      from: 0,
-      to: 3,
-    });
   });
 });

@@ -90,7 +90,9 @@ describe("resume engine", () => {
     );
     const derived = ix.store.sessionEvents(STORY_ID).find((e) => e.parent_event_id === correction.event_id)!;
     expect(engine.brief({ sessionId: STORY_ID, at: derived.event_id, budget: 4000 }).at).toBe(correction.event_id);
-    expect(() => engine.brief({ sessionId: STORY_ID, at: "ffffffffffffffff" })).toThrow(/no event ffffffffffffffff/);
+    expect(() => engine.brief({ sessionId: STORY_ID, at: "ffffffffffffffff" })).toThrow(
+      /no event matches 'ffffffffffffffff' in session/,
+    );
   });
 
   it("--step: the brief as of that step's checkpoint, with the step in the ledger", () => {

@@ -1,10 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { buildMatch } from "../../src/search/fts-match.ts";
+import type { TextTerm } from "../../src/search/query.ts";
 import { parseQuery, QueryError } from "../../src/search/query.ts";
 import { toEventQuery } from "../../src/search/search.ts";
+import { buildMatch as buildTextMatch } from "../../src/search/text-match.ts";
+import { ftsMatch } from "../../src/store/fts-match.ts";
 
 const now = new Date("2026-11-21T12:00:00Z");
-const q = (s: string) => toEventQuery(parseQuery(s, now), 20);
+/** The store query with its text match as the SQLite backend writes it. */
+const q = (s: string) => {
+  const e = toEventQuery(parseQuery(s, now), 20);
+  return { ...e, match: e.match === null ? null : ftsMatch(e.match) };
+};
+const buildMatch = (terms: readonly TextTerm[]) => {
+  const m = buildTextMatch(terms);
+  return m === null ? null : ftsMatch(m);
+};
 
 describe("query language", () => {
   it("prefixes pick the kind of evidence and keep their words", () => {

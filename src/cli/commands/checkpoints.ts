@@ -1,7 +1,5 @@
-import { parseArgs } from "node:util";
-import { listCheckpoints } from "../../resume/checkpoints.ts";
-import { resolveSession } from "../../resume/session-ref.ts";
-import { openIndexForReading } from "../db.ts";
+import { readCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
 import { dim } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
@@ -16,20 +14,20 @@ export const checkpointsCommand: Command = {
   summary: "list a session's checkpoints and their steps",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, db: { type: "string" } }, true);
     const id = positionals[0];
     if (!id) throw new UsageError("give a session id or a unique prefix of one");
-    const store = openIndexForReading(values.db, io);
+    const app = readCairn(io, values.db);
     try {
-      const session = resolveSession(store, { id });
-      const rows = listCheckpoints(store, session.session_id);
+      const answer = app.checkpoints(id);
       if (values.json) {
-        writeJson(io, { session_id: session.session_id, checkpoints: rows });
+        writeJson(io, answer);
         return 0;
       }
+      const { session_id, checkpoints: rows } = answer;
       if (rows.length === 0) {
         io.stdout.write(
-          `session ${session.session_id} has no checkpoints; record one with 'cairn checkpoint ${session.session_id} --step N'\n`,
+          `session ${session_id} has no checkpoints; record one with 'cairn checkpoint ${session_id} --step N'\n`,
         );
         return 0;
       }
@@ -40,19 +38,7 @@ export const checkpointsCommand: Command = {
         );
       return 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { json: { type: "boolean" }, db: { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}

@@ -1,10 +1,7 @@
-import { parseArgs } from "node:util";
-import { configuredEmbedder, describeEmbedder, EMBEDDER_SETTING } from "../../embedders/config.ts";
-import { EMBEDDER_KINDS, type EmbedderConfig, EmbedderError } from "../../embedders/types.ts";
-import { acquireLock } from "../../indexer/lock.ts";
-import { refreshVectors } from "../../search/vectors.ts";
-import { openStore } from "../../store/sqlite-store.ts";
-import { dbPathOf } from "../db.ts";
+import { describeEmbedder } from "../../embedders/config.ts";
+import { EMBEDDER_KINDS, type EmbedderConfig } from "../../embedders/types.ts";
+import { readCairn, writeCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
 import { INTERRUPTED } from "../index-run.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 import { createVectorProgress } from "../vectors.ts";
@@ -29,52 +26,59 @@ export const embedCommand: Command = {
   summary: "choose the embedder and embed the index's evidence bundles for semantic search",
   usage: USAGE,
   async run(argv, io) {
-    const { values } = parse(argv);
+    const { values } = parseFlags(argv, {
+      embedder: { type: "string" },
+      url: { type: "string" },
+      model: { type: "string" },
+      status: { type: "boolean" },
+      json: { type: "boolean" },
+      db: { type: "string" },
+    });
     const chosen = values.embedder === undefined ? null : configFrom(values);
     if (chosen === null && (values.url !== undefined || values.model !== undefined))
       throw new UsageError("--url and --model go with --embedder");
-    const dbPath = dbPathOf(values.db, io);
-    const lock = values.status
-      ? null
-      : await acquireLock(dbPath, 60_000, (e) => {
-          if (!values.json) io.stderr.write(`cairn embed: waiting for pid ${e.pid}, which is indexing ${dbPath}…\n`);
-        });
-    const store = openStore(dbPath);
-    try {
-      if (chosen && !values.status) store.putSetting(EMBEDDER_SETTING, JSON.stringify(chosen));
-      const { config, embedder } = configuredEmbedder(store, io.env, io.cwd);
-      if (values.status) {
-        const state = store.vectorState();
-        const current = embedder !== null && state.embedder === embedder.id;
-        if (values.json) writeJson(io, { config, ...state, current });
+    if (values.status) {
+      if (chosen) throw new UsageError("--status changes nothing; give it without --embedder");
+      const app = readCairn(io, values.db);
+      try {
+        const status = app.embedStatus();
+        if (values.json) writeJson(io, status);
         else
           io.stdout.write(
-            `embedder: ${describeEmbedder(config)}\nbundles: ${state.bundles} (${state.queued} events queued)\nembedded: ${current ? state.embedded : 0}${state.embedder && !current ? ` (stored vectors are from ${state.embedder}; 'cairn embed' re-embeds)` : ""}\n`,
+            `embedder: ${describeEmbedder(status.config)}\nbundles: ${status.bundles} (${status.queued} events queued)\nembedded: ${status.current ? status.embedded : 0}${status.embedder && !status.current ? ` (stored vectors are from ${status.embedder}; 'cairn embed' re-embeds)` : ""}\n`,
           );
         return 0;
+      } finally {
+        app.close();
       }
+    }
+    const app = writeCairn(io, values.db);
+    try {
       const progress = createVectorProgress(io, values.json === true);
-      const result = await refreshVectors(store, embedder, { signal: io.signal, onProgress: progress.update });
+      const result = await app.embed({
+        ...(chosen ? { config: chosen } : {}),
+        onProgress: progress.update,
+        ...(io.signal ? { signal: io.signal } : {}),
+        onWait: (pid) => {
+          if (!values.json) io.stderr.write(`cairn embed: waiting for pid ${pid}, which is indexing ${app.dbPath}…\n`);
+        },
+      });
       progress.done();
+      if (values.json) writeJson(io, result);
       if (result.interrupted) {
-        if (values.json) writeJson(io, { config, ...result });
         io.stderr.write(
           `cairn embed: interrupted; ${result.embedded} bundles embedded, ${result.pending} left for the next run\n`,
         );
         return INTERRUPTED;
       }
-      if (values.json) writeJson(io, { config, ...result });
+      if (values.json) return 0;
       else
         io.stdout.write(
-          `${describeEmbedder(config)}: ${result.bundled} bundles built, ${result.embedded} embedded${result.reset ? " (re-embedding from scratch)" : ""}, ${result.pending} pending\n`,
+          `${describeEmbedder(result.config)}: ${result.bundled} bundles built, ${result.embedded} embedded${result.reset ? " (re-embedding from scratch)" : ""}, ${result.pending} pending\n`,
         );
       return 0;
-    } catch (error) {
-      if (error instanceof EmbedderError) throw new Error(`embedding failed: ${error.message}`);
-      throw error;
     } finally {
-      store.close();
-      lock?.release();
+      app.close();
     }
   },
 };
@@ -94,23 +98,5 @@ function configFrom(values: { embedder?: string; url?: string; model?: string })
     case "transformers":
       if (!values.model) throw new UsageError("--embedder transformers needs --model (a folder or a hub id)");
       return { kind, model: values.model };
-  }
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        embedder: { type: "string" },
-        url: { type: "string" },
-        model: { type: "string" },
-        status: { type: "boolean" },
-        json: { type: "boolean" },
-        db: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }

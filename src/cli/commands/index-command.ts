@@ -1,15 +1,11 @@
-import { homedir } from "node:os";
-import { parseArgs } from "node:util";
-import type { IndexResult } from "../../indexer/indexer.ts";
-import { acquireLock } from "../../indexer/lock.ts";
-import { watchIndex } from "../../indexer/watch.ts";
-import { defaultRoots } from "../../readers/roots.ts";
-import { openStore } from "../../store/sqlite-store.ts";
-import { dbPathOf } from "../db.ts";
-import { INTERRUPTED, interruptedMessage, runIndex } from "../index-run.ts";
-import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import type { IndexResult } from "../../app/indexing.ts";
+import { writeCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
+import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
+import { type CliIo, type Command, writeJson } from "../io.ts";
+import { createProgress } from "../progress.ts";
 import { explicitRoots } from "../roots.ts";
-import { updateVectors } from "../vectors.ts";
+import { createVectorProgress } from "../vectors.ts";
 
 const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
 
@@ -18,7 +14,7 @@ Indexes transcripts into cairn's SQLite database. Without --root it reads the ag
 PI_CODING_AGENT_DIR). Unchanged files cost one stat; grown files are read from where the last run stopped.
 Then the evidence bundles of new events are embedded for semantic search ('cairn embed' chooses the embedder).
 
-  --root DIR   a folder (or file) to index; repeatable
+  --root DIR   a folder (or file) to index; repeatable; it must exist
   --db PATH    the database (default $CAIRN_DB, else $XDG_DATA_HOME/cairn/cairn.db)
   --watch      keep running and index appended lines as they are written
   --json       print only a JSON summary`;
@@ -28,51 +24,53 @@ export const indexCommand: Command = {
   summary: "index transcripts into the database",
   usage: USAGE,
   async run(argv, io) {
-    const { values } = parse(argv);
-    const dbPath = dbPathOf(values.db, io);
-    const paths =
-      values.root && values.root.length > 0
-        ? explicitRoots(values.root, io.cwd)
-        : defaultRoots(io.env, io.env["HOME"] ?? homedir());
-    const lock = await acquireLock(dbPath, 60_000, (e) => {
-      if (!values.json) io.stderr.write(`cairn index: waiting for pid ${e.pid}, which is indexing ${dbPath}…\n`);
+    const { values } = parseFlags(argv, {
+      root: { type: "string", multiple: true },
+      db: { type: "string" },
+      watch: { type: "boolean" },
+      json: { type: "boolean" },
     });
-    let store: ReturnType<typeof openStore>;
-    try {
-      store = openStore(dbPath);
-    } catch (error) {
-      lock.release(); // a database that cannot be opened must not leave its lock behind
-      throw error;
-    }
+    const app = writeCairn(io, values.db);
+    const dbPath = app.dbPath;
+    const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
+    const onWait = (pid: number) => {
+      if (!values.json) io.stderr.write(`cairn index: waiting for pid ${pid}, which is indexing ${dbPath}…\n`);
+    };
     try {
       if (values.watch) {
-        // Embedding runs after each index run, a second at a time, so appends stay quick to show up; the
-        // watcher waits for it before the next run, so the two never write at once.
-        await watchIndex({
-          store,
-          paths,
-          signal: io.signal,
+        await app.watch({
+          roots,
+          onWait,
+          ...(io.signal ? { signal: io.signal } : {}),
           onResult(r) {
-            if (r.changed > 0) {
-              if (values.json) writeJson(io, summaryJson(r, dbPath));
-              else io.stdout.write(`${new Date().toISOString()} ${summaryLine(r)}\n`);
-            }
-          },
-          afterRun: async () => {
-            const v = await updateVectors(store, io, { budgetMs: 1_000, quiet: true });
-            return v.ok && v.result.pending > 0 && !v.result.interrupted;
+            if (r.changed === 0) return;
+            if (values.json) writeJson(io, summaryJson(r, dbPath));
+            else io.stdout.write(`${new Date().toISOString()} ${summaryLine(r)}\n`);
           },
         });
         return io.signal?.aborted ? INTERRUPTED : 0;
       }
-      const run = await runIndex(store, paths, io, { quiet: values.json === true });
-      const result = run.indexed;
-      const vectors = run.vectors;
+      const progress = createProgress(io, values.json === true);
+      const vectorProgress = createVectorProgress(io, values.json === true);
+      const run = await app.index({
+        roots,
+        onWait,
+        onProgress: (p) => progress.update(p),
+        onVectorProgress: (p) => {
+          progress.done();
+          vectorProgress.update(p);
+        },
+        ...(io.signal ? { signal: io.signal } : {}),
+      });
+      progress.done();
+      vectorProgress.done();
+      const { indexed, vectors } = run;
+      const result = indexed!;
       if (values.json) {
         writeJson(io, {
           ...summaryJson(result, dbPath),
           vectors: vectors === null ? null : vectors.ok ? vectors.result : { error: vectors.error },
-          problem_lines: store.problems(200),
+          problem_lines: app.problems(200),
         });
       }
       if (run.interrupted) {
@@ -93,27 +91,10 @@ export const indexCommand: Command = {
         );
       return 0;
     } finally {
-      store.close();
-      lock.release();
+      app.close();
     }
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        root: { type: "string", multiple: true },
-        db: { type: "string" },
-        watch: { type: "boolean" },
-        json: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 export function summaryLine(r: IndexResult): string {
   const mb = r.bytes / 1048576;

@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import { inspectPaths } from "../../indexer/inspect.ts";
 import { EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
+import { parseFlags } from "../args.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn inspect <file|dir>... [--json] [--events]
@@ -16,7 +16,7 @@ export const inspectCommand: Command = {
   summary: "print what cairn makes of transcript files",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, events: { type: "boolean" } }, true);
     if (positionals.length === 0) throw new UsageError("give at least one transcript file or folder");
     const result = inspectPaths(positionals, io.cwd);
     if (values.json) {
@@ -33,18 +33,6 @@ export const inspectCommand: Command = {
     return 0;
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { json: { type: "boolean" }, events: { type: "boolean" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 function printHuman(io: CliIo, result: ReturnType<typeof inspectPaths>, listEvents: boolean): void {
   const out = (s: string) => io.stdout.write(`${s}\n`);

@@ -1,8 +1,8 @@
-import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { errorMessage } from "../../common/errors.ts";
 import { createCairnMcpServer } from "../../mcp/server.ts";
-import { createStoreSource } from "../../mcp/store-source.ts";
-import { dbPathOf } from "../db.ts";
+import { readCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
 
 const USAGE = `Usage: cairn mcp [--db PATH]
@@ -18,17 +18,16 @@ export const mcpCommand: Command = {
   summary: "serve the index to agents over MCP (stdio)",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(argv, { db: { type: "string" } }, true);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const path = dbPathOf(values.db, io);
-    const stores = createStoreSource(path);
+    const app = readCairn(io, values.db);
     try {
-      stores.get();
+      app.reader();
     } catch (error) {
       // The server still starts: the agent's tools then say what is wrong, and it opens once 'cairn index' ran.
-      io.stderr.write(`cairn mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(`cairn mcp: ${errorMessage(error)}\n`);
     }
-    const server = createCairnMcpServer({ store: () => stores.get(), env: io.env, cwd: io.cwd });
+    const server = createCairnMcpServer({ cairn: app });
     // stdout is the protocol channel: a stray console.log from any library would corrupt it.
     const restoreConsole = consoleToStderr();
     try {
@@ -39,7 +38,7 @@ export const mcpCommand: Command = {
       return 0;
     } finally {
       restoreConsole();
-      stores.close();
+      app.close();
     }
   },
 };
@@ -72,12 +71,4 @@ function consoleToStderr(): () => void {
   console.info = toStderr;
   console.debug = toStderr;
   return () => Object.assign(console, saved);
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { db: { type: "string" } } });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

@@ -1,15 +1,14 @@
-import { homedir } from "node:os";
-import { parseArgs } from "node:util";
-import type { IndexResult } from "../../indexer/indexer.ts";
-import { IndexLockedError, tryLock } from "../../indexer/lock.ts";
-import { defaultRoots } from "../../readers/roots.ts";
-import { buildOverview, type Overview } from "../../search/overview.ts";
-import { openStore } from "../../store/sqlite-store.ts";
-import { dbPathOf } from "../db.ts";
+import { resolve } from "node:path";
+import type { IndexResult } from "../../app/indexing.ts";
+import type { Overview } from "../../search/overview.ts";
+import { writeCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
 import { bold, dim, red, shortTime } from "../format.ts";
-import { INTERRUPTED, interruptedMessage, runIndex } from "../index-run.ts";
-import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
+import { type CliIo, type Command, writeJson } from "../io.ts";
+import { createProgress } from "../progress.ts";
 import { explicitRoots } from "../roots.ts";
+import { createVectorProgress } from "../vectors.ts";
 
 const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
 
@@ -22,70 +21,55 @@ export const overviewCommand: Command = {
   summary: "index the default folders and show an overview (what `cairn` alone runs)",
   usage: USAGE,
   async run(argv, io) {
-    const { values } = parse(argv);
-    const home = io.env["HOME"] ?? homedir();
-    const roots =
-      values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : defaultRoots(io.env, home);
-    const dbPath = dbPathOf(values.db, io);
-    const store = openStore(dbPath);
+    const { values } = parseFlags(argv, {
+      root: { type: "string", multiple: true },
+      db: { type: "string" },
+      json: { type: "boolean" },
+    });
+    const app = writeCairn(io, values.db);
     try {
-      let indexed: IndexResult | null = null;
-      let busy: number | null = null;
-      try {
-        const lock = tryLock(dbPath);
-        try {
-          // Meaning for search is built here too, so that a first `cairn` leaves everything ready.
-          const run = await runIndex(store, roots, io, { quiet: values.json === true });
-          if (run.interrupted) {
-            io.stderr.write(interruptedMessage("cairn", run));
-            return INTERRUPTED;
-          }
-          indexed = run.indexed;
-          const v = run.vectors;
-          if (v && !v.ok && !values.json) io.stderr.write(`  semantic vectors not updated: ${v.error}\n`);
-        } finally {
-          lock.release();
-        }
-      } catch (error) {
-        if (!(error instanceof IndexLockedError)) throw error;
-        busy = error.pid; // a watcher keeps the index current; show what it has
+      const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
+      const progress = createProgress(io, values.json === true);
+      const vectorProgress = createVectorProgress(io, values.json === true);
+      // A watcher holding the lock keeps the index current: then show what it has.
+      const run = await app.index({
+        roots,
+        lock: "try",
+        onProgress: (p) => progress.update(p),
+        // Meaning for search, built here too so that a first `cairn` leaves everything ready.
+        onVectorProgress: (p) => {
+          progress.done();
+          vectorProgress.update(p);
+        },
+        ...(io.signal ? { signal: io.signal } : {}),
+      });
+      progress.done();
+      vectorProgress.done();
+      if (run.interrupted) {
+        io.stderr.write(interruptedMessage("cairn", run));
+        return INTERRUPTED;
       }
-      const overview = buildOverview(store);
+      if (run.vectors && !run.vectors.ok && !values.json)
+        io.stderr.write(`  semantic vectors not updated: ${run.vectors.error}\n`);
+      const overview = app.overview();
+      const rootDirs = roots.map((r) => resolve(io.cwd, typeof r === "string" ? r : r.dir));
       if (values.json) {
         writeJson(io, {
-          db: dbPath,
-          roots: roots.map((r) => (typeof r === "string" ? r : r.dir)),
-          indexed,
-          index_busy_pid: busy,
+          db: app.dbPath,
+          roots: rootDirs,
+          indexed: run.indexed,
+          index_busy_pid: run.busy_pid,
           ...overview,
         });
         return 0;
       }
-      print(
-        io,
-        overview,
-        indexed,
-        busy,
-        dbPath,
-        roots.map((r) => (typeof r === "string" ? r : r.dir)),
-      );
+      print(io, overview, run.indexed, run.busy_pid, app.dbPath, rootDirs);
       return 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: { root: { type: "string", multiple: true }, db: { type: "string" }, json: { type: "boolean" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 function print(
   io: CliIo,
@@ -118,7 +102,7 @@ function print(
     out(dim(io, `${indexed.problems} transcript line(s) could not be used; 'cairn index --json' lists them`));
   out();
   out(bold(io, "By agent and project"));
-  for (const a of o.byAgent) {
+  for (const a of o.by_agent) {
     const shown = a.projects.slice(0, 6).map((p) => `${p.project} ${p.sessions}`);
     const more = a.projects.length > 6 ? ` · +${a.projects.length - 6} more` : "";
     out(`  ${a.provider.padEnd(7)}${String(a.sessions).padStart(5)}  ${shown.join(" · ")}${more}`);

@@ -1,9 +1,7 @@
-import { parseArgs } from "node:util";
-import { acquireLock } from "../../indexer/lock.ts";
-import { openStore } from "../../store/sqlite-store.ts";
-import { dbPathOf } from "../db.ts";
+import { writeCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
 import { shortTime } from "../format.ts";
-import { type Command, UsageError, writeJson } from "../io.ts";
+import { type Command, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn prune [--dry-run] [--json] [--db PATH]
 
@@ -16,46 +14,37 @@ export const pruneCommand: Command = {
   summary: "forget sessions whose transcripts are gone from disk",
   usage: USAGE,
   async run(argv, io) {
-    const { values } = parse(argv);
-    const dbPath = dbPathOf(values.db, io);
-    const lock = await acquireLock(dbPath, 60_000, (e) => {
-      if (!values.json) io.stderr.write(`cairn prune: waiting for pid ${e.pid}, which is indexing ${dbPath}…\n`);
+    const { values } = parseFlags(argv, {
+      "dry-run": { type: "boolean" },
+      json: { type: "boolean" },
+      db: { type: "string" },
     });
+    const app = writeCairn(io, values.db);
     try {
-      const store = openStore(dbPath);
-      try {
-        const gone = store.goneFiles();
-        if (values["dry-run"]) {
-          if (values.json) writeJson(io, { dry_run: true, files: gone });
-          else if (gone.length === 0) io.stdout.write("nothing to prune: every indexed transcript is still on disk\n");
-          else
-            for (const f of gone)
-              io.stdout.write(`${shortTime(f.gone_at)}  ${String(f.sessions).padStart(3)} session(s)  ${f.path}\n`);
-          return 0;
-        }
-        const pruned = store.transaction(() => store.pruneGone());
-        if (values.json) writeJson(io, { dry_run: false, ...pruned });
+      const answer = await app.prune({
+        dry_run: values["dry-run"] === true,
+        onWait: (pid) => {
+          if (!values.json) io.stderr.write(`cairn prune: waiting for pid ${pid}, which is indexing ${app.dbPath}…\n`);
+        },
+      });
+      if (answer.pruned === null) {
+        if (values.json) writeJson(io, { dry_run: true, files: answer.files });
+        else if (answer.files.length === 0)
+          io.stdout.write("nothing to prune: every indexed transcript is still on disk\n");
         else
-          io.stdout.write(
-            `forgot ${pruned.files} gone file(s): ${pruned.sessions} session(s), ${pruned.events.toLocaleString("en-US")} events\n`,
-          );
+          for (const f of answer.files)
+            io.stdout.write(`${shortTime(f.gone_at)}  ${String(f.sessions).padStart(3)} session(s)  ${f.path}\n`);
         return 0;
-      } finally {
-        store.close();
       }
+      const p = answer.pruned;
+      if (values.json) writeJson(io, { dry_run: false, ...p });
+      else
+        io.stdout.write(
+          `forgot ${p.files} gone file(s): ${p.sessions} session(s), ${p.events.toLocaleString("en-US")} events\n`,
+        );
+      return 0;
     } finally {
-      lock.release();
+      app.close();
     }
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: { "dry-run": { type: "boolean" }, json: { type: "boolean" }, db: { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}

@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
-import { resolveSession } from "../../resume/session-ref.ts";
-import { verifyResumed } from "../../resume/verify.ts";
-import { openIndexForReading } from "../db.ts";
+import { cite } from "../../topology/citation.ts";
+import { readCairn } from "../app.ts";
+import { parseFlags, positiveInt } from "../args.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn resume verify <resumed-session> [--actions N] [--json] [--db PATH]
@@ -16,16 +15,17 @@ export const verifyCommand: Command = {
   summary: "check that a session resumed from a brief continued where the brief left off",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(
+      argv,
+      { actions: { type: "string" }, json: { type: "boolean" }, db: { type: "string" } },
+      true,
+    );
     const id = positionals[0];
     if (!id) throw new UsageError("give the resumed session's id or a unique prefix of it");
-    const actions = values.actions === undefined ? undefined : Number(values.actions);
-    if (actions !== undefined && (!Number.isInteger(actions) || actions < 1))
-      throw new UsageError(`--actions takes a positive whole number, not '${values.actions}'`);
-    const store = openIndexForReading(values.db, io);
+    const actions = positiveInt("--actions", values.actions);
+    const app = readCairn(io, values.db);
     try {
-      const session = resolveSession(store, { id });
-      const r = verifyResumed(store, { sessionId: session.session_id, ...(actions ? { actions } : {}) });
+      const r = app.verify({ session: id, ...(actions ? { actions } : {}) });
       if (values.json) writeJson(io, r);
       else {
         io.stdout.write(
@@ -34,24 +34,12 @@ export const verifyCommand: Command = {
         io.stdout.write(`${r.actions.length} actions inspected, ${r.rereads} re-reads of carried files\n`);
         for (const f of r.findings)
           io.stdout.write(
-            `- ${f.kind} @${f.ordinal} [e:${f.event_id}]: ${f.text} (ledger: ${f.ledger_cites.slice(-1).join(", ")})\n`,
+            `- ${f.kind} @${f.ordinal} ${cite(f.event_id)}: ${f.text} (ledger: ${f.ledger_cites.slice(-1).join(", ")})\n`,
           );
       }
       return r.verdict === "broken" ? 1 : 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { actions: { type: "string" }, json: { type: "boolean" }, db: { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}

@@ -1,19 +1,14 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import type { FallbackRecord, ResumeBrief, Validation } from "../../resume/brief-types.ts";
-import { createResumeEngine } from "../../resume/engine.ts";
-import { overBudget } from "../../resume/over-budget.ts";
-import { resolveSession } from "../../resume/session-ref.ts";
-import { createTokenCounter } from "../../resume/tokens.ts";
+import type { BriefJson } from "../../app/brief.ts";
+import { readCairn } from "../app.ts";
+import { naturalInt, parseFlags } from "../args.ts";
 import { AGENTS, type Agent, agentArgv, MAX_BRIEF_ARG_BYTES } from "../brief-handoff.ts";
-import { openIndexForReading } from "../db.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 import { verifyCommand } from "./resume-verify.ts";
 
 const USAGE = `Usage: cairn resume [<session>|--latest] [--cwd DIR] [--at ID] [--step N] [--budget N|--ratio R]
-                   [--strict] [--format md|json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
+                   [--strict] [--format md|json | --json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
        cairn resume verify <resumed-session> [--actions N] [--json] [--db PATH]
 
 Builds a cited brief to resume a session from: the ledger (goal, latest request, constraints, decisions, file
@@ -34,7 +29,24 @@ export const resumeCommand: Command = {
   usage: USAGE,
   async run(argv, io) {
     if (argv[0] === "verify") return verifyCommand.run(argv.slice(1), io);
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        latest: { type: "boolean" },
+        cwd: { type: "string" },
+        at: { type: "string" },
+        step: { type: "string" },
+        budget: { type: "string" },
+        ratio: { type: "string" },
+        strict: { type: "boolean" },
+        format: { type: "string" },
+        json: { type: "boolean" },
+        exec: { type: "string" },
+        "print-command": { type: "string" },
+        db: { type: "string" },
+      },
+      true,
+    );
     if (positionals.length > 1) throw new UsageError(`one session at a time (got ${positionals.join(", ")})`);
     if (positionals[0] && values.latest) throw new UsageError("give a session or --latest, not both");
     if (values.budget !== undefined && values.ratio !== undefined)
@@ -42,8 +54,9 @@ export const resumeCommand: Command = {
     if (values.at !== undefined && values.step !== undefined) throw new UsageError("give --at or --step, not both");
     if (values.exec !== undefined && values["print-command"] !== undefined)
       throw new UsageError("give --exec or --print-command, not both");
-    const format = values.format ?? "md";
+    const format = values.json ? "json" : (values.format ?? "md");
     if (format !== "md" && format !== "json") throw new UsageError(`--format is md or json, not '${format}'`);
+    if (values.json && values.format === "md") throw new UsageError("give --json or --format md, not both");
     if (values.exec !== undefined && values.exec !== "pi")
       throw new UsageError(`--exec starts pi only (got '${values.exec}'); use --print-command for other agents`);
     const agent = values["print-command"];
@@ -52,30 +65,27 @@ export const resumeCommand: Command = {
     const budget = positiveNumber("--budget", values.budget, true);
     const ratio = positiveNumber("--ratio", values.ratio, false);
     if (ratio !== undefined && ratio > 1) throw new UsageError("--ratio is a share of the session, at most 1");
-    const step = values.step === undefined ? undefined : nonNegativeInt("--step", values.step);
+    const step = naturalInt("--step", values.step);
 
-    const store = openIndexForReading(values.db, io);
-    let brief: ResumeBrief;
+    const app = readCairn(io, values.db);
+    let brief: BriefJson;
     let cwd: string | null;
     try {
-      const session = positionals[0]
-        ? resolveSession(store, { id: positionals[0] })
-        : values.latest && values.cwd === undefined
-          ? resolveSession(store, { latest: true })
-          : resolveSession(store, { latest: true, cwd: resolve(io.cwd, values.cwd ?? ".") });
-      cwd = session.cwd;
-      const engine = createResumeEngine({ store, counter: createTokenCounter() });
-      brief = engine.brief({
-        sessionId: session.session_id,
+      // A session named, the latest anywhere (--latest alone), or the latest in --cwd (default: here).
+      const where = positionals[0] || (values.latest && values.cwd === undefined) ? {} : { cwd: values.cwd ?? "." };
+      brief = await app.brief({
+        ...(positionals[0] ? { session: positionals[0] } : { session: "latest" }),
+        ...where,
         ...(values.at !== undefined ? { at: values.at } : {}),
         ...(step !== undefined ? { step } : {}),
         ...(budget !== undefined ? { budget } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
       });
+      cwd = app.session(brief.session_id).cwd;
     } finally {
-      store.close();
+      app.close();
     }
-    const over = overBudget(brief);
+    const over = brief.budget_note;
     if (over && values.strict)
       throw new Error(`${over}; --strict refuses it (give a larger --budget, or drop --strict to take it)`);
     if (over) io.stderr.write(`cairn resume: ${over}\n`);
@@ -85,33 +95,11 @@ export const resumeCommand: Command = {
       io.stdout.write(`${agentCommand(agentArgv(agent as Agent, brief, io.env), cwd)}\n`);
       return 0;
     }
-    if (format === "json") writeJson(io, briefJson(brief));
+    if (format === "json") writeJson(io, brief);
     else io.stdout.write(brief.text);
     return 0;
   },
 };
-
-/** The JSON output: exactly the fields the issue names, in that order. */
-export function briefJson(b: ResumeBrief) {
-  return {
-    session_id: b.session_id,
-    at: b.at,
-    step: b.step,
-    budget_tokens: b.budget_tokens,
-    tokens: b.tokens,
-    original_tokens: b.original_tokens,
-    ratio: b.ratio,
-    text: b.text,
-    sections: b.sections,
-    citations: b.citations,
-    validation: validationJson(b.validation),
-    fallback: b.fallback.map((f: FallbackRecord) => ({ ...f, validation: validationJson(f.validation) })),
-  };
-}
-
-function validationJson(v: Validation) {
-  return { coverage: v.coverage, missing: v.missing, entity_overlap: v.entity_overlap, ok: v.ok };
-}
 
 /** POSIX shell single quoting: safe for any text, including newlines and quotes. */
 export function shellQuote(s: string): string {
@@ -142,34 +130,4 @@ function positiveNumber(flag: string, v: string | undefined, integer: boolean): 
   if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
     throw new UsageError(`${flag} takes a positive ${integer ? "whole number of tokens" : "number"}, not '${v}'`);
   return n;
-}
-
-function nonNegativeInt(flag: string, v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a step number, not '${v}'`);
-  return n;
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        latest: { type: "boolean" },
-        cwd: { type: "string" },
-        at: { type: "string" },
-        step: { type: "string" },
-        budget: { type: "string" },
-        ratio: { type: "string" },
-        strict: { type: "boolean" },
-        format: { type: "string" },
-        exec: { type: "string" },
-        "print-command": { type: "string" },
-        db: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

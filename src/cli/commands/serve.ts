@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { createLiveController } from "../../live/controller.ts";
 import { createDriver } from "../../live/drivers/index.ts";
 import { parseScript, type Script } from "../../live/drivers/script-format.ts";
@@ -8,6 +7,7 @@ import { errorMessage } from "../../live/errors.ts";
 import { DRIVER_NAMES, type DriverName } from "../../live/protocol.ts";
 import { isLoopback, startLiveServer } from "../../live/server/listen.ts";
 import { findWebRoot } from "../../live/server/web-root.ts";
+import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
 
 const USAGE = `Usage: cairn serve [--cwd DIR] [--driver pi|scripted|claude] [--provider P --model M] [--resume ID]
@@ -38,27 +38,17 @@ export const serveCommand: Command = {
   summary: "serve a live agent session to browser tabs",
   usage: USAGE,
   async run(argv, io) {
-    let values: Record<string, string | undefined>;
-    try {
-      values = parseArgs({
-        args: argv,
-        strict: true,
-        allowPositionals: false,
-        options: {
-          cwd: { type: "string" },
-          driver: { type: "string" },
-          script: { type: "string" },
-          port: { type: "string" },
-          host: { type: "string" },
-          "prompt-timeout": { type: "string" },
-          provider: { type: "string" },
-          model: { type: "string" },
-          resume: { type: "string" },
-        },
-      }).values as Record<string, string | undefined>;
-    } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
+    const values: Record<string, string | undefined> = parseFlags(argv, {
+      cwd: { type: "string" },
+      driver: { type: "string" },
+      script: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      "prompt-timeout": { type: "string" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      resume: { type: "string" },
+    }).values;
     const driverName = (values["driver"] ?? "pi") as DriverName;
     if (!DRIVER_NAMES.includes(driverName)) throw new UsageError(`--driver must be one of ${DRIVER_NAMES.join(", ")}`);
     const cwd = resolve(io.cwd, values["cwd"] ?? ".");

@@ -1,8 +1,6 @@
-import { parseArgs } from "node:util";
-import { parseTime, QueryError } from "../../search/query.ts";
-import type { SessionFilter } from "../../store/types.ts";
 import { PROVIDERS, type Provider } from "../../topology/types.ts";
-import { openIndexForReading } from "../db.ts";
+import { readCairn } from "../app.ts";
+import { parseFlags, positiveInt } from "../args.ts";
 import { dim, red, shortTime } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
@@ -16,29 +14,30 @@ export const sessionsCommand: Command = {
   summary: "list indexed sessions with their counts",
   usage: USAGE,
   async run(argv, io) {
-    const { values } = parse(argv);
-    const now = new Date();
-    const filter: SessionFilter = { limit: values.limit ? Number(values.limit) : 50 };
-    if (!Number.isInteger(filter.limit) || (filter.limit ?? 0) < 1)
-      throw new UsageError(`--limit must be a positive whole number, not '${values.limit}'`);
-    if (values.provider) {
-      for (const p of values.provider)
-        if (!(PROVIDERS as readonly string[]).includes(p))
-          throw new UsageError(`unknown provider '${p}' (use ${PROVIDERS.join(", ")})`);
-      filter.provider = values.provider as Provider[];
-    }
-    if (values.project) filter.project = values.project;
+    const { values } = parseFlags(argv, {
+      provider: { type: "string", multiple: true },
+      project: { type: "string", multiple: true },
+      since: { type: "string" },
+      until: { type: "string" },
+      all: { type: "boolean" },
+      limit: { type: "string" },
+      json: { type: "boolean" },
+      db: { type: "string" },
+    });
+    const limit = positiveInt("--limit", values.limit) ?? 50;
+    for (const p of values.provider ?? [])
+      if (!(PROVIDERS as readonly string[]).includes(p))
+        throw new UsageError(`unknown provider '${p}' (use ${PROVIDERS.join(", ")})`);
+    const app = readCairn(io, values.db);
     try {
-      if (values.since) filter.since = parseTime(values.since, now, `--since ${values.since}`);
-      if (values.until) filter.until = parseTime(values.until, now, `--until ${values.until}`, true);
-    } catch (error) {
-      if (error instanceof QueryError) throw new UsageError(error.message);
-      throw error;
-    }
-    if (!values.all) filter.kinds = ["main", "fork"];
-    const store = openIndexForReading(values.db, io);
-    try {
-      const rows = store.listSessions(filter);
+      const rows = app.sessions({
+        limit,
+        all: values.all === true,
+        ...(values.provider ? { providers: values.provider as Provider[] } : {}),
+        ...(values.project ? { projects: values.project } : {}),
+        ...(values.since !== undefined ? { since: values.since } : {}),
+        ...(values.until !== undefined ? { until: values.until } : {}),
+      });
       if (values.json) {
         writeJson(io, rows);
         return 0;
@@ -56,27 +55,7 @@ export const sessionsCommand: Command = {
       }
       return 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        provider: { type: "string", multiple: true },
-        project: { type: "string", multiple: true },
-        since: { type: "string" },
-        until: { type: "string" },
-        all: { type: "boolean" },
-        limit: { type: "string" },
-        json: { type: "boolean" },
-        db: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}

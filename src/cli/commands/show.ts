@@ -1,27 +1,27 @@
-import { parseArgs } from "node:util";
-import { resolveEvent } from "../../search/sessions.ts";
-import type { Edge } from "../../topology/types.ts";
-import { openIndexForReading } from "../db.ts";
+import type { ResolvedEdge } from "../../app/event.ts";
+import { cite } from "../../topology/citation.ts";
+import { readCairn } from "../app.ts";
+import { parseFlags } from "../args.ts";
 import { dim, shortTime } from "../format.ts";
-import { type Command, UsageError, writeJson } from "../io.ts";
+import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
-const USAGE = `Usage: cairn show <event-id|prefix> [--json] [--db PATH]
+const USAGE = `Usage: cairn show <event-id|prefix|[e:ID]> [--json] [--db PATH]
 
 Prints one event (what a brief's [e:<id>] cites): its session, position, type, source line and full text, then
-its edges out and in.`;
+its edges out and in, each with what it points at (an event, a file, a command, an error signature, a session).`;
 
 export const showCommand: Command = {
   name: "show",
   summary: "print one event with its edges",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, db: { type: "string" } }, true);
     const id = positionals[0];
     if (!id) throw new UsageError("give an event id or a unique prefix of one");
-    const store = openIndexForReading(values.db, io);
+    if (positionals.length > 1) throw new UsageError(`one event at a time (got ${positionals.join(", ")})`);
+    const app = readCairn(io, values.db);
     try {
-      const event = resolveEvent(store, id);
-      const edges = { out: store.edgesFrom(event.event_id), in: store.edgesTo(event.event_id) };
+      const { event, edges } = app.event(id);
       if (values.json) {
         writeJson(io, { event, edges });
         return 0;
@@ -41,33 +41,26 @@ export const showCommand: Command = {
       io.stdout.write(`event ${event.event_id}\n`);
       for (const [k, v] of facts) if (v) io.stdout.write(`${dim(io, k.padEnd(9))}${v}\n`);
       io.stdout.write(`\n${event.text}\n`);
-      writeEdges(io, "edges out", edges.out, (e) => e.dst);
-      writeEdges(io, "edges in", edges.in, (e) => e.src);
+      writeEdges(io, "edges out", edges.out);
+      writeEdges(io, "edges in", edges.in);
       return 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
 
-function writeEdges(io: Parameters<Command["run"]>[1], title: string, edges: Edge[], other: (e: Edge) => string) {
+function writeEdges(io: CliIo, title: string, edges: ResolvedEdge[]): void {
   if (edges.length === 0) return;
   io.stdout.write(`\n${title}\n`);
-  for (const e of edges)
-    io.stdout.write(
-      `  ${e.edge_type.padEnd(12)} ${other(e)}${e.meta && Object.keys(e.meta).length > 0 ? ` ${JSON.stringify(e.meta)}` : ""}\n`,
-    );
-}
-
-/** An event by exact id or by a prefix that names exactly one. */
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { json: { type: "boolean" }, db: { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+  for (const e of edges) {
+    const what =
+      e.other_kind === "event"
+        ? `${cite(e.other)} ${e.other_type}`
+        : e.other_kind === "entity"
+          ? `${e.other_type}`
+          : `${e.other_kind} ${e.other}`;
+    const meta = e.meta ? ` ${dim(io, JSON.stringify(e.meta))}` : "";
+    io.stdout.write(`  ${e.edge_type.padEnd(12)} ${what}${e.display ? ` "${e.display}"` : ""}${meta}\n`);
   }
 }

@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
-import { listThreads } from "../../threads/list.ts";
 import type { SharedEntity, Thread } from "../../threads/types.ts";
-import { openIndexForReading } from "../db.ts";
-import { bold, dim, green, plural, red, shortTime } from "../format.ts";
+import { readCairn } from "../app.ts";
+import { parseFlags, positiveInt } from "../args.ts";
+import { bold, dim, green, oneLine, plural, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn threads [--project NAME]... [--all] [--limit N] [--json] [--db PATH]
@@ -20,14 +19,22 @@ export const threadsCommand: Command = {
   summary: "list work threads: sessions of any agent joined by the rare files, errors and branches they share",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        project: { type: "string", multiple: true },
+        all: { type: "boolean" },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+        db: { type: "string" },
+      },
+      true,
+    );
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const limit = values.limit === undefined ? 20 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new UsageError(`--limit must be a positive whole number, not '${values.limit}'`);
-    const store = openIndexForReading(values.db, io);
+    const limit = positiveInt("--limit", values.limit) ?? 20;
+    const app = readCairn(io, values.db);
     try {
-      const result = listThreads(store, {
+      const result = app.threads({
         ...(values.project ? { project: values.project } : {}),
         includeSingle: values.all === true,
         limit,
@@ -52,7 +59,7 @@ export const threadsCommand: Command = {
         io.stdout.write(dim(io, `\n${result.total - result.threads.length} more; raise --limit to see them\n`));
       return 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
@@ -86,27 +93,4 @@ function writeThread(io: CliIo, t: Thread): void {
 function describeShared(e: SharedEntity): string {
   const name = e.kind === "error_signature" ? `error "${oneLine(e.display, 60)}"` : `${e.kind} ${e.display}`;
   return `${name} (${e.sessions})`;
-}
-
-function oneLine(s: string, max: number): string {
-  const line = s.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        project: { type: "string", multiple: true },
-        all: { type: "boolean" },
-        limit: { type: "string" },
-        json: { type: "boolean" },
-        db: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

@@ -1,19 +1,26 @@
-import { parseArgs } from "node:util";
-import { resolveSession } from "../../search/sessions.ts";
-import { buildTimeline, type SessionTimelineRow, type TimelineMark, type TimelineRow } from "../../search/timeline.ts";
-import type { Store } from "../../store/types.ts";
-import { threadTimeline } from "../../threads/timeline.ts";
-import { openIndexForReading } from "../db.ts";
-import { dim, green, plural, red, shortTime } from "../format.ts";
+import type { ReadCairn, ThreadTimelineWindow } from "../../app/cairn.ts";
+import type { TimelineWindow } from "../../app/timeline.ts";
+import type { SessionTimelineRow, TimelineMark, TimelineRow } from "../../search/timeline.ts";
+import { readCairn } from "../app.ts";
+import { naturalInt, parseFlags, positiveInt } from "../args.ts";
+import { bold, dim, green, plural, red } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
-const USAGE = `Usage: cairn timeline <session-id|prefix> [--all] [--json] [--db PATH]
-       cairn timeline --thread <thread-id|prefix> [--all] [--json] [--db PATH]
+const USAGE = `Usage: cairn timeline <session-id|prefix> [--limit N] [--around ID] [--since T] [--until T]
+                     [--from N] [--to N] [--all] [--json] [--db PATH]
+       cairn timeline --around <event-id|prefix> [--limit N] [--all] [--json] [--db PATH]
+       cairn timeline --thread <thread-id|prefix> [--limit N] [--all] [--json] [--db PATH]
 
 Prints a session's events in order: prompts, replies, tool calls with their output collapsed, errors (✗), checks
-(✓/✗), decisions (◆), request outcomes (⇒) and resume points (⟲) marked; branches and sidechains shown. --all also lists the file
-actions and commands folded into their tool calls. --thread merges the events of every session of a work thread
-('cairn threads') by time, each row naming the session and agent it came from.`;
+(✓/✗), decisions (◆), request outcomes (⇒) and resume points (⟲) marked; branches and sidechains shown; a date line where the day changes.
+
+  --limit N     at most N rows: the session's last N, or the first N from --since/--from, or N around --around
+  --around ID   the rows around an event (a search hit, an [e:ID]); the session is implied (default 40 rows)
+  --since T     from this time on; --until T up to it (2026-11-02, 2026-11-02T10:00, 7d, 12h, today, yesterday)
+  --from N      from position @N; --to N up to position @N
+  --all         also list the file actions and commands folded into their tool calls
+  --thread ID   merge the events of every session of a work thread ('cairn threads') by time, each row naming
+                the session and agent it came from`;
 
 const GLYPH: Record<TimelineMark, string> = {
   prompt: "›",
@@ -37,45 +44,97 @@ export const timelineCommand: Command = {
   summary: "show a session's events in order",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        all: { type: "boolean" },
+        json: { type: "boolean" },
+        thread: { type: "string" },
+        limit: { type: "string", short: "n" },
+        around: { type: "string" },
+        since: { type: "string" },
+        until: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        db: { type: "string" },
+      },
+      true,
+    );
     const id = positionals[0];
-    if (values.thread !== undefined && id) throw new UsageError("give a session id or --thread, not both");
-    if (values.thread === undefined && !id) throw new UsageError("give a session id or a unique prefix of one");
-    if (values.thread === "") throw new UsageError("--thread needs a thread id or a unique prefix of one");
-    const store = openIndexForReading(values.db, io);
+    if (positionals.length > 1) throw new UsageError(`one session at a time (got ${positionals.join(", ")})`);
+    const limit = positiveInt("--limit", values.limit);
+    if (values.thread !== undefined) {
+      if (id) throw new UsageError("give a session id or --thread, not both");
+      for (const flag of ["around", "since", "until", "from", "to"] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with a session, not --thread`);
+      if (values.thread === "") throw new UsageError("--thread needs a thread id or a unique prefix of one");
+    } else if (!id && values.around === undefined)
+      throw new UsageError("give a session id (or a unique prefix of one), --around ID or --thread ID");
+    const app = readCairn(io, values.db);
     try {
-      if (values.thread !== undefined) return writeThread(io, store, values.thread, values.all === true, values.json);
-      const session = resolveSession(store, id!);
-      const rows = buildTimeline(store, session.session_id, { all: values.all === true });
-      if (values.json) {
-        writeJson(io, { session, events: rows });
+      if (values.thread !== undefined) {
+        const t = app.threadTimeline({
+          thread: values.thread,
+          all: values.all === true,
+          ...(limit !== undefined ? { limit } : {}),
+        });
+        if (values.json) writeJson(io, t);
+        else writeThread(io, t);
         return 0;
       }
-      io.stdout.write(
-        `${session.provider} ${session.kind} session ${session.session_id}${session.title ? ` — ${session.title}` : ""}\n`,
-      );
-      if (session.cwd)
-        io.stdout.write(`${dim(io, `${session.cwd}${session.git_branch ? ` (${session.git_branch})` : ""}`)}\n`);
-      if (session.source_gone)
-        io.stdout.write(
-          `${red(io, "source gone:")} ${session.source_file} is no longer on disk; cairn keeps what it read ('cairn prune' forgets it)\n`,
-        );
-      io.stdout.write("\n");
-      for (const r of rows)
-        writeRow(io, r, dim(io, `${shortTime(r.timestamp).slice(11)} ${String(r.ordinal).padStart(5)}`));
+      const w = window(app, id, values, limit);
+      if (values.json) writeJson(io, w);
+      else writeSession(io, w, limit);
       return 0;
     } finally {
-      store.close();
+      app.close();
     }
   },
 };
 
-function writeThread(io: CliIo, store: Store, id: string, all: boolean, json: boolean | undefined): number {
-  const { thread, events } = threadTimeline(store, id, { all });
-  if (json) {
-    writeJson(io, { thread, events });
-    return 0;
+function window(
+  app: ReadCairn,
+  id: string | undefined,
+  v: { around?: string; since?: string; until?: string; from?: string; to?: string; all?: boolean },
+  limit: number | undefined,
+): TimelineWindow {
+  const from = naturalInt("--from", v.from);
+  const to = naturalInt("--to", v.to);
+  return app.timeline({
+    ...(id !== undefined ? { session: id } : {}),
+    ...(v.around !== undefined ? { around: v.around } : {}),
+    ...(v.since !== undefined ? { since: v.since } : {}),
+    ...(v.until !== undefined ? { until: v.until } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    all: v.all === true,
+  });
+}
+
+function writeSession(io: CliIo, w: TimelineWindow, limit: number | undefined): void {
+  const s = w.session;
+  io.stdout.write(`${s.provider} ${s.kind} session ${s.session_id}${s.title ? ` — ${s.title}` : ""}\n`);
+  if (s.cwd) io.stdout.write(`${dim(io, `${s.cwd}${s.git_branch ? ` (${s.git_branch})` : ""}`)}\n`);
+  if (s.source_gone)
+    io.stdout.write(
+      `${red(io, "source gone:")} ${s.source_file} is no longer on disk; cairn keeps what it read ('cairn prune' forgets it)\n`,
+    );
+  const more = limit ? ` --limit ${limit}` : "";
+  if (w.earlier)
+    io.stdout.write(dim(io, `… earlier: cairn timeline ${s.session_id.slice(0, 8)} --to ${w.earlier.to}${more}\n`));
+  const days = createDayHeaders(io);
+  for (const r of w.rows) {
+    days.before(r);
+    writeRow(io, r, dim(io, `${clock(r.timestamp, 5)} ${String(r.ordinal).padStart(5)}`));
   }
+  if (w.rows.length === 0) io.stdout.write("\n(no events in this window)\n");
+  if (w.later)
+    io.stdout.write(dim(io, `… later: cairn timeline ${s.session_id.slice(0, 8)} --from ${w.later.from}${more}\n`));
+}
+
+function writeThread(io: CliIo, w: ThreadTimelineWindow): void {
+  const { thread } = w;
   io.stdout.write(
     `thread ${thread.thread_id} (${thread.label}) — ${plural(thread.sessions.length, "session")}: ${thread.providers.join(", ")}\n`,
   );
@@ -87,15 +146,36 @@ function writeThread(io: CliIo, store: Store, id: string, all: boolean, json: bo
       `${dim(io, `  ${tags.get(s.session_id)!.padEnd(3)} ${s.provider.padEnd(6)} ${s.session_id}${where.length ? `  ${where.join(", ")}` : ""}`)}\n`,
     );
   }
-  io.stdout.write("\n");
-  for (const r of events) writeRow(io, r, dim(io, prefixOf(r, tags)));
-  return 0;
+  if (w.earlier) io.stdout.write(dim(io, `… ${w.window.start_row} earlier rows\n`));
+  const days = createDayHeaders(io);
+  for (const r of w.rows) {
+    days.before(r);
+    writeRow(io, r, dim(io, prefixOf(r, tags)));
+  }
+}
+
+/** A date line before the first row and wherever the day changes; rows without a time keep the day before. */
+function createDayHeaders(io: CliIo): { before(r: TimelineRow): void } {
+  let day: string | null = null;
+  let first = true;
+  return {
+    before(r) {
+      const d = r.timestamp?.slice(0, 10) ?? null;
+      if (first || (d !== null && d !== day)) io.stdout.write(`\n${bold(io, `── ${d ?? "(no time)"} ──`)}\n`);
+      first = false;
+      if (d !== null) day = d;
+    },
+  };
+}
+
+/** `10:02` or `10:02:03` (UTC, as stored), blank when the event has no time. */
+function clock(ts: string | null, width: 5 | 8): string {
+  return ts ? ts.slice(11, 11 + width) : " ".repeat(width);
 }
 
 function prefixOf(r: SessionTimelineRow, tags: ReadonlyMap<string, string>): string {
   // Sessions interleave within minutes, so the merged view shows seconds.
-  const time = r.timestamp ? r.timestamp.replace("T", " ").slice(5, 19) : "—".padEnd(14);
-  return `${time} ${tags.get(r.session_id)!.padEnd(3)} ${r.provider.padEnd(6)} ${String(r.ordinal).padStart(5)}`;
+  return `${clock(r.timestamp, 8)} ${tags.get(r.session_id)!.padEnd(3)} ${r.provider.padEnd(6)} ${String(r.ordinal).padStart(5)}`;
 }
 
 function writeRow(io: CliIo, r: TimelineRow, prefix: string): void {
@@ -108,21 +188,4 @@ function writeRow(io: CliIo, r: TimelineRow, prefix: string): void {
   const indent = `${r.sidechain ? "│ " : ""}${"  ".repeat(r.depth)}`;
   if (r.branch_from) io.stdout.write(`${dim(io, `       ↳ branches from ${r.branch_from}`)}\n`);
   io.stdout.write(`${prefix} ${indent}${glyph} ${r.summary}\n`);
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        all: { type: "boolean" },
-        json: { type: "boolean" },
-        thread: { type: "string" },
-        db: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }

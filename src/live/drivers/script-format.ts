@@ -3,6 +3,7 @@
  * recorded pi session file replayed as a script. Pure: text in, a validated script or a readable error out.
  */
 import { z } from "zod";
+import { errorMessage } from "../../common/errors.ts";
 
 const question = z
   .object({
@@ -81,7 +82,7 @@ export function parseScript(text: string, source = "script"): ParseScriptResult 
   } catch (error) {
     return {
       ok: false,
-      error: `${source}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      error: `${source}: not valid JSON (${errorMessage(error)})`,
     };
   }
   const parsed = scriptSchema.safeParse(value);

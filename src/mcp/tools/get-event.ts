@@ -1,12 +1,11 @@
 /** `get_event`: one event whole (its text paged), with its edges in and out and what they point at. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Store } from "../../store/types.ts";
-import type { Edge, SessionEvent } from "../../topology/types.ts";
+import type { ResolvedEdge } from "../../app/event.ts";
+import type { SessionEvent } from "../../topology/types.ts";
 import { clip, fitRange, jsonSize, listBudget, MAX_RESPONSE_CHARS, oneLine } from "../bounded-output.ts";
 import type { McpContext } from "../context.ts";
 import { cite, dotted, shortTime } from "../format.ts";
-import { resolveEvent } from "../resolve.ts";
 import { guarded, READ_ONLY } from "../tool-boundary.ts";
 
 export const EVENT_CHARS_MAX = 12_000;
@@ -75,8 +74,7 @@ export function registerGetEvent(server: McpServer, ctx: McpContext): void {
     "get_event",
     { title: "Get one event", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
     guarded(({ event_id, offset, max_chars }) => {
-      const store = ctx.store();
-      const e = resolveEvent(store, event_id);
+      const { event: e, edges } = ctx.cairn.event(event_id);
       const start = Math.min(offset, e.text.length);
       let slice = clip(e.text.slice(start), max_chars).text;
       // Escapes can make JSON text several times longer than the characters it holds.
@@ -84,8 +82,8 @@ export function registerGetEvent(server: McpServer, ctx: McpContext): void {
       const end = start + slice.length;
       const nextOffset = end < e.text.length ? end : null;
       const { meta, omitted } = boundedMeta(e.meta);
-      const out = store.edgesFrom(e.event_id).map((x) => describeEdge(store, x, x.dst));
-      const inn = store.edgesTo(e.event_id).map((x) => describeEdge(store, x, x.src));
+      const out = edges.out.map(boundedEdge);
+      const inn = edges.in.map(boundedEdge);
       const edgeText = (d: EdgeData, dir: "→" | "←") => {
         // An entity's id repeats its name; its kind and name say it once.
         const what =
@@ -167,40 +165,10 @@ function eventFields(e: SessionEvent) {
   };
 }
 
-/** The other end of an edge, resolved: an event, an entity or a session. */
-function describeEdge(store: Store, x: Edge, other: string): EdgeData {
-  const meta = x.meta && Object.keys(x.meta).length > 0 && jsonSize(x.meta) <= 300 ? { meta: x.meta } : {};
-  const event = store.getEvent(other);
-  if (event)
-    return {
-      edge_type: x.edge_type,
-      other,
-      other_kind: "event",
-      other_type: event.event_type,
-      display: oneLine(event.text, 120),
-      ...meta,
-    };
-  const entity = store.getEntity(other);
-  if (entity)
-    return {
-      edge_type: x.edge_type,
-      other,
-      other_kind: "entity",
-      other_type: entity.kind,
-      display: oneLine(entity.display, 200),
-      ...meta,
-    };
-  const session = store.getSession(other);
-  if (session)
-    return {
-      edge_type: x.edge_type,
-      other,
-      other_kind: "session",
-      other_type: session.provider,
-      display: oneLine(session.title, 120),
-      ...meta,
-    };
-  return { edge_type: x.edge_type, other, other_kind: "unknown", other_type: null, display: "", ...meta };
+/** An edge as this tool returns it: its meta only when small. */
+function boundedEdge(x: ResolvedEdge): EdgeData {
+  const { meta, ...rest } = x;
+  return { ...rest, ...(meta && jsonSize(meta) <= 300 ? { meta } : {}) };
 }
 
 /** The event's meta without values too large to be worth their room, and the names of those left out. */

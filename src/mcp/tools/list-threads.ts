@@ -1,7 +1,6 @@
 /** `list_threads`: work threads, sessions of any agent joined by the rare files, errors and branches they share. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { listThreads } from "../../threads/index.ts";
 import type { Thread } from "../../threads/types.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import type { McpContext } from "../context.ts";
@@ -69,7 +68,7 @@ export function registerListThreads(server: McpServer, ctx: McpContext): void {
     "list_threads",
     { title: "List work threads", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
     guarded(({ project, include_single, limit }) => {
-      const result = listThreads(ctx.store(), {
+      const result = ctx.cairn.threads({
         includeSingle: include_single,
         limit,
         ...(project !== undefined ? { project: [project] } : {}),

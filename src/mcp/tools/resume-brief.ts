@@ -1,14 +1,10 @@
 /** `resume_brief`: the resume engine's cited brief of a session, under a budget this server caps. */
-import { resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ResumeBrief } from "../../resume/brief-types.ts";
-import { budgetFor, createResumeEngine } from "../../resume/engine.ts";
-import { resolveSession } from "../../resume/session-ref.ts";
+import type { BriefJson } from "../../app/brief.ts";
 import { clip, jsonSize, MAX_RESPONSE_CHARS, oneLine } from "../bounded-output.ts";
 import type { McpContext } from "../context.ts";
 import { cite } from "../format.ts";
-import { resolveEvent } from "../resolve.ts";
 import { guarded, READ_ONLY } from "../tool-boundary.ts";
 
 /** The largest brief this server returns: about 12–16k characters, inside the response bound with its notes. */
@@ -56,7 +52,18 @@ const outputSchema = {
   original_tokens: z.number().describe("estimated tokens of the session up to `at`"),
   ratio: z.number(),
   text: z.string().describe("the brief (markdown), citing events as [e:ID]"),
-  cited_event_ids: z.array(z.string()),
+  sections: z.array(z.object({ name: z.string(), tokens: z.number(), items: z.number(), cites: z.array(z.string()) })),
+  citations: z
+    .array(
+      z.object({
+        event_id: z.string(),
+        ordinal: z.number(),
+        event_type: z.string(),
+        source_file: z.string(),
+        source_line: z.number(),
+      }),
+    )
+    .describe("the cited events in timeline order, as many as fit beside the text"),
   citations_total: z.number(),
   validation: z.object({
     ok: z.boolean(),
@@ -65,7 +72,18 @@ const outputSchema = {
     missing: z.array(z.string()),
   }),
   fallback: z.array(
-    z.object({ step: z.string(), budget_tokens: z.number(), at: z.string(), tokens: z.number(), ok: z.boolean() }),
+    z.object({
+      step: z.string(),
+      budget_tokens: z.number(),
+      at: z.string(),
+      tokens: z.number(),
+      validation: z.object({
+        ok: z.boolean(),
+        coverage: z.number(),
+        entity_overlap: z.number(),
+        missing: z.array(z.string()),
+      }),
+    }),
   ),
   source: z.object({ file: z.string(), first_line: z.number(), last_line: z.number() }),
   budget_note: z.string().nullable(),
@@ -80,46 +98,21 @@ export function registerResumeBrief(server: McpServer, ctx: McpContext): void {
       if (args.budget_tokens !== undefined && args.ratio !== undefined)
         throw new Error("give budget_tokens or ratio, not both");
       if (args.at !== undefined && args.step !== undefined) throw new Error("give at or step, not both");
-      const store = ctx.store();
-      const latest = args.session === undefined || args.session === "latest";
-      const sessionId =
-        !latest && args.session
-          ? resolveSession(store, { id: args.session }).session_id
-          : args.at !== undefined && args.cwd === undefined
-            ? resolveEvent(store, args.at).session_id
-            : resolveSession(store, {
-                latest: true,
-                ...(args.cwd !== undefined ? { cwd: resolve(ctx.cwd, args.cwd) } : {}),
-              }).session_id;
-      // The tokenizer's tables take most of a second to load: only a brief pays for them, not the server's start.
-      const { createTokenCounter } = await import("../../resume/tokens.ts");
-      const engine = createResumeEngine({ store, counter: createTokenCounter() });
-      const build = (budget: number) =>
-        engine.brief({
-          sessionId,
-          budget,
-          maxBudget: BRIEF_TOKENS_MAX,
-          ...(args.at !== undefined ? { at: args.at } : {}),
-          ...(args.step !== undefined ? { step: args.step } : {}),
-        });
-      let brief: ResumeBrief;
-      let budgetNote: string | null = null;
-      if (args.budget_tokens !== undefined) brief = build(args.budget_tokens);
-      else {
-        // The session's size is known only once a brief is built: build at the cap, then smaller if the default
-        // (or the ratio) asks for less.
-        brief = build(BRIEF_TOKENS_MAX);
-        const wanted = budgetFor(args.ratio !== undefined ? { ratio: args.ratio } : {}, brief.original_tokens);
-        if (wanted < BRIEF_TOKENS_MAX) brief = build(wanted);
-        else if (wanted > BRIEF_TOKENS_MAX)
-          budgetNote = `${args.ratio !== undefined ? `ratio ${args.ratio}` : "the default budget"} asks for ${wanted} tokens; this server caps briefs at ${BRIEF_TOKENS_MAX} (run 'cairn resume ${brief.session_id}' for the larger brief)`;
-      }
-      return render(brief, budgetNote);
+      const brief = await ctx.cairn.brief({
+        ...(args.session !== undefined ? { session: args.session } : {}),
+        ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+        ...(args.at !== undefined ? { at: args.at } : {}),
+        ...(args.step !== undefined ? { step: args.step } : {}),
+        ...(args.budget_tokens !== undefined ? { budget: args.budget_tokens } : {}),
+        ...(args.ratio !== undefined ? { ratio: args.ratio } : {}),
+        cap: BRIEF_TOKENS_MAX,
+      });
+      return render(brief);
     }),
   );
 }
 
-function render(b: ResumeBrief, budgetNote: string | null) {
+function render(b: BriefJson) {
   const ids = [...new Set(b.citations.map((c) => c.event_id))];
   const atOrdinal = b.citations.find((c) => c.event_id === b.at)?.ordinal;
   const v = b.validation;
@@ -127,7 +120,7 @@ function render(b: ResumeBrief, budgetNote: string | null) {
     "---",
     `Brief of session ${b.session_id} as of ${cite(b.at)}${atOrdinal === undefined ? "" : ` (@${atOrdinal})`}: ${b.tokens} tokens in a ${b.budget_tokens}-token budget (the session up to there: ~${b.original_tokens} tokens). Validation ${v.ok ? "ok" : "NOT ok"}: coverage ${v.coverage.toFixed(2)}, entity overlap ${v.entity_overlap.toFixed(2)}${v.missing.length > 0 ? `, missing ${v.missing.length}` : ""}.${b.fallback.length > 0 ? ` Fallback: ${b.fallback.map((f) => f.step).join(" → ")}.` : ""}`,
     `${ids.length} events cited; get_event resolves any [e:ID], session_timeline around=ID shows its neighbours.`,
-    ...(budgetNote ? [`note: ${budgetNote}`] : []),
+    ...(b.budget_note ? [`note: ${b.budget_note}`] : []),
   ].join("\n");
   const body = clip(b.text, MAX_RESPONSE_CHARS - footer.length - 200);
   const truncated =
@@ -135,40 +128,28 @@ function render(b: ResumeBrief, budgetNote: string | null) {
       ? `${body.cut} characters of the brief cut for size; ask for a smaller budget_tokens for a complete brief`
       : null;
   const text = `${body.text.trimEnd()}${truncated ? `\n… ${truncated}` : ""}\n\n${footer}`;
+  const bounded = (x: BriefJson["validation"]) => ({
+    ok: x.ok,
+    coverage: x.coverage,
+    entity_overlap: x.entity_overlap,
+    missing: x.missing.slice(0, 20).map((m) => oneLine(m, 200)),
+  });
   const structured = {
-    session_id: b.session_id,
-    at: b.at,
-    step: b.step,
-    budget_tokens: b.budget_tokens,
-    tokens: b.tokens,
-    original_tokens: b.original_tokens,
-    ratio: b.ratio,
+    ...b,
     text: body.text,
-    cited_event_ids: [] as string[],
-    citations_total: ids.length,
-    validation: {
-      ok: v.ok,
-      coverage: v.coverage,
-      entity_overlap: v.entity_overlap,
-      missing: v.missing.slice(0, 20).map((m) => oneLine(m, 200)),
-    },
-    fallback: b.fallback.map((f) => ({
-      step: f.step,
-      budget_tokens: f.budget_tokens,
-      at: f.at,
-      tokens: f.tokens,
-      ok: f.validation.ok,
-    })),
-    source: b.source,
-    budget_note: budgetNote,
+    sections: b.sections.map((sec) => ({ ...sec, cites: sec.cites.slice(0, 5) })),
+    citations: [] as BriefJson["citations"],
+    citations_total: b.citations.length,
+    validation: bounded(v),
+    fallback: b.fallback.map((f) => ({ ...f, validation: bounded(f.validation) })),
     truncated,
   };
   // The text cites every id inline; the list holds as many as fit beside it.
   let room = MAX_RESPONSE_CHARS - jsonSize(structured) - 100;
-  for (const id of ids) {
-    room -= id.length + 3;
+  for (const c of b.citations) {
+    room -= jsonSize(c) + 1;
     if (room < 0) break;
-    structured.cited_event_ids.push(id);
+    structured.citations.push(c);
   }
   return { text, structured };
 }

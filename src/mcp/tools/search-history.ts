@@ -1,7 +1,7 @@
 /** `search_history`: cairn's query language over every indexed session, words and meaning fused. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type HybridHit, SEARCH_MODES, searchHybrid } from "../../search/hybrid.ts";
+import { type HybridHit, SEARCH_MODES } from "../../search/hybrid.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import type { McpContext } from "../context.ts";
 import { cite, dotted, ID_NOTE, shortTime } from "../format.ts";
@@ -66,9 +66,7 @@ export function registerSearchHistory(server: McpServer, ctx: McpContext): void 
     "search_history",
     { title: "Search agent history", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
     guarded(async ({ query, limit, mode }) => {
-      const store = ctx.store();
-      const embedder = mode === "lexical" ? null : ctx.embedder(store);
-      const result = await searchHybrid(store, query, { embedder, limit, mode, now: ctx.now() });
+      const result = await ctx.cairn.search({ query, limit, mode });
       const hits = result.hits.map(toHit);
       const texts = hits.map((h, i) => renderHit(h, i + 1));
       const { end } = fitRange(

@@ -1,12 +1,9 @@
 /** `session_timeline`: a window of one session's events in order, by position or around an event. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { resolveSession } from "../../search/sessions.ts";
-import { buildTimeline } from "../../search/timeline.ts";
 import { fitRange, jsonSize, listBudget } from "../bounded-output.ts";
 import type { McpContext } from "../context.ts";
-import { dotted, ID_NOTE, shortTime } from "../format.ts";
-import { resolveEvent, sessionSummary } from "../resolve.ts";
+import { dotted, ID_NOTE, sessionSummary, shortTime } from "../format.ts";
 import { renderRow, rowData, timelineRowSchema } from "../timeline-rows.ts";
 import { guarded, READ_ONLY } from "../tool-boundary.ts";
 
@@ -71,21 +68,27 @@ export function registerSessionTimeline(server: McpServer, ctx: McpContext): voi
       if (around !== undefined && (from !== undefined || to !== undefined))
         throw new Error("give around or from/to, not both");
       if (from !== undefined && to !== undefined && from > to) throw new Error(`from (${from}) is after to (${to})`);
-      const store = ctx.store();
-      const anchorEvent = around === undefined ? null : resolveEvent(store, around);
-      const s = resolveSession(store, sessionRef ?? anchorEvent!.session_id);
-      if (anchorEvent && anchorEvent.session_id !== s.session_id)
-        throw new Error(`event ${anchorEvent.event_id} is in session ${anchorEvent.session_id}, not ${s.session_id}`);
+      const w = ctx.cairn.timeline({
+        ...(sessionRef !== undefined ? { session: sessionRef } : {}),
+        ...(around !== undefined ? { around } : {}),
+        ...(from !== undefined ? { from } : {}),
+        ...(to !== undefined ? { to } : {}),
+        limit: max_rows,
+        all,
+      });
+      const s = w.session;
       const last = Math.max(0, s.event_count - 1);
-      const win = windowOf({ last, max: max_rows, from, to, around: anchorEvent?.ordinal });
-      const rows = buildTimeline(store, s.session_id, { from: win.from, to: win.to, all }).map(rowData);
+      const anchorEvent = around === undefined ? null : ctx.cairn.resolveEvent(around);
+      const tail = anchorEvent === null && from === undefined;
+      const win = w.window;
+      const rows = w.rows.map(rowData);
       const texts = rows.map(renderRow);
       const anchor = anchorEvent
         ? Math.max(
             0,
             rows.findIndex((r) => r.ordinal >= anchorEvent.ordinal),
           )
-        : win.tail
+        : tail
           ? rows.length - 1
           : 0;
       const fit = fitRange(
@@ -125,27 +128,4 @@ export function registerSessionTimeline(server: McpServer, ctx: McpContext): voi
       };
     }),
   );
-}
-
-interface WindowRequest {
-  last: number;
-  max: number;
-  from: number | undefined;
-  to: number | undefined;
-  around: number | undefined;
-}
-
-/** Positions to read (ordinals are dense from 0): around an event, from/to, or the session's end. */
-export function windowOf(r: WindowRequest): { from: number; to: number; tail: boolean } {
-  const clampTo = (n: number) => Math.min(Math.max(0, n), r.last);
-  if (r.around !== undefined) {
-    const to = clampTo(Math.max(0, r.around - Math.floor(r.max / 2)) + r.max - 1);
-    return { from: Math.max(0, to - r.max + 1), to, tail: false };
-  }
-  if (r.from !== undefined) {
-    const from = Math.min(r.from, r.last);
-    return { from, to: clampTo(Math.min(r.to ?? r.last, from + r.max - 1)), tail: false };
-  }
-  const to = clampTo(r.to ?? r.last);
-  return { from: Math.max(0, to - r.max + 1), to, tail: true };
 }

@@ -1,7 +1,6 @@
 /** `thread_timeline`: the events of all of a thread's sessions by time, paged by row. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { threadTimeline } from "../../threads/index.ts";
 import { fitRange, jsonSize, listBudget } from "../bounded-output.ts";
 import type { McpContext } from "../context.ts";
 import { dotted, ID_NOTE, shortTime } from "../format.ts";
@@ -41,11 +40,17 @@ export function registerThreadTimeline(server: McpServer, ctx: McpContext): void
     "thread_timeline",
     { title: "Thread timeline", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
     guarded(({ thread, start_row, max_rows, all }) => {
-      const { thread: t, events } = threadTimeline(ctx.store(), thread, { all });
-      const total = events.length;
+      const w = ctx.cairn.threadTimeline({
+        thread,
+        all,
+        limit: max_rows,
+        ...(start_row !== undefined ? { start_row } : {}),
+      });
+      const t = w.thread;
+      const total = w.total_rows;
       const tail = start_row === undefined;
-      const first = tail ? Math.max(0, total - max_rows) : Math.min(start_row, total);
-      const rows = events.slice(first, first + max_rows).map(rowData);
+      const first = w.window.start_row;
+      const rows = w.rows.map(rowData);
       const texts = rows.map(renderRow);
       const sessions = t.sessions.map((s) => ({ session_id: s.session_id, provider: s.provider, project: s.project }));
       const heading = [

@@ -4,6 +4,7 @@
  * source (the resume engine is not wired in yet) it explains that and changes nothing.
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { errorMessage } from "../../common/errors.ts";
 import { EXTENSION_NAME, PACKAGE_NAME } from "../names.ts";
 import { NOTEBOOK_ENTRY_TYPE, type NotebookEntry, type NotebookPage } from "../notebook/pages.ts";
 import type { ReplacedSessionContext, SetupSessionManager } from "../pi-types.ts";
@@ -86,7 +87,7 @@ export async function handOff(
     return stop(
       ctx,
       "failed",
-      `Handoff failed while building the brief: ${errorText(error)}. Nothing was changed.`,
+      `Handoff failed while building the brief: ${errorMessage(error)}. Nothing was changed.`,
       "error",
     );
   }
@@ -148,8 +149,4 @@ function stop(
 ): HandoffResult {
   ctx.ui.notify(message, level);
   return { status, message };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -15,6 +15,7 @@
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { matchesKey } from "@earendil-works/pi-tui";
+import { errorMessage } from "../../common/errors.ts";
 import { runNotebookCommand } from "../notebook/notebook.ts";
 import { runReadonlyCommand } from "../readonly/readonly.ts";
 import type { CairnState } from "../state.ts";
@@ -82,7 +83,7 @@ export async function executeIteration(
     await start.ready;
     request = await runSteps(ctx, state, run, control, start.direction);
   } catch (error) {
-    request = fail(ctx, control, run, `Sequence aborted at ${position(run)}: ${errorText(error)}`);
+    request = fail(ctx, control, run, `Sequence aborted at ${position(run)}: ${errorMessage(error)}`);
   } finally {
     stopListening();
   }
@@ -176,7 +177,7 @@ async function runSteps(
     try {
       outcome = await executeStep(ctx, state, step, run, control);
     } catch (error) {
-      outcome = { kind: "failed", message: errorText(error) };
+      outcome = { kind: "failed", message: errorMessage(error) };
     }
     const ended = afterStep(ctx, control, run, outcome, step.raw);
     if (ended) return ended;
@@ -312,8 +313,4 @@ function fail(ctx: ExtensionContext, control: RunControl, run: SequenceRun, mess
   if (control.sessionEnded) return { kind: "ended", run: copyRun(run) };
   ctx.ui.notify(message, "error");
   return { kind: "failed", run: copyRun(run) };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,127 @@
+/**
+ * A resume brief as every surface returns it: which session (an id, the latest in a folder, or the session of an
+ * event), the engine's brief under the budget asked for (or under a cap a surface sets), and one JSON shape.
+ */
+
+import { CairnError } from "../common/errors.ts";
+import type { CitationRef, FallbackStep, ResumeBrief, SectionSummary } from "../resume/brief-types.ts";
+import { budgetFor, createResumeEngine } from "../resume/engine.ts";
+import { overBudget } from "../resume/over-budget.ts";
+import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
+import type { ReadonlyStore, SessionRow } from "../store/types.ts";
+
+export interface BriefRequest {
+  /** A session id or unique prefix; absent or `latest` for the latest main session (of `cwd` when given). */
+  session?: string;
+  /** With the latest session: the folder whose latest main session to brief. */
+  cwd?: string;
+  /** An event id (or prefix): the brief as of that event. Without a session or cwd it also picks the session. */
+  at?: string;
+  /** The brief as of step N's checkpoint. */
+  step?: number;
+  /** Budget in tokens, or as a share of the session. */
+  budget?: number;
+  ratio?: number;
+  /** The largest brief the caller accepts: the default budget and the ratio are held under it, and so is the ladder. */
+  cap?: number;
+  /** Follow one branch of a session tree up to this event (pi's current leaf). */
+  leaf?: string;
+}
+
+/** The brief's one JSON shape. */
+export interface BriefJson {
+  session_id: string;
+  /** The event the brief is as of. */
+  at: string;
+  step: number | null;
+  budget_tokens: number;
+  tokens: number;
+  /** Estimated tokens of the session up to `at`. */
+  original_tokens: number;
+  ratio: number;
+  /** The brief (markdown), citing events as [e:ID]. */
+  text: string;
+  sections: SectionSummary[];
+  /** Every cited event, in timeline order. */
+  citations: CitationRef[];
+  validation: { coverage: number; missing: string[]; entity_overlap: number; ok: boolean };
+  fallback: Array<{
+    step: FallbackStep;
+    budget_tokens: number;
+    at: string;
+    tokens: number;
+    validation: BriefJson["validation"];
+  }>;
+  source: { file: string; first_line: number; last_line: number };
+  /**
+   * Why the brief's size is not the budget asked for, or null: larger (the smallest budget that validates, an
+   * earlier checkpoint, or a pointer to the transcript), or smaller (a surface's cap).
+   */
+  budget_note: string | null;
+}
+
+export function briefSession(store: ReadonlyStore, req: BriefRequest): SessionRow {
+  if (req.session !== undefined && req.session !== "latest") return resolveSessionId(store, req.session);
+  if (req.at !== undefined && req.cwd === undefined)
+    return resolveSessionId(store, resolveEventId(store, req.at).session_id);
+  return latestSession(store, req.cwd);
+}
+
+export async function buildBrief(store: ReadonlyStore, req: BriefRequest): Promise<BriefJson> {
+  if (req.budget !== undefined && req.ratio !== undefined)
+    throw new CairnError("usage", "give a budget or a ratio, not both");
+  if (req.at !== undefined && req.step !== undefined)
+    throw new CairnError("usage", "give an event or a step, not both");
+  const session = briefSession(store, req);
+  // The tokenizer's tables take most of a second to load: only a brief pays for them, not a server's start.
+  const { createTokenCounter } = await import("../resume/tokens.ts");
+  const engine = createResumeEngine({ store, counter: createTokenCounter() });
+  const build = (budget: number | undefined) =>
+    engine.brief({
+      sessionId: session.session_id,
+      ...(budget !== undefined ? { budget } : {}),
+      ...(req.ratio !== undefined && budget === undefined ? { ratio: req.ratio } : {}),
+      ...(req.cap !== undefined ? { maxBudget: req.cap } : {}),
+      ...(req.at !== undefined ? { at: req.at } : {}),
+      ...(req.step !== undefined ? { step: req.step } : {}),
+      ...(req.leaf !== undefined ? { leaf: req.leaf } : {}),
+    });
+  if (req.cap === undefined || req.budget !== undefined) {
+    const b = build(req.budget);
+    return briefJson(b, overBudget(b));
+  }
+  // The session's size is known only once a brief is built: build at the cap, then smaller if the default (or the
+  // ratio) asks for less.
+  let brief = build(req.cap);
+  const wanted = budgetFor(req.ratio !== undefined ? { ratio: req.ratio } : {}, brief.original_tokens);
+  let note: string | null = null;
+  if (wanted < req.cap) brief = build(wanted);
+  else if (wanted > req.cap)
+    note = `${req.ratio !== undefined ? `ratio ${req.ratio}` : "the default budget"} asks for ${wanted} tokens; briefs here are capped at ${req.cap} (run 'cairn resume ${brief.session_id}' for the larger brief)`;
+  return briefJson(brief, note);
+}
+
+export function briefJson(b: ResumeBrief, budgetNote: string | null): BriefJson {
+  const validation = (v: ResumeBrief["validation"]) => ({
+    coverage: v.coverage,
+    missing: v.missing,
+    entity_overlap: v.entity_overlap,
+    ok: v.ok,
+  });
+  return {
+    session_id: b.session_id,
+    at: b.at,
+    step: b.step,
+    budget_tokens: b.budget_tokens,
+    tokens: b.tokens,
+    original_tokens: b.original_tokens,
+    ratio: b.ratio,
+    text: b.text,
+    sections: b.sections,
+    citations: b.citations,
+    validation: validation(b.validation),
+    fallback: b.fallback.map((f) => ({ ...f, validation: validation(f.validation) })),
+    source: b.source,
+    budget_note: budgetNote,
+  };
+}

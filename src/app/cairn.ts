@@ -1,0 +1,378 @@
+/**
+ * `createCairn()`: the application layer every surface stands on. It opens the index (read-only, or for writing
+ * with its migrations and the one-writer lock), chooses the embedder the index was embedded with, resolves ids
+ * by one rule, and answers each question in one shape. Surfaces parse their input, call it and format what it
+ * returns; none of them holds SQL, ranking or id resolution.
+ */
+
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { CairnError } from "../common/errors.ts";
+import { configuredEmbedder, createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
+import type { Embedder, EmbedderConfig } from "../embedders/types.ts";
+import type { IndexResult } from "../indexer/indexer.ts";
+import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
+import { type Checkpoint, listCheckpoints } from "../resume/checkpoints.ts";
+import { isDerived } from "../resume/timeline.ts";
+import { type VerifyResult, verifyResumed } from "../resume/verify.ts";
+import { type HybridResult, type SearchMode, searchHybrid } from "../search/hybrid.ts";
+import { buildOverview, type Overview } from "../search/overview.ts";
+import { parseTime } from "../search/query.ts";
+import type { SessionTimelineRow } from "../search/timeline.ts";
+import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
+import type { Closable } from "../store/sqlite-store.ts";
+import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow, Store } from "../store/types.ts";
+import { listThreads, resolveThread, threadTimeline } from "../threads/index.ts";
+import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
+import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
+import { type BriefJson, type BriefRequest, buildBrief } from "./brief.ts";
+import { type EventAnswer, eventAnswer } from "./event.ts";
+
+export { IdError } from "../store/resolve.ts";
+
+import {
+  checkRoots,
+  type EmbedRequest,
+  type GoneFile,
+  type IndexAnswer,
+  type IndexDeps,
+  type IndexRequest,
+  runEmbed,
+  runIndex,
+  runPrune,
+  runWatch,
+  updateVectors,
+  type VectorOutcome,
+  type WatchRequest,
+} from "./indexing.ts";
+import { dbPathFor, type Env, givenOpener, type Opener, readOpener, writeOpener } from "./open.ts";
+import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
+
+export const CAIRN_MODES = ["read", "write"] as const;
+export type CairnMode = (typeof CAIRN_MODES)[number];
+
+export interface CairnOptions {
+  /** The database: a path, or absent for `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */
+  db?: string;
+  /** An index already open (tests, an in-memory index); it is closed with the app. */
+  store?: Store;
+  env?: Env;
+  /** The directory relative paths and "the latest session here" are taken from. */
+  cwd?: string;
+  /** `read` (default) opens the index read-only and never changes it; `write` can index, embed and record. */
+  mode?: CairnMode;
+  now?: () => Date;
+  /** Told once when the index is opened in a way the user should know of (e.g. a copy of a read-only folder's). */
+  onNotice?: (notice: string) => void;
+}
+
+export interface SearchRequest {
+  /** cairn's query language. */
+  query: string;
+  limit?: number;
+  /** hybrid (default), lexical (words only) or vector (meaning only). */
+  mode?: SearchMode;
+}
+
+/** Hits with their evidence chains, ranked by words and meaning; `mode` says what ranked them. */
+export type SearchAnswer = HybridResult;
+
+export interface SessionsRequest {
+  providers?: Provider[];
+  projects?: string[];
+  /** Times in the query language's forms (`2026-11-02`, `7d`, `yesterday`). */
+  since?: string;
+  until?: string;
+  /** Main and forked sessions unless `all`: subagent and exec sessions belong to the session that started them. */
+  all?: boolean;
+  limit?: number;
+}
+
+export interface ThreadTimelineRequest {
+  thread: string;
+  /** Index of the first row; absent for the thread's last `limit` rows (where the work stopped). */
+  start_row?: number;
+  limit?: number;
+  all?: boolean;
+}
+
+export interface ThreadTimelineWindow {
+  thread: Thread;
+  total_rows: number;
+  /** Rows `start_row` up to (not including) `end_row`. */
+  window: { start_row: number; end_row: number };
+  rows: SessionTimelineRow[];
+  earlier: { start_row: number } | null;
+  later: { start_row: number } | null;
+}
+
+export type OverviewAnswer = Overview;
+
+export interface CheckpointsAnswer {
+  session_id: string;
+  checkpoints: Checkpoint[];
+}
+
+export interface CheckpointRequest {
+  session: string;
+  step: number;
+  label?: string | null;
+  /** The event to link it to (id or prefix); absent for the session's last event. */
+  at?: string;
+}
+
+export interface EmbedStatus {
+  config: EmbedderConfig;
+  embedder: string | null;
+  dimension: number | null;
+  bundles: number;
+  embedded: number;
+  queued: number;
+  /** Whether the stored vectors come from the configured embedder. */
+  current: boolean;
+}
+
+/** What every surface may ask: questions about the index, answered in one shape each. */
+export interface ReadCairn {
+  readonly mode: CairnMode;
+  readonly dbPath: string;
+  /** The index, read-only: for answers this layer does not shape yet. Throws when there is no index. */
+  reader(): ReadonlyStore;
+  /** How the index was opened when that is worth saying (a read-only copy), else null. */
+  notice(): string | null;
+  search(req: SearchRequest): Promise<SearchAnswer>;
+  event(ref: string): EventAnswer;
+  timeline(req: TimelineRequest): TimelineWindow;
+  threadTimeline(req: ThreadTimelineRequest): ThreadTimelineWindow;
+  brief(req: BriefRequest): Promise<BriefJson>;
+  threads(req?: ListThreadsOptions): ListThreadsResult;
+  overview(): OverviewAnswer;
+  sessions(req?: SessionsRequest): SessionRow[];
+  /** A session by id or unique prefix. */
+  session(ref: string): SessionRow;
+  /** The latest main session, anywhere or in one folder. */
+  latestSession(cwd?: string): SessionRow;
+  /** The session indexed from a transcript file, if it is indexed. */
+  sessionOfFile(path: string): SessionRow | null;
+  /** An event by id, unique prefix or citation, optionally within one session. */
+  resolveEvent(ref: string, opts?: { sessionId?: string }): SessionEvent;
+  thread(ref: string): Thread;
+  checkpoints(session: string): CheckpointsAnswer;
+  verify(req: { session: string; actions?: number }): VerifyResult;
+  embedStatus(): EmbedStatus;
+  /** The embedder queries are embedded with (the index's choice), or null for words only. */
+  embedder(): Embedder | null;
+  problems(limit?: number): Problem[];
+  close(): void;
+}
+
+/** Write mode adds indexing, embedding and recording checkpoints. */
+export interface Cairn extends ReadCairn {
+  /** The agents' own transcript folders (honouring their environment overrides). */
+  defaultRoots(): TranscriptRoot[];
+  index(req?: IndexRequest): Promise<IndexAnswer>;
+  /** Indexes these files now (nothing embedded), so what follows reads what was just written. */
+  refresh(paths: readonly string[]): Promise<IndexResult | null>;
+  watch(req: WatchRequest): Promise<void>;
+  embed(req?: EmbedRequest): Promise<{ config: EmbedderConfig } & Awaited<ReturnType<typeof runEmbed>>>;
+  /** Embeds what is queued, within a time budget; never throws. */
+  updateVectors(opts?: { budgetMs?: number }): Promise<VectorOutcome>;
+  checkpoint(req: CheckpointRequest): CheckpointRow & { ordinal: number };
+  /** Forgets the sessions whose transcripts are gone from disk; `dry_run` only lists them. */
+  prune(req?: { dry_run?: boolean; onWait?: (pid: number) => void }): Promise<PruneAnswer>;
+}
+
+export interface PruneAnswer {
+  dry_run: boolean;
+  /** The files marked gone (before pruning). */
+  files: GoneFile[];
+  /** What was forgotten; null on a dry run. */
+  pruned: { files: number; sessions: number; events: number } | null;
+}
+
+export function createCairn(opts: CairnOptions & { mode: "write" }): Cairn;
+export function createCairn(opts?: CairnOptions): ReadCairn;
+export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const mode = opts.mode ?? "read";
+  const now = opts.now ?? (() => new Date());
+  const dbPath = opts.store
+    ? opts.store.path
+    : dbPathFor(opts.db === undefined ? undefined : resolve(cwd, opts.db), env);
+  const opener: Opener<ReadonlyStore & Closable> = opts.store
+    ? givenOpener(opts.store)
+    : mode === "write"
+      ? writeOpener(dbPath)
+      : readOpener(dbPath);
+  const writer = (): Store => {
+    if (mode !== "write") throw new CairnError("failure", "this cairn was opened read-only");
+    return opener.get() as Store;
+  };
+  let told = false;
+  const store = () => {
+    const s = opener.get();
+    const notice = told ? null : opener.notice();
+    if (notice) {
+      told = true;
+      opts.onNotice?.(notice);
+    }
+    return s;
+  };
+  // The setting can change while a server runs (`cairn embed`), and a remote or model embedder is costly to make.
+  let made: { setting: string; embedder: Embedder | null } | null = null;
+  const embedder = () => {
+    const config = parseEmbedderConfig(store().getSetting(EMBEDDER_SETTING));
+    const setting = JSON.stringify(config);
+    if (made?.setting !== setting) made = { setting, embedder: createEmbedder(config, env, cwd) };
+    return made.embedder;
+  };
+  const absolute = (roots: ReadonlyArray<string | TranscriptRoot>) =>
+    roots.map((r) => (typeof r === "string" ? resolve(cwd, r) : r));
+  /** Writes other than indexing need an index to write into: they never create an empty one. */
+  const requireIndex = () => {
+    if (!opts.store && !opener.isOpen() && dbPath !== ":memory:" && !existsSync(dbPath))
+      throw new CairnError(
+        "no_index",
+        `no cairn index at ${dbPath}`,
+        "run 'cairn index' first (or pass --db / set CAIRN_DB)",
+      );
+  };
+  const deps: IndexDeps = { dbPath, store: writer, env, cwd };
+
+  const app: Cairn = {
+    mode,
+    dbPath,
+    reader: store,
+    notice: () => opener.notice(),
+    async search(req) {
+      const searchMode = req.mode ?? "hybrid";
+      const s = store();
+      return searchHybrid(s, req.query, {
+        embedder: searchMode === "lexical" ? null : embedder(),
+        mode: searchMode,
+        ...(req.limit !== undefined ? { limit: req.limit } : {}),
+        now: now(),
+      });
+    },
+    event: (ref) => eventAnswer(store(), ref),
+    timeline: (req) => timelineWindow(store(), { now: now(), ...req }),
+    threadTimeline(req) {
+      const { thread, events } = threadTimeline(store(), req.thread, { all: req.all === true });
+      const total = events.length;
+      const limit = req.limit ?? total;
+      const start = req.start_row === undefined ? Math.max(0, total - limit) : Math.min(req.start_row, total);
+      const end = Math.min(total, start + limit);
+      return {
+        thread,
+        total_rows: total,
+        window: { start_row: start, end_row: end },
+        rows: events.slice(start, end),
+        earlier: start > 0 ? { start_row: Math.max(0, start - limit) } : null,
+        later: end < total ? { start_row: end } : null,
+      };
+    },
+    brief: (req) => buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) }),
+    threads: (req = {}) => listThreads(store(), req),
+    overview: () => buildOverview(store()),
+    sessions(req = {}) {
+      const filter: SessionFilter = { limit: req.limit ?? 50 };
+      if (req.providers?.length) filter.provider = req.providers;
+      if (req.projects?.length) filter.project = req.projects;
+      if (req.since !== undefined) filter.since = parseTime(req.since, now(), `since ${req.since}`);
+      if (req.until !== undefined) filter.until = parseTime(req.until, now(), `until ${req.until}`, true);
+      if (!req.all) filter.kinds = ["main", "fork"] satisfies SessionKind[];
+      return store().listSessions(filter);
+    },
+    session: (ref) => resolveSessionId(store(), ref),
+    latestSession: (dir) => latestSession(store(), dir === undefined ? undefined : resolve(cwd, dir)),
+    sessionOfFile(path) {
+      const file = resolve(cwd, path);
+      return (
+        store()
+          .listSessions({})
+          .find((s) => s.source_file === file && s.kind === "main") ??
+        store()
+          .listSessions({})
+          .find((s) => s.source_file === file) ??
+        null
+      );
+    },
+    resolveEvent: (ref, o = {}) => resolveEventId(store(), ref, o),
+    thread: (ref) => resolveThread(store(), ref),
+    checkpoints(ref) {
+      const s = resolveSessionId(store(), ref);
+      return { session_id: s.session_id, checkpoints: listCheckpoints(store(), s.session_id) };
+    },
+    verify(req) {
+      const s = resolveSessionId(store(), req.session);
+      return verifyResumed(store(), { sessionId: s.session_id, ...(req.actions ? { actions: req.actions } : {}) });
+    },
+    embedStatus() {
+      const s = store();
+      const { config, embedder: e } = configuredEmbedder(s, env, cwd);
+      const state = s.vectorState();
+      return { config, ...state, current: e !== null && state.embedder === e.id };
+    },
+    embedder,
+    problems: (limit) => store().problems(limit),
+    close: () => opener.close(),
+
+    defaultRoots: () => defaultRoots(env, env["HOME"] ?? homedir()),
+    async index(req = {}) {
+      const roots = absolute(req.roots ?? app.defaultRoots());
+      checkRoots(roots);
+      return runIndex(deps, roots, req);
+    },
+    async refresh(paths) {
+      const roots = paths.map((p) => resolve(cwd, p));
+      checkRoots(roots);
+      return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs: 30_000 })).indexed;
+    },
+    watch(req) {
+      const roots = absolute(req.roots);
+      checkRoots(roots);
+      return runWatch(deps, { ...req, roots });
+    },
+    embed: (req = {}) => runEmbed(deps, req),
+    updateVectors: (o = {}) => updateVectors(deps, o),
+    prune: (req = {}) => runPrune(deps, req),
+    checkpoint(req) {
+      requireIndex();
+      const s = writer();
+      const session = resolveSessionId(s, req.session);
+      const at = req.at
+        ? resolveEventId(s, req.at, { sessionId: session.session_id })
+        : s
+            .sessionEvents(session.session_id)
+            .filter((e) => !isDerived(e))
+            .at(-1);
+      if (!at) throw new CairnError("not_found", `session ${session.session_id} has no events to link a checkpoint to`);
+      // One checkpoint per step and session: recording the step again moves it rather than piling up.
+      const row: CheckpointRow = {
+        checkpoint_id: `${session.session_id}:step:${req.step}`,
+        session_id: session.session_id,
+        event_id: at.event_id,
+        step: req.step,
+        label: req.label ?? null,
+        created_at: now().toISOString(),
+      };
+      s.putCheckpoint(row);
+      return { ...row, ordinal: at.ordinal };
+    },
+  };
+  if (mode === "write") return app;
+  const {
+    defaultRoots: _d,
+    index: _i,
+    refresh: _r,
+    watch: _w,
+    embed: _e,
+    updateVectors: _u,
+    checkpoint: _c,
+    prune: _p,
+    ...read
+  } = app;
+  return read;
+}

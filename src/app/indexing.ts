@@ -1,0 +1,219 @@
+/**
+ * Writing the index: indexing transcripts under the one-writer lock, following them in watch mode, and keeping
+ * the semantic layer (bundles and their vectors) current with the embedder chosen for the index.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { CairnError, errorMessage } from "../common/errors.ts";
+import { configuredEmbedder, EMBEDDER_SETTING } from "../embedders/config.ts";
+import { type EmbedderConfig, EmbedderError } from "../embedders/types.ts";
+import { type IndexProgress, type IndexResult, indexPaths, indexPathsAsync } from "../indexer/indexer.ts";
+import { acquireLock, type IndexLock, IndexLockedError, tryLock } from "../indexer/lock.ts";
+import { watchIndex } from "../indexer/watch.ts";
+import type { TranscriptRoot } from "../readers/roots.ts";
+import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
+import type { Store } from "../store/types.ts";
+import type { Env } from "./open.ts";
+
+export type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
+
+export type VectorOutcome = { ok: true; result: RefreshResult } | { ok: false; error: string };
+
+export interface IndexRequest {
+  /** Files or folders to index; absent for the agents' own folders. Named paths must exist. */
+  roots?: ReadonlyArray<string | TranscriptRoot>;
+  /** `wait` (default) waits for another writer up to `waitMs`; `try` gives up at once and reports it busy. */
+  lock?: "wait" | "try";
+  waitMs?: number;
+  /** Told once when the lock is held by another process and this one waits. */
+  onWait?: (pid: number) => void;
+  onProgress?: (p: IndexProgress) => void;
+  /** Embed what the run added (default true); a failing embedder never fails the index. */
+  embed?: boolean;
+  onVectorProgress?: (p: VectorProgress) => void;
+  signal?: AbortSignal;
+  /** Parse in a worker thread when the run is large (default true). */
+  parallel?: boolean;
+}
+
+export interface IndexAnswer {
+  /** What the run did, or null when another process held the lock (`busy_pid`). */
+  indexed: IndexResult | null;
+  busy_pid: number | null;
+  /** Null when embedding was not asked for, or the run was interrupted before it. */
+  vectors: VectorOutcome | null;
+  /** Stopped by the signal (reading or embedding): what was done is committed, the next run goes on from there. */
+  interrupted: boolean;
+}
+
+export interface WatchRequest {
+  roots: ReadonlyArray<string | TranscriptRoot>;
+  signal?: AbortSignal;
+  onResult?: (r: IndexResult) => void;
+  onWait?: (pid: number) => void;
+}
+
+export interface EmbedRequest {
+  /** Choose (and store) this embedder first; absent keeps the index's choice. */
+  config?: EmbedderConfig;
+  /** Told once when another process holds the index lock and this one waits. */
+  onWait?: (pid: number) => void;
+  onProgress?: (p: VectorProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface IndexDeps {
+  dbPath: string;
+  store(): Store;
+  env: Env;
+  cwd: string;
+}
+
+/** Named roots must exist: a mistyped folder is an error, never "indexed 0 files". */
+export function checkRoots(roots: ReadonlyArray<string | TranscriptRoot>): void {
+  for (const r of roots) {
+    const path = typeof r === "string" ? r : r.dir;
+    if (typeof r === "string" && !existsSync(path))
+      throw new CairnError("usage", `${path} does not exist`, "give a transcript file or a folder that holds some");
+  }
+}
+
+async function lockFor(
+  deps: IndexDeps,
+  req: { lock?: "wait" | "try"; waitMs?: number; onWait?: (pid: number) => void },
+) {
+  // The lock file lives beside the database: its folder must exist before the lock can be taken.
+  if (deps.dbPath !== ":memory:") mkdirSync(dirname(deps.dbPath), { recursive: true });
+  if (req.lock === "try") return tryLock(deps.dbPath);
+  try {
+    return await acquireLock(deps.dbPath, req.waitMs ?? 60_000, (e) => req.onWait?.(e.pid));
+  } catch (error) {
+    if (error instanceof IndexLockedError)
+      throw new CairnError("index_busy", error.message, "wait for it to finish, or stop it");
+    throw error;
+  }
+}
+
+export async function runIndex(
+  deps: IndexDeps,
+  roots: ReadonlyArray<string | TranscriptRoot>,
+  req: IndexRequest,
+): Promise<IndexAnswer> {
+  let lock: IndexLock;
+  try {
+    lock = await lockFor(deps, req);
+  } catch (error) {
+    if (req.lock === "try" && error instanceof IndexLockedError)
+      return { indexed: null, busy_pid: error.pid, vectors: null, interrupted: false };
+    throw error;
+  }
+  try {
+    const store = deps.store();
+    const opts = {
+      store,
+      paths: roots,
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      ...(req.parallel === false ? { parallel: false } : {}),
+    };
+    // With a signal the run gives the event loop turns, so Ctrl-C stops it at the next chunk.
+    const indexed = req.signal ? await indexPathsAsync({ ...opts, signal: req.signal }) : indexPaths(opts);
+    if (indexed.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true };
+    const vectors =
+      req.embed === false ? null : await updateVectors(deps, { onProgress: req.onVectorProgress, signal: req.signal });
+    return { indexed, busy_pid: null, vectors, interrupted: vectors?.ok === true && vectors.result.interrupted };
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Bundles and embeds what is queued. A failing embedder (an endpoint down, a model missing) never fails the
+ * index: words still find everything, and the next run tries again.
+ */
+export async function updateVectors(
+  deps: IndexDeps,
+  opts: { budgetMs?: number; onProgress?: ((p: VectorProgress) => void) | undefined; signal?: AbortSignal | undefined },
+): Promise<VectorOutcome> {
+  try {
+    const store = deps.store();
+    const { embedder } = configuredEmbedder(store, deps.env, deps.cwd);
+    const result = await refreshVectors(store, embedder, {
+      ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
+    return { ok: true, result };
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
+  }
+}
+
+export async function runWatch(deps: IndexDeps, req: WatchRequest): Promise<void> {
+  const lock = await lockFor(deps, { onWait: req.onWait });
+  try {
+    const store = deps.store();
+    // Embedding runs after each index run, a second at a time, so appends stay quick to show up; the watcher
+    // waits for it before the next run, so the two never write at once.
+    await watchIndex({
+      store,
+      paths: req.roots,
+      ...(req.signal ? { signal: req.signal } : {}),
+      onResult(r) {
+        req.onResult?.(r);
+      },
+      afterRun: async () => {
+        const v = await updateVectors(deps, { budgetMs: 1_000, signal: req.signal });
+        return v.ok && v.result.pending > 0 && !v.result.interrupted;
+      },
+    });
+  } finally {
+    lock.release();
+  }
+}
+
+export async function runEmbed(deps: IndexDeps, req: EmbedRequest) {
+  const lock = await lockFor(deps, { ...(req.onWait ? { onWait: req.onWait } : {}) });
+  try {
+    const store = deps.store();
+    if (req.config) store.putSetting(EMBEDDER_SETTING, JSON.stringify(req.config));
+    const { config, embedder } = configuredEmbedder(store, deps.env, deps.cwd);
+    try {
+      const result = await refreshVectors(store, embedder, {
+        ...(req.signal ? { signal: req.signal } : {}),
+        ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      });
+      return { config, ...result };
+    } catch (error) {
+      if (error instanceof EmbedderError) throw new CairnError("failure", `embedding failed: ${error.message}`);
+      throw error;
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+export interface GoneFile {
+  path: string;
+  gone_at: string;
+  sessions: number;
+}
+
+/** Forgets the sessions whose transcripts are gone from disk (or, with `dry_run`, lists them). */
+export async function runPrune(
+  deps: IndexDeps,
+  req: { dry_run?: boolean; onWait?: (pid: number) => void },
+): Promise<{
+  dry_run: boolean;
+  files: GoneFile[];
+  pruned: { files: number; sessions: number; events: number } | null;
+}> {
+  const lock = await lockFor(deps, { ...(req.onWait ? { onWait: req.onWait } : {}) });
+  try {
+    const store = deps.store();
+    const files = store.goneFiles();
+    if (req.dry_run) return { dry_run: true, files, pruned: null };
+    return { dry_run: false, files, pruned: store.transaction(() => store.pruneGone()) };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Where the index is and how it is opened. Read mode opens it read-only on first use and never migrates (an index
+ * written by an older cairn is reported, not upgraded); until it exists every question says how to make it, and
+ * once `cairn index` has made it the next question opens it. Write mode opens it with its migrations.
+ */
+import { homedir } from "node:os";
+import { resolveDbPath } from "../indexer/db-path.ts";
+import { openReadonlyIndex } from "../store/sqlite-readonly.ts";
+import { type Closable, openStore } from "../store/sqlite-store.ts";
+import type { ReadonlyStore, Store } from "../store/types.ts";
+
+export type Env = Record<string, string | undefined>;
+
+/** `--db`, then `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */
+export function dbPathFor(flag: string | undefined, env: Env): string {
+  return resolveDbPath(flag, env, env["HOME"] ?? homedir());
+}
+
+export interface Opener<S> {
+  /** The open index; throws a `CairnError` that says what to do when it cannot be opened. */
+  get(): S;
+  /** What the user should know about how it was opened (a read-only copy), or null. */
+  notice(): string | null;
+  isOpen(): boolean;
+  close(): void;
+}
+
+export function readOpener(path: string): Opener<ReadonlyStore & Closable> {
+  let open: { store: ReadonlyStore & Closable; notice: string | null } | null = null;
+  return {
+    get() {
+      open ??= openReadonlyIndex(path);
+      return open.store;
+    },
+    notice: () => open?.notice ?? null,
+    isOpen: () => open !== null,
+    close() {
+      open?.store.close();
+      open = null;
+    },
+  };
+}
+
+export function writeOpener(path: string): Opener<Store> {
+  let store: Store | null = null;
+  return {
+    get() {
+      store ??= openStore(path);
+      return store;
+    },
+    notice: () => null,
+    isOpen: () => store !== null,
+    close() {
+      store?.close();
+      store = null;
+    },
+  };
+}
+
+/** An index opened by the caller (tests, in-memory): used as it is, and closed with the app. */
+export function givenOpener<S extends Closable>(store: S): Opener<S> {
+  return { get: () => store, notice: () => null, isOpen: () => true, close: () => store.close() };
+}

@@ -1,0 +1,52 @@
+/**
+ * Parsed terms as the store's `TextMatch`, in the tokens text was indexed with (store/fts-text.ts): the tokenizer
+ * lowercases Unicode words and keeps `_` inside them, and the index also holds the word parts of compound
+ * identifiers. So `parseTranscript` matches the whole token or the parts "parse transcript", and a path or
+ * `dotted.name` becomes a phrase of its pieces. The store writes the backend's syntax.
+ */
+import type { MatchTerm, TextMatch } from "../store/query-types.ts";
+import type { TextTerm } from "./query.ts";
+
+/** Words as the index's tokenizer sees them. */
+export function ftsTokens(text: string): string[] {
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}_]+/gu) ?? []
+  );
+}
+
+const HUMP = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+/** The identifier parts of one typed word, when it is a compound identifier. */
+function parts(word: string): string[] | null {
+  if (!/._|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]+[A-Za-z]/.test(word)) return null;
+  const p = word
+    .split(/_+/)
+    .flatMap((w) => w.match(HUMP) ?? [])
+    .map((w) => w.toLowerCase());
+  return p.length >= 2 ? p : null;
+}
+
+function matchTerm(term: TextTerm): MatchTerm | null {
+  const tokens = ftsTokens(term.text);
+  if (tokens.length === 0) return null;
+  if (term.phrase || tokens.length > 1) return { tokens, idents: null };
+  return { tokens, idents: parts(term.text.replace(/[^\p{L}\p{N}_]/gu, "")) };
+}
+
+/** The match, or null when no term has words. Negated terms need a positive term to subtract from. */
+export function buildMatch(terms: readonly TextTerm[]): TextMatch | null {
+  const all: MatchTerm[][] = [];
+  const none: MatchTerm[] = [];
+  for (const t of terms) {
+    const m = matchTerm(t);
+    if (m === null) continue;
+    if (t.negated) none.push(m);
+    else if (t.or && all.length > 0) all[all.length - 1]!.push(m);
+    else all.push([m]);
+  }
+  return all.length === 0 ? null : { all, none };
+}

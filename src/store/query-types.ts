@@ -1,0 +1,51 @@
+/**
+ * What a search asks the store for. A query arrives as data — words and phrases in the index's tokens, filters on
+ * columns — and each backend turns it into its own syntax (`fts-match.ts` writes SQLite FTS5's), so the layers
+ * above never write a query language of a particular database.
+ */
+import type { EventType, Provider, SessionEvent } from "../topology/types.ts";
+
+/**
+ * One term in the index's tokens: a single token (with the word parts of a compound identifier, which also match
+ * it), or several tokens that must follow each other (a phrase).
+ */
+export interface MatchTerm {
+  tokens: string[];
+  /** For a single compound identifier (`parseTranscript`): its word parts, matched as a phrase of parts. */
+  idents: string[] | null;
+}
+
+/** Every group must match (a group matches when any of its terms does); no `none` term may. */
+export interface TextMatch {
+  all: MatchTerm[][];
+  none: MatchTerm[];
+}
+
+/** A full-text or filter query, already parsed and validated by `search/`. */
+export interface EventQuery {
+  /** Words to match in the event's text and identifier parts, or null for filters only. */
+  match: TextMatch | null;
+  types?: EventType[];
+  providers?: Provider[];
+  projects?: string[];
+  sessionPrefix?: string;
+  since?: string;
+  until?: string;
+  /** Substring of `file_path`. */
+  file?: string;
+  /** Substring of `command` or the event text of commands. */
+  command?: string;
+  /** Tool name, case-insensitive. */
+  tool?: string;
+  /** Event statuses to keep (e.g. `fail` for tests). */
+  statuses?: string[];
+  /** Subagent and `codex exec` sessions are searched unless this is false. */
+  includeSubagents?: boolean;
+  limit: number;
+}
+
+export interface EventHit {
+  event: SessionEvent;
+  /** BM25 (lower is better) when the query had text; null for filter-only queries (newest first). */
+  score: number | null;
+}

@@ -1,0 +1,129 @@
+/**
+ * The one rule for ids typed by hand, for sessions, events and threads alike: an exact id wins; otherwise a prefix
+ * must name exactly one. No match is `not_found`; several are `ambiguous_id`, and the error lists them, so the
+ * user (or agent) can pick one. Every surface resolves through here, through the application layer.
+ */
+import { CairnError } from "../common/errors.ts";
+import { stripCitation } from "../topology/citation.ts";
+import type { SessionEvent } from "../topology/types.ts";
+import type { ReadonlyStore, SessionRow } from "./types.ts";
+
+export const ID_KINDS = ["session", "event", "thread"] as const;
+export type IdKind = (typeof ID_KINDS)[number];
+
+/** Candidates an ambiguity error lists. */
+const SHOWN = 5;
+
+const HINTS: Record<IdKind, string> = {
+  session: "'cairn sessions' lists sessions",
+  event: "'cairn search' finds events by what they say",
+  thread: "'cairn threads --all' lists threads",
+};
+
+/** An id that names nothing, or more than one thing. */
+export class IdError extends CairnError {
+  override name = "IdError";
+  readonly kind: IdKind;
+  readonly ref: string;
+  /** The ids a prefix matched (at most a few), empty when none did. */
+  readonly candidates: string[];
+  constructor(code: "not_found" | "ambiguous_id", kind: IdKind, ref: string, message: string, candidates: string[]) {
+    super(code, message, code === "ambiguous_id" ? "give more of the id" : HINTS[kind]);
+    this.kind = kind;
+    this.ref = ref;
+    this.candidates = candidates;
+  }
+}
+
+/**
+ * Applies the rule: `exact` is the item with exactly this id (if any), `matches` the items whose id starts with it
+ * (fetch one more than `SHOWN` so an ambiguity can say there are more).
+ */
+export function pickById<T>(
+  kind: IdKind,
+  ref: string,
+  exact: T | undefined,
+  matches: () => readonly T[],
+  idOf: (item: T) => string,
+  /** Where the search was confined, for the messages (e.g. `in session …`). */
+  scope = "",
+): T {
+  if (ref === "") throw new CairnError("usage", `give a ${kind} id or a unique prefix of one`, HINTS[kind]);
+  if (exact !== undefined) return exact;
+  const found = matches();
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) throw new IdError("not_found", kind, ref, `no ${kind} matches '${ref}'${scope}`, []);
+  const ids = found.slice(0, SHOWN).map(idOf);
+  const more = found.length > SHOWN ? ", …" : "";
+  throw new IdError(
+    "ambiguous_id",
+    kind,
+    ref,
+    `'${ref}' matches ${found.length > SHOWN ? `more than ${SHOWN}` : found.length} ${kind}s${scope}: ${ids.join(", ")}${more}`,
+    ids,
+  );
+}
+
+/** A session by id or unique prefix. */
+export function resolveSessionId(store: Pick<ReadonlyStore, "getSession" | "listSessions">, ref: string): SessionRow {
+  const id = ref.trim();
+  return pickById(
+    "session",
+    id,
+    id === "" ? undefined : store.getSession(id),
+    () => store.listSessions({ idPrefix: id, limit: SHOWN + 1 }),
+    (s) => s.session_id,
+  );
+}
+
+/**
+ * An event by id or unique prefix; a citation (`[e:ID]`) is accepted as written. With `sessionId`, only that
+ * session's events count, and an exact id from another session is an error that says where it belongs.
+ */
+export function resolveEventId(
+  store: Pick<ReadonlyStore, "getEvent" | "findEvents">,
+  ref: string,
+  opts: { sessionId?: string } = {},
+): SessionEvent {
+  const id = stripCitation(ref);
+  const exact = id === "" ? undefined : store.getEvent(id);
+  if (exact && opts.sessionId !== undefined && exact.session_id !== opts.sessionId)
+    throw new IdError(
+      "not_found",
+      "event",
+      ref,
+      `event ${exact.event_id} belongs to session ${exact.session_id}, not ${opts.sessionId}`,
+      [],
+    );
+  const inSession = (events: SessionEvent[]) =>
+    opts.sessionId === undefined ? events : events.filter((e) => e.session_id === opts.sessionId);
+  return pickById(
+    "event",
+    id,
+    exact,
+    // Event ids begin with their session's digits, so a session's events share a prefix: look further for them.
+    () => inSession(store.findEvents(id, opts.sessionId === undefined ? SHOWN + 1 : 50)).slice(0, SHOWN + 1),
+    (e) => e.event_id,
+    opts.sessionId === undefined ? "" : ` in session ${opts.sessionId}`,
+  );
+}
+
+/** The most recent main session, anywhere or in one folder (`cwd`, compared without a trailing slash). */
+export function latestSession(store: Pick<ReadonlyStore, "listSessions">, cwd?: string): SessionRow {
+  const want = cwd === undefined ? null : trimSlash(cwd);
+  const project = want === null ? undefined : [want.slice(want.lastIndexOf("/") + 1)];
+  // Sessions come newest first; the project filter narrows the scan before the exact folder comparison.
+  const rows = store.listSessions({ kinds: ["main"], ...(project?.[0] ? { project } : {}) });
+  const hit = rows.find((s) => want === null || (s.cwd !== null && trimSlash(s.cwd) === want));
+  if (!hit)
+    throw new CairnError(
+      "not_found",
+      want === null ? "no main session in the index" : `no main session in ${want} in the index`,
+      want === null ? "run 'cairn index' first" : "give a session id, or --latest for the latest anywhere",
+    );
+  return hit;
+}
+
+function trimSlash(p: string): string {
+  return p.length > 1 ? p.replace(/\/+$/, "") : p;
+}
