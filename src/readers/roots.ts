@@ -4,14 +4,9 @@ import { copilotRoots } from "./copilot/index.ts";
 import { geminiRoots } from "./gemini/index.ts";
 import { opencodeRoots } from "./opencode/index.ts";
 import { qwenRoots } from "./qwen/index.ts";
-import type { Provider } from "./vocabulary.ts";
+import type { TranscriptRoot } from "./vocabulary.ts";
 
-export interface TranscriptRoot {
-  provider: Provider;
-  dir: string;
-  /** Only the files directly in `dir` (a data folder whose subfolders hold other things: OpenCode's snapshots). */
-  shallow?: boolean;
-}
+export type { TranscriptRoot } from "./vocabulary.ts";
 
 /**
  * The agents' own folders, honouring their environment overrides: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`,

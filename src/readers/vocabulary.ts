@@ -23,3 +23,11 @@ export const PROVIDER_NAMES: Record<Provider, string> = {
   kilo: "Kilo Code",
   copilot: "GitHub Copilot CLI",
 };
+
+/** A folder an agent keeps its transcripts in. Here, not in roots.ts, so per-agent folders need not import it back. */
+export interface TranscriptRoot {
+  provider: Provider;
+  dir: string;
+  /** Only the files directly in `dir` (a data folder whose subfolders hold other things: OpenCode's snapshots). */
+  shallow?: boolean;
+}

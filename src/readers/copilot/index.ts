@@ -1,6 +1,6 @@
 /** GitHub Copilot CLI: sessions under `$COPILOT_HOME` (default `~/.copilot`) `/session-state`, and its reader. */
 import { join } from "node:path";
-import type { TranscriptRoot } from "../roots.ts";
+import type { TranscriptRoot } from "../vocabulary.ts";
 import { copilotReader } from "./reader.ts";
 
 export const copilot = copilotReader;

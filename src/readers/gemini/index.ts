@@ -1,6 +1,6 @@
 /** Gemini CLI: where it keeps chats (`$GEMINI_CLI_HOME` or HOME, then `.gemini/tmp`) and its reader. */
 import { join } from "node:path";
-import type { TranscriptRoot } from "../roots.ts";
+import type { TranscriptRoot } from "../vocabulary.ts";
 import { geminiReader } from "./reader.ts";
 
 export const gemini = geminiReader("gemini", /[\\/]\.gemini[\\/]tmp[\\/]/);

@@ -4,7 +4,7 @@
  * `OPENCODE_DB` / `KILO_DB` name another database (a path, or a name inside the data folder).
  */
 import { isAbsolute, join } from "node:path";
-import type { TranscriptRoot } from "../roots.ts";
+import type { TranscriptRoot } from "../vocabulary.ts";
 import { opencodeReader } from "./reader.ts";
 
 const TABLES = ["session", "message", "part"] as const;

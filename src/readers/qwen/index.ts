@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { geminiReader } from "../gemini/reader.ts";
-import type { TranscriptRoot } from "../roots.ts";
+import type { TranscriptRoot } from "../vocabulary.ts";
 import { qwenReader } from "./reader.ts";
 
 export const qwen = qwenReader;
