@@ -35,7 +35,9 @@ describe("cairn serve", () => {
     const t = io();
     expect(await main(["serve", ...args], t.io)).toBe(2);
     expect(t.err()).toMatch(message);
-    expect(t.err()).toContain("Usage: cairn serve");
+    // One line and a pointer to --help, not the whole usage (the CLI's contract for usage errors).
+    expect(t.err()).toContain("Run 'cairn serve --help' for usage.");
+    expect(t.err()).not.toContain("Usage: cairn serve");
   });
 
   it("serves a scripted session on loopback, prints the URL, and stops on the signal", async () => {
