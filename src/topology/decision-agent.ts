@@ -6,7 +6,7 @@
  * a question, and a fix forced by a failure ("catch the error instead of crashing") chooses nothing.
  */
 import { plain, sentences } from "./decision-text.ts";
-import type { DecisionCandidate } from "./decisions.ts";
+import type { DecisionCandidate } from "./decision-types.ts";
 import { clip } from "./text.ts";
 
 const MAX = 600;

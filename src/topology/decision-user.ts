@@ -5,7 +5,7 @@
  * corrections of fact and plain requests for work are not decisions.
  */
 import { clauses, plain, sentences } from "./decision-text.ts";
-import type { AskContext, DecisionCandidate } from "./decisions.ts";
+import type { AskContext, DecisionCandidate } from "./decision-types.ts";
 import { clip } from "./text.ts";
 
 const MAX = 600;
