@@ -28,6 +28,7 @@ import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/t
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
 import { type BriefJson, type BriefRequest, buildBrief } from "./brief.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
+import { type ExportDocument, exportDocument } from "./export/document.ts";
 
 export { IdError } from "../store/resolve.ts";
 
@@ -48,6 +49,7 @@ import {
 } from "./indexing.ts";
 import { dbPathFor, type Env, givenOpener, type Opener, readOpener, writeOpener } from "./open.ts";
 import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
+import { cairnVersion } from "./version.ts";
 
 export const CAIRN_MODES = ["read", "write"] as const;
 export type CairnMode = (typeof CAIRN_MODES)[number];
@@ -158,6 +160,8 @@ export interface ReadCairn {
   /** An event by id, unique prefix or citation, optionally within one session. */
   resolveEvent(ref: string, opts?: { sessionId?: string }): SessionEvent;
   thread(ref: string): Thread;
+  /** A session (or a thread's sessions) whole, for `export`: a session id or prefix, else a thread's. */
+  exportDocument(ref: string): ExportDocument;
   checkpoints(session: string): CheckpointsAnswer;
   verify(req: { session: string; actions?: number }): VerifyResult;
   embedStatus(): EmbedStatus;
@@ -301,6 +305,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     },
     resolveEvent: (ref, o = {}) => resolveEventId(store(), ref, o),
     thread: (ref) => resolveThread(store(), ref),
+    exportDocument: (ref) => exportDocument(store(), ref, `cairn ${cairnVersion()}`),
     checkpoints(ref) {
       const s = resolveSessionId(store(), ref);
       return { session_id: s.session_id, checkpoints: listCheckpoints(store(), s.session_id) };

@@ -53,6 +53,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "forget sessions whose transcripts are gone from disk",
     load: async () => (await import("./commands/prune.ts")).pruneCommand,
   },
+  export: {
+    summary: "write a session or a thread as a Markdown, HTML or JSON document to share",
+    load: async () => (await import("./commands/export.ts")).exportCommand,
+  },
   embed: {
     summary: "choose the embedder and embed the index's evidence bundles for semantic search",
     load: async () => (await import("./commands/embed.ts")).embedCommand,
@@ -60,6 +64,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   mcp: {
     summary: "serve the index to agents over MCP (stdio)",
     load: async () => (await import("./commands/mcp.ts")).mcpCommand,
+  },
+  completion: {
+    summary: "print shell completions: cairn completion bash|zsh|fish",
+    load: async () => (await import("./commands/completion.ts")).completionCommand(COMMANDS),
   },
   serve: {
     summary: "serve a live agent session to browser tabs",
