@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import { databaseQuery, parseTranscript, startDatabaseTranscript } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
-import type { ReadChunk, ReadFileResult } from "./read-file.ts";
+import type { ReadChunk, ReadFileResult } from "./read-types.ts";
 
 const ROWS_PER_BATCH = 2000;
 

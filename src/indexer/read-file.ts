@@ -11,6 +11,9 @@ import type { TopologyBatch } from "../topology/normalize.ts";
 import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 import { isSqliteHeader, readDatabase } from "./read-database.ts";
+import type { ReadChunk, ReadFileResult, ReadPosition } from "./read-types.ts";
+
+export type { ReadChunk, ReadFileResult, ReadPosition } from "./read-types.ts";
 
 export interface ReadFileOptions {
   /** Byte offset to start from (the end of the last complete line read before). */
@@ -26,30 +29,6 @@ export interface ReadFileOptions {
   takeUnterminated?: boolean;
   chunkBytes?: number;
   maxLineBytes?: number;
-}
-
-export interface ReadPosition {
-  offset: number;
-  line: number;
-  state: TranscriptState | null;
-}
-
-/** What one chunk yielded, and where reading stands after it (offset, line, parser state). */
-export interface ReadChunk {
-  batch: TopologyBatch;
-  problems: Problem[];
-  at: ReadPosition;
-}
-
-export interface ReadFileResult {
-  /** Null when the file's format could not be recognised. */
-  state: TranscriptState | null;
-  /** Offset just after the last line consumed. */
-  offset: number;
-  line: number;
-  /** Bytes after `offset` that were not consumed: a half-written line, or an unterminated invalid one. */
-  pendingBytes: number;
-  bytesRead: number;
 }
 
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
