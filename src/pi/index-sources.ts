@@ -1,13 +1,19 @@
 /**
  * The real brief and recall sources of the pi extension: cairn's application layer over its index (the same
- * database as the CLI, `CAIRN_DB` or the XDG default). The current pi session is indexed first, so `/handoff` and
- * the brief tool see what was said a moment ago; search is the same hybrid search `cairn search` runs. Each call
- * opens the database and closes it again: a pi process holds no SQLite handle between tool calls, and a
- * concurrent `cairn index` is waited for through the index lock.
+ * database as the CLI, `CAIRN_DB` or the XDG default). Search is the same hybrid search `cairn search` runs.
+ *
+ * Recall works on first use, with no `cairn index` run beforehand: every call indexes the current pi session's
+ * file first (creating the index when there is none), so answers include what was said a moment ago; and the
+ * first call starts indexing the agents' own folders in the background (Claude Code, Codex, pi, Gemini CLI), so
+ * the rest of the user's history arrives while the session goes on. Each call opens the database and closes it
+ * again: a pi process holds no SQLite handle between tool calls, and a concurrent `cairn index` is waited for
+ * through the index lock (or, for the background run, left to finish its work).
  */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { type Cairn, createCairn, type ReadCairn } from "../app/cairn.ts";
-import { errorText } from "../common/errors.ts";
+import { dbPathFor } from "../app/open.ts";
+import { errorMessage, errorText } from "../common/errors.ts";
 import { eventId } from "../topology/ids.ts";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import type { RecallBrief, RecallSource } from "./recall/recall-source.ts";
@@ -16,27 +22,40 @@ export interface IndexSourcesOptions {
   /** Database path; defaults to `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */
   dbPath?: string;
   env?: Record<string, string | undefined>;
+  /** Index the agents' default folders in the background after the first call (default true). */
+  background?: boolean;
 }
 
-export function createIndexSources(opts: IndexSourcesOptions = {}): {
+export interface IndexSources {
   briefs: HandoffBriefSource;
   recall: RecallSource;
-} {
+  /** Stops the background indexing (what it indexed is kept; the next run goes on from there) and waits for it. */
+  close(): Promise<void>;
+}
+
+export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources {
   const env = opts.env ?? process.env;
   const base = { ...(opts.dbPath !== undefined ? { db: opts.dbPath } : {}), env };
+  const background = backgroundIndexer(base, opts.background !== false);
 
-  /** Reads the index; with a session file, indexes it first so the answer includes what was just said. */
+  /**
+   * Reads the index after indexing `sessionFile`, so the answer includes what was just said. Without an index
+   * (a fresh machine) this creates it. While the background run holds the index, the session's file is left to it.
+   */
   async function withIndexed<T>(sessionFile: string | undefined, cwd: string, fn: (app: ReadCairn) => T | Promise<T>) {
-    const fresh = sessionFile !== undefined && existsSync(sessionFile);
-    const app: ReadCairn | Cairn = fresh ? createCairn({ ...base, cwd, mode: "write" }) : createCairn({ ...base, cwd });
+    const dbPath = dbPathFor(opts.dbPath === undefined ? undefined : resolve(cwd, opts.dbPath), env);
+    const file = sessionFile !== undefined && existsSync(sessionFile) ? sessionFile : undefined;
+    const write = !background.running() && (file !== undefined || !existsSync(dbPath));
+    const app: ReadCairn | Cairn = write ? createCairn({ ...base, cwd, mode: "write" }) : createCairn({ ...base, cwd });
     try {
-      if (fresh) await (app as Cairn).refresh([sessionFile]);
+      if (write) await (app as Cairn).refresh(file ? [file] : []);
       return await fn(app);
     } catch (error) {
       // pi shows a tool's error message alone: it carries the hint too.
       throw new Error(errorText(error));
     } finally {
       app.close();
+      background.start(cwd);
     }
   }
 
@@ -64,7 +83,7 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): {
     },
     recall: {
       async search(req) {
-        return withIndexed(undefined, req.cwd, async (app) =>
+        return withIndexed(req.sessionFile, req.cwd, async (app) =>
           (await app.search({ query: req.query, limit: req.limit })).hits.map((h) => ({
             eventId: h.event_id,
             sessionId: h.session_id,
@@ -77,7 +96,7 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): {
         );
       },
       async resumeBrief(req) {
-        return withIndexed(req.sessionId ? undefined : req.sessionFile, req.cwd, (app) => {
+        return withIndexed(req.sessionFile, req.cwd, (app) => {
           if (req.sessionId) return brief(app, req.sessionId, req.budgetTokens);
           const session = req.sessionFile ? app.sessionOfFile(req.sessionFile) : null;
           if (!session)
@@ -89,6 +108,53 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): {
           return brief(app, session.session_id, req.budgetTokens);
         });
       },
+      status: () => background.status(),
+    },
+    close: () => background.stop(),
+  };
+}
+
+interface BackgroundIndexer {
+  /** Starts the run once (later calls do nothing). */
+  start(cwd: string): void;
+  running(): boolean;
+  /** What the user should know about the run while it goes on or when it failed; undefined once it is done. */
+  status(): string | undefined;
+  stop(): Promise<void>;
+}
+
+/** One background run of `cairn index` over the agents' default folders, stoppable at its next chunk. */
+function backgroundIndexer(base: { db?: string; env: Record<string, string | undefined> }, enabled: boolean) {
+  const controller = new AbortController();
+  let run: Promise<void> | undefined;
+  let active = false;
+  let failure: string | undefined;
+  const indexer: BackgroundIndexer = {
+    start(cwd) {
+      if (!enabled || run || controller.signal.aborted) return;
+      active = true;
+      run = (async () => {
+        const app = createCairn({ ...base, cwd, mode: "write" });
+        try {
+          // `try`: when `cairn index` or `cairn watch` holds the index, they are already doing this work.
+          await app.index({ lock: "try", signal: controller.signal });
+        } catch (error) {
+          failure = errorMessage(error);
+        } finally {
+          app.close();
+          active = false;
+        }
+      })();
+    },
+    running: () => active,
+    status() {
+      if (active) return "cairn is indexing your agents' transcripts in the background; results may be incomplete.";
+      return failure === undefined ? undefined : `cairn could not index your agents' transcripts: ${failure}`;
+    },
+    async stop() {
+      controller.abort();
+      await run;
     },
   };
+  return indexer;
 }

@@ -10,7 +10,12 @@ import { lazyIndexSources } from "./lazy-sources.ts";
 
 /** One extension instance: everything it uses, its sources included, is created for it and shared with no other. */
 export default function piAgenticoding(pi: ExtensionAPI): void {
-  createCairnExtension(lazyIndexSources())(pi);
+  const { briefs, recall, close } = lazyIndexSources();
+  createCairnExtension({ briefs, recall })(pi);
+  // A background index of the agents' folders stops with the instance that started it.
+  pi.on("session_shutdown", async () => {
+    await close();
+  });
 }
 
 export { type CairnExtensionOptions, createCairnExtension } from "./extension.ts";

@@ -3,16 +3,21 @@
  * never ask for a brief or a search, so SQLite and the resume engine are not loaded until one does.
  */
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
-import type { IndexSourcesOptions } from "./index-sources.ts";
+import type { IndexSources, IndexSourcesOptions } from "./index-sources.ts";
 import type { RecallSource } from "./recall/recall-source.ts";
 
-export function lazyIndexSources(opts: IndexSourcesOptions = {}): { briefs: HandoffBriefSource; recall: RecallSource } {
-  let loaded: ReturnType<typeof load> | undefined;
-  function load() {
-    return import("./index-sources.ts").then((m) => m.createIndexSources(opts));
-  }
+export function lazyIndexSources(opts: IndexSourcesOptions = {}): {
+  briefs: HandoffBriefSource;
+  recall: RecallSource;
+  close(): Promise<void>;
+} {
+  let loaded: Promise<IndexSources> | undefined;
+  let ready: IndexSources | undefined;
   const get = () => {
-    loaded ??= load();
+    loaded ??= import("./index-sources.ts").then((m) => {
+      ready = m.createIndexSources(opts);
+      return ready;
+    });
     return loaded;
   };
   return {
@@ -20,6 +25,10 @@ export function lazyIndexSources(opts: IndexSourcesOptions = {}): { briefs: Hand
     recall: {
       search: async (req) => (await get()).recall.search(req),
       resumeBrief: async (req) => (await get()).recall.resumeBrief(req),
+      status: () => ready?.recall.status?.(),
+    },
+    close: async () => {
+      if (loaded) await (await loaded).close();
     },
   };
 }

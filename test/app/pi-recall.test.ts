@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("pi recall and cairn search", () => {
-  const recall = createIndexSources({ dbPath: db, env: { HOME: dir } }).recall;
+  const recall = createIndexSources({ dbPath: db, env: { HOME: dir }, background: false }).recall;
 
   for (const query of ["error: TS2554", "why did the theme colors break the build", "decision: sqlite"]) {
     it(`return the same hits for ${JSON.stringify(query)}`, async () => {

@@ -9,6 +9,8 @@ export interface RecallSearchRequest {
   limit: number;
   /** Working directory of the pi session, for sources that rank the current project first. */
   cwd: string;
+  /** The current pi session's file, indexed first so the search sees this session too. */
+  sessionFile?: string;
   signal?: AbortSignal;
 }
 
@@ -28,6 +30,7 @@ export interface RecallHit {
 export interface RecallBriefRequest {
   /** Session to brief; when absent, the caller's current session (`sessionFile`). */
   sessionId?: string;
+  /** The current pi session's file: briefed when no `sessionId` is given, and indexed first either way. */
   sessionFile?: string;
   budgetTokens?: number;
   cwd: string;
@@ -42,4 +45,6 @@ export interface RecallBrief {
 export interface RecallSource {
   search(request: RecallSearchRequest): Promise<readonly RecallHit[]>;
   resumeBrief(request: RecallBriefRequest): Promise<RecallBrief>;
+  /** Something the agent should know about the answers (e.g. the index is still being built), if anything. */
+  status?(): string | undefined;
 }

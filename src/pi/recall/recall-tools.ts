@@ -28,14 +28,16 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
       ),
     }),
     async execute(_id, params, signal, _onUpdate, ctx) {
+      const sessionFile = ctx.sessionManager.getSessionFile();
       const hits = await source.search({
         query: params.query,
         limit: Math.min(params.limit ?? 10, MAX_RESULTS),
         cwd: ctx.cwd,
+        ...(sessionFile ? { sessionFile } : {}),
         ...(signal ? { signal } : {}),
       });
       return {
-        content: [{ type: "text", text: formatHits(params.query, hits) }],
+        content: [{ type: "text", text: withStatus(formatHits(params.query, hits), source.status?.()) }],
         details: { eventIds: hits.map((hit) => hit.eventId) },
       };
     },
@@ -45,7 +47,7 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
     name: "cairn_resume_brief",
     label: "Resume brief",
     description:
-      "Get a cited resume brief of a past session (or of this one when no session id is given): goal, constraints, decisions, file states, open failures and where to resume. Lines cite [event:<id>].",
+      "Get a cited resume brief of a past session (or of this one when no session id is given): goal, constraints, decisions, file states, open failures and where to resume. Lines cite [e:<id>] (an event id).",
     promptSnippet: "Get a cited resume brief of a past session",
     parameters: Type.Object({
       session: Type.Optional(
@@ -57,12 +59,13 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
       const sessionFile = ctx.sessionManager.getSessionFile();
       const brief = await source.resumeBrief({
         cwd: ctx.cwd,
-        ...(params.session ? { sessionId: params.session } : sessionFile ? { sessionFile } : {}),
+        ...(params.session ? { sessionId: params.session } : {}),
+        ...(sessionFile ? { sessionFile } : {}),
         ...(params.budget_tokens ? { budgetTokens: params.budget_tokens } : {}),
         ...(signal ? { signal } : {}),
       });
       return {
-        content: [{ type: "text", text: brief.markdown }],
+        content: [{ type: "text", text: withStatus(brief.markdown, source.status?.()) }],
         details: { citedEventIds: [...brief.citedEventIds] },
       };
     },
@@ -77,4 +80,8 @@ export function formatHits(query: string, hits: readonly RecallHit[]): string {
     return `[event:${hit.eventId}] ${hit.timestamp} ${hit.provider} session ${hit.sessionId} ${hit.kind}: ${hit.snippet}${evidence}`;
   });
   return [`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n");
+}
+
+function withStatus(text: string, status: string | undefined): string {
+  return status ? `${text}\n\n(${status})` : text;
 }

@@ -3,7 +3,7 @@
  * and hands the next session a brief from the resume engine whose citations resolve in that database; the recall
  * source finds what the session said.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
@@ -27,7 +27,8 @@ describe("index-backed handoff and recall", () => {
     const dir = mkdtempSync(join(tmpdir(), "cairn-pi-sources-"));
     dirs.push(dir);
     const db = join(dir, "cairn.db");
-    const sources = lazyIndexSources({ dbPath: db });
+    // No background run: it would index this machine's own agent folders into the test's database.
+    const sources = lazyIndexSources({ dbPath: db, env: { HOME: dir }, background: false });
     harness = await createRuntimeHarness({
       extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }), ...sources }) }],
     });
@@ -63,10 +64,12 @@ describe("index-backed handoff and recall", () => {
     expect(brief.markdown).toContain("escaped quotes");
   });
 
-  it("a search without an index says how to make one", async () => {
+  it("a search without an index creates it, so recall works before any 'cairn index'", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cairn-pi-sources-"));
     dirs.push(dir);
-    const sources = lazyIndexSources({ dbPath: join(dir, "missing.db") });
-    await expect(sources.recall.search({ query: "x", limit: 1, cwd: dir })).rejects.toThrow(/run 'cairn index'/);
+    const db = join(dir, "missing.db");
+    const sources = lazyIndexSources({ dbPath: db, env: { HOME: dir }, background: false });
+    await expect(sources.recall.search({ query: "x", limit: 1, cwd: dir })).resolves.toEqual([]);
+    expect(existsSync(db)).toBe(true);
   });
 });
