@@ -38,8 +38,9 @@ import {
 } from "./outcomes.ts";
 import { type PastedSpan, pastedSpans, typedText } from "./pasted.ts";
 import { pastedEvidence } from "./pasted-evidence.ts";
-import { homeOf, normalizePath } from "./paths.ts";
+import { homeOf, normalizePath, projectOf } from "./paths.ts";
 import { clip, estimateTokens, stripAnsi } from "./text.ts";
+import { renderInput, workdirOf, writtenText } from "./tool-input.ts";
 import {
   type Edge,
   type EdgeType,
@@ -795,46 +796,4 @@ function scanOf(output: string): OutputScan {
     },
     topLines: () => (top ??= topErrorLines(output)),
   };
-}
-
-function projectOf(cwd: string): string | null {
-  const parts = cwd.replace(/\\/g, "/").replace(/\/+$/, "").split("/");
-  return parts[parts.length - 1] || null;
-}
-
-function workdirOf(input: unknown): string | null {
-  if (typeof input !== "object" || input === null) return null;
-  const w = (input as Record<string, unknown>)["workdir"] ?? (input as Record<string, unknown>)["cwd"];
-  return typeof w === "string" && w.startsWith("/") ? w : null;
-}
-
-function writtenText(input: unknown): string | null {
-  if (typeof input !== "object" || input === null) return null;
-  const a = input as Record<string, unknown>;
-  const v = a["content"] ?? a["new_string"] ?? a["newText"] ?? a["file_text"];
-  return typeof v === "string" ? v : null;
-}
-
-/**
- * The text of a tool call: `key: value` lines, so paths, old/new text and patterns read (and search) as
- * written, without JSON escaping; nested values stay JSON.
- */
-function renderInput(input: unknown): string {
-  if (typeof input === "string") return input;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return safeJson(input);
-  let out = "";
-  for (const key in input) {
-    const v = (input as Record<string, unknown>)[key];
-    const text = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : safeJson(v);
-    out = out === "" ? `${key}: ${text}` : `${out}\n${key}: ${text}`;
-  }
-  return out;
-}
-
-function safeJson(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? "";
-  } catch {
-    return String(v);
-  }
 }

@@ -41,3 +41,9 @@ const HOME_RE = /^(\/Users\/[^/]+|\/home\/[^/]+|\/root|\/var\/root)(?=\/|$)/;
 export function homeOf(cwd: string): string | null {
   return HOME_RE.exec(cwd)?.[1] ?? null;
 }
+
+/** The project a working folder names: its last path segment. */
+export function projectOf(cwd: string): string | null {
+  const parts = cwd.replace(/\\/g, "/").replace(/\/+$/, "").split("/");
+  return parts[parts.length - 1] || null;
+}
