@@ -28,6 +28,12 @@ const SUGGESTION =
 /** "Let me revert that and instead …", "it should use dim instead", "should return the stream, not delegate". */
 const INSTEAD =
   /^(?:let me|I'll|I will|we'll|we will|we should|(?:it|this|that|\w+) should)\b[^.]*\b(?:instead|rather than)\b|\bshould\b[^.]{3,120},\s*not\s+\w/i;
+/** A report of the choice made: "Footer now uses dim instead of muted", "updated X to use the tokens instead of …". */
+const USES_INSTEAD =
+  /^(?![^.!?]*\b(?:would|could|might|may)\b)[^.!?]*\b(?:now uses|to use|switched to|changed to)\b[^.!?]{1,100}\binstead of\b/i;
+/** Scope kept small on purpose: "it reuses existing tokens so no new design tokens were needed". */
+const NOT_NEEDED =
+  /\bno (?:new|separate|extra|additional|dedicated) [\w -]{1,40}? (?:is|are|was|were) (?:needed|required|necessary)\b/i;
 /** The alternative is a failure nobody would choose: the sentence describes a fix. */
 const FIX = /\b(?:fix(?:es|ed|ing)?|wrong|crash(?:es|ing)?|fail(?:s|ed|ing|ure)?|errors?|bugs?|broken|mistake)\b/i;
 const REVIEW =
@@ -77,7 +83,8 @@ export function assistantDecisions(text: string): DecisionCandidate[] {
       if (label) found.push(make("assistant_decision", s, afterLabel(s), label[1]!.toLowerCase()));
       else if (CHOICE.test(s)) found.push(make("assistant_choice", s, s, null));
       else if (SUGGESTION.test(s) && !asksWhich) found.push(make("assistant_choice", s, s, null));
-      else if (INSTEAD.test(s) && !FIX.test(s)) found.push(insteadOf(s));
+      else if ((INSTEAD.test(s) || USES_INSTEAD.test(s)) && !FIX.test(s)) found.push(insteadOf(s));
+      else if (NOT_NEEDED.test(s) && !FIX.test(s)) found.push(make("assistant_choice", s, s, null));
       else if (REVIEW.test(s)) found.push(make("assistant_review", s, s, null));
       else if (WRONG_APPROACH.test(s)) found.push(make("assistant_choice", s, s, null));
       else if (DEFER.test(s)) found.push(make("assistant_defer", s, s, null));
@@ -112,7 +119,7 @@ const PLAN =
  * existing doc as Phase 1"): an acknowledgement and, in the next sentences, a plan or choice that is more than
  * going to look. A diagnosis between the two ("The issue is …") is passed over.
  */
-export function restatesUser(text: string): string | null {
+export function restatesUser(text: string, opts: { noFix?: boolean } = {}): string | null {
   const parts = sentences(plain(text.replace(/\n+/g, "\n")))
     .slice(0, 4)
     .map(plain);
@@ -120,7 +127,7 @@ export function restatesUser(text: string): string | null {
   const sameLine = parts[0]!.replace(ACK, "").replace(/^[\s!.,-]+/, "");
   const candidates = sameLine.length >= 12 ? [sameLine, ...parts.slice(1)] : parts.slice(1);
   for (const c of candidates) {
-    if (ONLY_LOOKING.test(c)) return null;
+    if (ONLY_LOOKING.test(c) || (opts.noFix && FIX.test(c))) return null;
     if (c.length >= 12 && PLAN.test(c)) return clip(c === sameLine ? parts[0]! : `${parts[0]!} ${c}`, MAX);
   }
   return null;

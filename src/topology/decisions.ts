@@ -37,6 +37,8 @@ export interface DecisionState {
   pendingUser: { id: string } | null;
   /** The latest user message corrected a fact ("no, it's not phase 1"): the agent's next plan is its choice. */
   corrected?: boolean;
+  /** The latest user message proposed something as a question ("could we have a file watcher?"). */
+  userProposed?: boolean;
   recent: RecentDecision[];
 }
 
@@ -52,6 +54,7 @@ export function onUserMessage(state: DecisionState, typed: string): DecisionCand
   state.ask = null;
   state.pendingUser = null;
   state.corrected = !d && correctsFact(typed);
+  state.userProposed = !d && USER_PROPOSAL.test(typed.slice(0, 2000));
   if (!d) return [];
   if (d.approves) {
     const proposal = [...state.recent].reverse().find((r) => r.who === "agent");
@@ -74,11 +77,15 @@ export function onAssistantMessage(
   const out: DecisionCandidate[] = [];
   const pending = reread === undefined ? state.pendingUser?.id : reread;
   const corrected = reread === undefined && state.corrected === true;
+  // "could we have a file watcher?" — "Yes! Node has fs.watch built in. Let me add a file watcher": the agent
+  // takes up the user's proposal as the plan. A fix ("Yes, let me fix this") chooses nothing.
+  const adopts = reread === undefined && !pending && !corrected && state.userProposed === true && AGREES.test(text);
   if (reread === undefined) {
     state.pendingUser = null;
     state.corrected = false;
+    state.userProposed = false;
   }
-  const restated = pending || corrected ? restatesUser(text) : null;
+  const restated = pending || corrected ? restatesUser(text) : adopts ? restatesUser(text, { noFix: true }) : null;
   if (restated && pending) out.push({ rule: "assistant_restates", text: restated, who: "user", restates: pending });
   else if (restated) out.push({ rule: "assistant_choice", text: restated, who: "agent", chosen: restated });
   for (const d of assistantDecisions(text)) {
@@ -114,6 +121,12 @@ function sameTurnRestatement(state: DecisionState, text: string, turn: number): 
     restates: latest.origin ?? latest.id,
   };
 }
+
+/** A proposal put as a question: "could we have a file watcher …?", "what about a separate token?". */
+const USER_PROPOSAL =
+  /\b(?:could|can|should|shall|shouldn'?t|couldn'?t) we\b[^.?!]{3,200}\?|\b(?:what|how) about\b[^.?!]{3,200}\?|\bwhy not\b[^.?!]{3,200}\?/i;
+/** The agent says yes to it. */
+const AGREES = /^\W*(?:yes|yeah|yep|sure|absolutely|definitely|good idea|great idea|good call|great call)\b/i;
 
 const FACT_CORRECTION = /^(?:no|nope|not quite|wrong)\b[,.!:;-]*\s+(?:it'?s|it is|that'?s|that is|this is|there)\b/i;
 

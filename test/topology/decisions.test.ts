@@ -97,6 +97,13 @@ describe("assistant decisions", () => {
       ["The theme loader should catch this error gracefully instead of crashing.", []],
       ["Let me fix the test by passing a background function instead of RGB:", []],
       ["This seems like a minor release, so I'd suggest `version:minor`.\n\nOr do you want a patch release?", []],
+      ["Done! The cache now uses an LRU map instead of a plain object.", ["assistant_choice"]],
+      ["Changed the loader to use streaming reads instead of loading the whole file.", ["assistant_choice"]],
+      ["It reuses the existing queue, so no new worker pool was needed.", ["assistant_choice"]],
+      // a report of what something does, a guess, or a fix is no choice
+      ["The signature changed - it now takes a callback instead of an options object.", []],
+      ["I bet the terminal would use the 256-colour palette instead of truecolor.", []],
+      ["Changed the parser to use the right offset instead of the wrong one that crashed.", []],
     ];
     for (const [text, rules] of table)
       expect(
@@ -186,6 +193,24 @@ describe("decisions through the normalizer", () => {
       const pieces = decisionsOf(parseText("/s/a.jsonl", session(dialogue), splits).events);
       expect(pieces).toEqual(whole);
     }
+  });
+
+  it("the agent saying yes to a proposal the user put as a question takes it up; a fix or a yes to a request does not", () => {
+    const adopted = decisionsOf(
+      parseText(
+        "/s/a.jsonl",
+        session([
+          ["user", "could we cache the parsed config between runs? it is slow"],
+          ["assistant", "Yes! The parse is the slow part. Let me add a cache keyed by the file's mtime:"],
+          ["user", "could we check why the build fails?"],
+          ["assistant", "Yes, let me fix the failing import first."],
+          ["user", "please rename the helper"],
+          ["assistant", "Sure! Let me rename it to loadConfig."],
+        ]),
+      ).events,
+    );
+    expect(adopted.map((d) => [d.meta["rule"], d.meta["who"]])).toEqual([["assistant_choice", "agent"]]);
+    expect(adopted[0]!.text).toContain("cache keyed by");
   });
 
   it("links a superseding decision to the one it replaces with an edge", () => {
