@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { HistoryView } from "./history/history-view.tsx";
 import { LivePage } from "./live/live-page.tsx";
 import { useLive } from "./live/live-store.ts";
-import { Link, paths, type Route, useRoute } from "./router.tsx";
+import { Link, navigate, paths, type Route, useRoute } from "./router.tsx";
 import { applyTheme, storedTheme, type Theme } from "./theme.ts";
 
 const STATE_LABEL = { connecting: "connecting", live: "live", reconnecting: "reconnecting", offline: "offline" };
@@ -46,6 +46,9 @@ function ThemeSwitch(): JSX.Element {
 
 const NAV: { name: Route["name"]; label: string; href: string; also: Route["name"][] }[] = [
   { name: "live", label: "Live", href: paths.live(), also: [] },
+  { name: "sessions", label: "Sessions", href: paths.sessions(), also: ["timeline", "brief", "event"] },
+  { name: "search", label: "Search", href: paths.search(), also: [] },
+  { name: "threads", label: "Threads", href: paths.threads(), also: ["thread"] },
 ];
 
 function isTyping(target: EventTarget | null): boolean {
@@ -68,7 +71,7 @@ export function App(): JSX.Element {
       const box = document.getElementById("search-box") as HTMLInputElement | null;
       event.preventDefault();
       if (box) box.focus();
-      else location.assign(paths.search());
+      else navigate(paths.search());
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);

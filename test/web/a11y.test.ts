@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeViolations, seriousViolations } from "./helpers/axe.ts";
 import { buildWeb, DESKTOP, launchChromium, openPage } from "./helpers/chromium.ts";
+import { buildHistoryIndex, type HistoryIndex, THREAD_PAIR } from "./helpers/history-index.ts";
 import { scriptedDriver, startServer, type TestServer } from "./helpers/live-server.ts";
 
 const script = {
@@ -37,10 +38,12 @@ const script = {
 let browser: Browser;
 let context: BrowserContext;
 let live: TestServer;
+let index: HistoryIndex;
 
 beforeAll(async () => {
   buildWeb();
-  live = await startServer(scriptedDriver(script));
+  index = await buildHistoryIndex();
+  live = await startServer(scriptedDriver(script), { history: index.app });
   browser = await launchChromium();
 });
 
@@ -48,11 +51,25 @@ afterAll(async () => {
   await context?.close();
   await browser?.close();
   await live?.close();
+  index?.close();
 });
 
 async function themed(page: Page, theme: "light" | "dark"): Promise<void> {
   await page.selectOption("#theme", theme);
   await page.waitForSelector(`html[data-theme="${theme}"]`);
+}
+
+const big = () => index.app.sessions({ limit: 100 }).reduce((a, b) => (b.event_count > a.event_count ? b : a));
+const output = () => index.app.timeline({ session: big().session_id }).rows.find((r) => r.mark === "output")!;
+const pairThread = () =>
+  index.app.threads().threads.find((t) => t.sessions.some((s) => s.session_id === THREAD_PAIR.codex))!.thread_id;
+
+async function checkBothThemes(page: Page): Promise<void> {
+  for (const theme of ["light", "dark"] as const) {
+    await themed(page, theme);
+    const violations = await seriousViolations(page);
+    expect(violations, `${page.url()} in ${theme}:\n${describeViolations(violations)}`).toEqual([]);
+  }
 }
 
 describe("accessibility (axe-core)", () => {
@@ -63,10 +80,27 @@ describe("accessibility (axe-core)", () => {
     await page.press("#message", "Enter");
     await page.waitForSelector('.prompt[data-kind="tool_permission"]');
     await page.locator(".tool summary").first().click();
-    for (const theme of ["light", "dark"] as const) {
-      await themed(page, theme);
-      const violations = await seriousViolations(page);
-      expect(violations, describeViolations(violations)).toEqual([]);
-    }
+    await checkBothThemes(page);
+  });
+
+  const views: [string, () => string, string][] = [
+    ["sessions", () => "/sessions", ".session-card"],
+    ["search results", () => "/search?q=error", ".hits .hit"],
+    ["search, empty", () => "/search", ".empty"],
+    ["timeline", () => `/s/${big().session_id}?at=${output().event_id}`, ".row.selected .row-detail a"],
+    ["event", () => `/e/${output().event_id}`, ".facts"],
+    ["brief", () => `/s/${big().session_id}/brief`, "article.brief a.cite"],
+    ["threads", () => "/threads", ".cards .card"],
+    ["thread", () => `/t/${pairThread()}`, ".timeline .row"],
+    ["sessions, none match", () => "/sessions?provider=codex&project=nowhere", ".empty"],
+    ["event, missing", () => "/e/ffffffffffffffff", ".failure"],
+  ];
+  it.each(views)("%s, in both themes", async (_name, path, ready) => {
+    context ??= await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${live.server.origin}${path()}`);
+    await page.locator(ready).first().waitFor({ timeout: 20_000 });
+    await checkBothThemes(page);
+    await page.close();
   });
 });

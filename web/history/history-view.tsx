@@ -2,14 +2,35 @@
 import type { JSX } from "preact";
 import type { Route } from "../router.tsx";
 import { Empty } from "../ui/empty.tsx";
+import { BriefPage } from "./brief-page.tsx";
+import { EventPage } from "./event-page.tsx";
+import { SearchPage } from "./search-page.tsx";
+import { SessionsPage } from "./sessions-page.tsx";
+import { ThreadPage } from "./thread-page.tsx";
+import { ThreadsPage } from "./threads-page.tsx";
+import { TimelinePage } from "./timeline-page.tsx";
 
 export function HistoryView(props: { route: Exclude<Route, { name: "live" }> }): JSX.Element {
   const { route } = props;
   switch (route.name) {
-    default:
+    case "sessions":
+      return <SessionsPage query={route.query} />;
+    case "search":
+      return <SearchPage query={route.query} />;
+    case "timeline":
+      return <TimelinePage key={route.sessionId} sessionId={route.sessionId} query={route.query} />;
+    case "brief":
+      return <BriefPage key={route.sessionId} sessionId={route.sessionId} query={route.query} />;
+    case "event":
+      return <EventPage key={route.eventId} eventId={route.eventId} />;
+    case "threads":
+      return <ThreadsPage query={route.query} />;
+    case "thread":
+      return <ThreadPage key={route.threadId} threadId={route.threadId} />;
+    case "not_found":
       return (
         <Empty title="No such page">
-          <p>{"path" in route ? route.path : location.pathname} is not a view of this page. Use the links above.</p>
+          <p>{route.path} is not a view of this page. Use the links above.</p>
         </Empty>
       );
   }

@@ -52,9 +52,10 @@ function PermissionCard(props: { prompt: PendingPrompt; answer: Answer; live: bo
       <p class="prompt-summary">
         <span class="tool-name">{prompt.toolName}</span> {summarize(action)}
       </p>
-      <div class="prompt-body prompt-input">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long input scrolls here; keys must reach it too. */}
+      <section class="prompt-body prompt-input" tabIndex={0} aria-label="What the tool will do">
         <ToolInputView action={action} input={prompt.input} foldLines={400} />
-      </div>
+      </section>
       <div class="actions">
         <button type="button" class="deny" ref={deny} disabled={disabled} onClick={() => respond(false)}>
           Deny

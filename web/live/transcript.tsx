@@ -76,7 +76,16 @@ export function Transcript(props: { view: LiveView; empty: JSX.Element }): JSX.E
     if (el) pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   };
   return (
-    <div class="transcript" id="transcript" ref={root} onScroll={onScroll} role="log" aria-label="Transcript">
+    <div
+      class="transcript"
+      id="transcript"
+      ref={root}
+      onScroll={onScroll}
+      role="log"
+      aria-label="Transcript"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the transcript scrolls; keys must be able to scroll it.
+      tabIndex={0}
+    >
       {view.droppedItems > 0 && <p class="dropped">{view.droppedItems} earlier items are not shown</p>}
       {view.transcript.length === 0 && props.empty}
       {view.transcript.map((item, i) => (

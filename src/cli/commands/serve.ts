@@ -7,13 +7,15 @@ import { errorMessage } from "../../live/errors.ts";
 import { DRIVER_NAMES, type DriverName } from "../../live/protocol.ts";
 import { isLoopback, startLiveServer } from "../../live/server/listen.ts";
 import { findWebRoot } from "../../live/server/web-root.ts";
+import { readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
 
 const USAGE = `Usage: cairn serve [--cwd DIR] [--driver pi|scripted|claude] [--provider P --model M] [--resume ID]
-                   [--script FILE] [--port N] [--host H] [--prompt-timeout S]
+                   [--script FILE] [--port N] [--host H] [--prompt-timeout S] [--db PATH]
 
-Serves one live agent session to any number of browser tabs.
+Serves one live agent session to any number of browser tabs, and the index's history (sessions, search,
+timelines, events, resume briefs, threads) on the same page.
 
   --cwd DIR          directory the agent works in (default: the current directory)
   --driver NAME      pi (default), scripted (replays --script), or claude (Claude Agent SDK)
@@ -23,7 +25,8 @@ Serves one live agent session to any number of browser tabs.
   --script FILE      a JSON script (see examples/live-*.json) or a recorded pi session file
   --port N           port to listen on (default: 0, a free port)
   --host H           address to bind (default: 127.0.0.1); anything else exposes the agent
-  --prompt-timeout S deny a permission prompt nobody answered within S seconds (default: wait forever)`;
+  --prompt-timeout S deny a permission prompt nobody answered within S seconds (default: wait forever)
+  --db PATH          the index the history views read (default: CAIRN_DB, then the user's data directory)`;
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return 0;
@@ -48,6 +51,7 @@ export const serveCommand: Command = {
       provider: { type: "string" },
       model: { type: "string" },
       resume: { type: "string" },
+      db: { type: "string" },
     }).values;
     const driverName = (values["driver"] ?? "pi") as DriverName;
     if (!DRIVER_NAMES.includes(driverName)) throw new UsageError(`--driver must be one of ${DRIVER_NAMES.join(", ")}`);
@@ -113,8 +117,11 @@ export const serveCommand: Command = {
     if (!existsSync(join(webRoot, "index.html"))) {
       io.stderr.write(`cairn serve: the viewport page is not built (${webRoot}); run 'npm run build'\n`);
     }
+    // Read-only, opened on the first history request; without an index each view says how to make one.
+    const history = readCairn(io, values["db"]);
     const server = await startLiveServer({
       controller,
+      history,
       webRoot,
       host,
       port,
@@ -136,6 +143,7 @@ export const serveCommand: Command = {
     io.stdout.write("cairn serve: shutting down\n");
     await server.close();
     await controller.dispose();
+    history.close();
     return 0;
   },
 };

@@ -7,6 +7,7 @@
  *                      works: /sessions?token=… lands on /sessions)
  *   GET  / , /search … the page, for every view's path (cookie or bearer); /assets/*, /favicon.svg its files
  *   GET  /api/state    state and snapshot as JSON (cookie or bearer)
+ *   GET  /api/history/ the index's history as JSON (history-routes.ts)
  *   POST /api/command  one client command as JSON; the reply is the ack or nack
  *   GET  /ws           WebSocket upgrade for viewports
  */
@@ -21,6 +22,8 @@ import { isPagePath } from "../page-paths.ts";
 import type { CommandReply, NackCode } from "../protocol.ts";
 import type { QueuedSinkOptions } from "../sink.ts";
 import type { AccessPolicy } from "./access.ts";
+import { answerHistory } from "./history-routes.ts";
+import type { HistoryApp } from "./history-shapes.ts";
 import { HttpError } from "./http-error.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import type { StaticFiles } from "./static-files.ts";
@@ -48,6 +51,8 @@ export const DEFAULT_LIVE_APP_LIMITS: LiveAppLimits = {
 
 export interface LiveAppDeps {
   controller: LiveController;
+  /** The index's history for `/api/history/…` (the application layer, read-only); null when there is none. */
+  history?: HistoryApp | null;
   policy: AccessPolicy;
   web: StaticFiles;
   limits?: Partial<LiveAppLimits>;
@@ -206,6 +211,23 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
       url.searchParams.delete("token");
       const location = `${url.pathname}${url.search}`;
       send(res, 303, "text/plain; charset=utf-8", "", { Location: location, "Set-Cookie": policy.sessionCookie() });
+      return;
+    }
+    if (url.pathname.startsWith("/api/history/")) {
+      policy.authenticate(req);
+      // Reads, but of private history: a page from another origin may not even ask.
+      const origin = req.headers.origin;
+      if (origin !== undefined && !policy.allowedOrigins().includes(origin)) {
+        throw new HttpError(403, "forbidden_origin", `origin ${origin} is not allowed`);
+      }
+      let segments: string[];
+      try {
+        segments = url.pathname.slice("/api/history/".length).split("/").map(decodeURIComponent);
+      } catch {
+        throw new HttpError(400, "usage", "the path is not valid percent-encoding");
+      }
+      const answer = await answerHistory(deps.history ?? null, segments, url.searchParams);
+      sendJson(res, answer.status, answer.body);
       return;
     }
     if (url.pathname === "/api/state") {

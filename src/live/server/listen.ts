@@ -6,12 +6,15 @@ import type { LiveController } from "../controller.ts";
 import type { QueuedSinkOptions } from "../sink.ts";
 import { createAccessPolicy, createAccessToken } from "./access.ts";
 import { createLiveApp, type LiveApp, type LiveAppLimits } from "./app.ts";
+import type { HistoryApp } from "./history-shapes.ts";
 import { createStaticFiles } from "./static-files.ts";
 
 export const LOOPBACK_HOSTNAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
 export interface StartLiveServerOptions {
   controller: LiveController;
+  /** The index's history for the page's history views; omitted or null when there is none. */
+  history?: HistoryApp | null;
   /** The built viewport page (dist/web). */
   webRoot: string;
   /** Defaults to 127.0.0.1. Anything else exposes an agent that can run commands; the CLI warns. */
@@ -57,6 +60,7 @@ export async function startLiveServer(options: StartLiveServerOptions): Promise<
   const policy = createAccessPolicy({ token, cookieSecret: randomBytes(16).toString("base64url"), hostnames, port });
   const app = createLiveApp({
     controller: options.controller,
+    history: options.history ?? null,
     policy,
     web: createStaticFiles(options.webRoot),
     ...(options.limits ? { limits: options.limits } : {}),

@@ -1,0 +1,184 @@
+/**
+ * What the page reads from the history API: the fields of the application layer's answers (`src/app/`) that the
+ * history views show. Written out here, without imports, because the page compiles without Node's types;
+ * `server/history-shapes.ts` checks at compile time that the app's answers still have these fields.
+ */
+
+export interface SessionSummary {
+  session_id: string;
+  provider: string;
+  kind: string;
+  cwd: string | null;
+  project: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  parent_session_id: string | null;
+  git_branch: string | null;
+  model: string | null;
+  source_file: string;
+  event_count: number;
+  prompt_count: number;
+  tool_count: number;
+  error_count: number;
+  test_count: number;
+  resume_count: number;
+  /** Set when the transcript file is no longer on disk: the session is kept, its source is gone. */
+  source_gone?: boolean;
+}
+
+export interface SessionsAnswer {
+  sessions: SessionSummary[];
+}
+
+export interface EvidenceStep {
+  event_id: string;
+  event_type: string;
+  text: string;
+}
+
+export interface SearchHitView {
+  event_id: string;
+  session_id: string;
+  provider: string;
+  project: string | null;
+  timestamp: string | null;
+  event_type: string;
+  status: string | null;
+  /** A window of the text with matches marked «like this». */
+  snippet: string;
+  evidence: EvidenceStep[];
+  /** One line: what matched, e.g. "words #2 + meaning #5 (0.61)". */
+  why: string;
+  source_gone?: boolean;
+}
+
+export interface SearchAnswer {
+  query: string;
+  mode: string;
+  notice: string | null;
+  hits: SearchHitView[];
+  took_ms: number;
+}
+
+export interface TimelineRowView {
+  event_id: string;
+  ordinal: number;
+  timestamp: string | null;
+  event_type: string;
+  /** prompt, reply, call, output, error, test_pass, test_fail, test_unknown, decision, resume, note, file, command */
+  mark: string;
+  summary: string;
+  depth: number;
+  sidechain: boolean;
+  branch_from: string | null;
+  status: string | null;
+}
+
+export interface ThreadRowView extends TimelineRowView {
+  session_id: string;
+  provider: string;
+}
+
+export interface TimelineAnswer {
+  session: SessionSummary;
+  window: { from: number; to: number };
+  rows: TimelineRowView[];
+  earlier: { to: number } | null;
+  later: { from: number } | null;
+}
+
+export interface EventView {
+  event_id: string;
+  session_id: string;
+  provider: string;
+  ordinal: number;
+  timestamp: string | null;
+  role: string | null;
+  event_type: string;
+  text: string;
+  tool_name: string | null;
+  command: string | null;
+  file_path: string | null;
+  status: string | null;
+  parent_event_id: string | null;
+  source_file: string;
+  source_line: number;
+  turn: number;
+}
+
+export interface EdgeView {
+  edge_type: string;
+  other: string;
+  other_kind: "event" | "entity" | "session" | "unknown";
+  other_type: string | null;
+  display: string;
+}
+
+export interface ChainStep {
+  event_id: string;
+  event_type: string;
+  status: string | null;
+  ordinal: number;
+  text: string;
+}
+
+export interface EventDetailAnswer {
+  event: EventView;
+  edges: { out: EdgeView[]; in: EdgeView[] };
+  session: SessionSummary;
+  /** From the event's source upwards (the call behind a result, the message behind the call). */
+  chain: ChainStep[];
+}
+
+export interface BriefAnswer {
+  session_id: string;
+  at: string;
+  step: number | null;
+  budget_tokens: number;
+  tokens: number;
+  original_tokens: number;
+  ratio: number;
+  /** Markdown citing events as [e:ID]. */
+  text: string;
+  citations: { event_id: string; ordinal: number; event_type: string }[];
+  validation: { coverage: number; missing: string[]; entity_overlap: number; ok: boolean };
+  budget_note: string | null;
+}
+
+export interface ThreadSessionView {
+  session_id: string;
+  provider: string;
+  kind: string;
+  project: string | null;
+  title: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  folded_into: string | null;
+}
+
+export interface ThreadView {
+  thread_id: string;
+  label: string;
+  label_reason: string;
+  started_at: string | null;
+  updated_at: string | null;
+  providers: string[];
+  projects: string[];
+  sessions: ThreadSessionView[];
+  shared: { entity_id: string; kind: string; display: string; sessions: number }[];
+}
+
+export interface ThreadsAnswer {
+  threads: ThreadView[];
+  total: number;
+}
+
+export interface ThreadTimelineAnswer {
+  thread: ThreadView;
+  total_rows: number;
+  window: { start_row: number; end_row: number };
+  rows: ThreadRowView[];
+  earlier: { start_row: number } | null;
+  later: { start_row: number } | null;
+}

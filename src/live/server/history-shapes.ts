@@ -1,0 +1,36 @@
+/**
+ * The questions the history API asks the application layer, and a compile-time check that the app's answers
+ * still carry every field the page reads (`../history-types.ts`). If the app renames a field, this file stops
+ * compiling instead of the page showing blanks.
+ */
+import type { ReadCairn } from "../../app/cairn.ts";
+import type {
+  BriefAnswer,
+  EdgeView,
+  EventView,
+  SearchHitView,
+  SessionSummary,
+  ThreadsAnswer,
+  ThreadTimelineAnswer,
+  TimelineAnswer,
+} from "../history-types.ts";
+
+export type HistoryApp = Pick<
+  ReadCairn,
+  "search" | "sessions" | "session" | "timeline" | "brief" | "event" | "threads" | "threadTimeline"
+>;
+
+type Answer<K extends keyof HistoryApp> = Awaited<ReturnType<HistoryApp[K]>>;
+type Fits<A, B> = [A] extends [B] ? true : false;
+
+// Each line fails to compile when the app's answer no longer fits what the page reads.
+export const shapesFit: [
+  Fits<Answer<"sessions">[number], Omit<SessionSummary, "source_gone">>,
+  Fits<Answer<"search">["hits"][number], Omit<SearchHitView, "source_gone">>,
+  Fits<Answer<"timeline">, TimelineAnswer>,
+  Fits<Answer<"event">["event"], EventView>,
+  Fits<Answer<"event">["edges"]["out"][number], EdgeView>,
+  Fits<Answer<"brief">, BriefAnswer>,
+  Fits<Answer<"threads">, ThreadsAnswer>,
+  Fits<Answer<"threadTimeline">, ThreadTimelineAnswer>,
+] = [true, true, true, true, true, true, true, true];

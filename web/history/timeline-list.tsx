@@ -1,0 +1,160 @@
+/**
+ * A timeline as a windowed list: one line per event (time, position, what kind, a summary with tool output
+ * collapsed to its first line and size), errors, checks, decisions and resume points marked by colour, glyph
+ * and word; derived rows indented under their source, sidechain (subagent) rows barred, branch points named.
+ * A row opens in place to show the event (output folded); j/k move, Enter opens, o goes to the event's page.
+ * More rows are asked for as the ends come near.
+ */
+import type { JSX } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+import type { ThreadRowView, TimelineRowView } from "../../src/live/history-types.ts";
+import { Link, navigate, paths } from "../router.tsx";
+import { clock, shortTime } from "../ui/format.ts";
+import { EventPreview } from "./event-preview.tsx";
+import { markOf } from "./marks.ts";
+import { useVirtual } from "./virtual.ts";
+
+const ROW_HEIGHT = 34;
+/** Rows from an end at which the next window is asked for. */
+const NEAR_END = 60;
+
+export interface TimelineListProps {
+  rows: Array<TimelineRowView | ThreadRowView>;
+  /** A short tag per session for merged (thread) timelines. */
+  sessionTag?: (row: ThreadRowView) => string;
+  selected: number;
+  onSelect(index: number): void;
+  expanded: ReadonlySet<string>;
+  onToggle(eventId: string): void;
+  /** Index to bring into view (the event jumped to), once. */
+  focusIndex?: number | undefined;
+  onNearStart?: (() => void) | undefined;
+  onNearEnd?: (() => void) | undefined;
+  /** Rows just added at the start (`n` counts the prepends); the list keeps what was on screen in place. */
+  prepended?: { count: number; n: number };
+}
+
+function Row(props: {
+  row: TimelineRowView | ThreadRowView;
+  tag: string | undefined;
+  selected: boolean;
+  open: boolean;
+  onToggle(): void;
+}): JSX.Element {
+  const { row } = props;
+  const mark = markOf(row.mark);
+  return (
+    <div
+      class={`row${row.sidechain ? " sidechain" : ""}${props.selected ? " selected" : ""}`}
+      data-mark={row.mark}
+      data-tone={mark.tone}
+      style={{ paddingLeft: `${0.5 + row.depth * 1.1}rem` }}
+    >
+      <button
+        type="button"
+        class="row-main"
+        aria-expanded={props.open}
+        onClick={props.onToggle}
+        id={`row-${row.event_id}`}
+      >
+        <span class="row-time" title={shortTime(row.timestamp)}>
+          {clock(row.timestamp)}
+        </span>
+        <span class="row-pos">@{row.ordinal}</span>
+        {props.tag && <span class="row-tag">{props.tag}</span>}
+        <span class="row-mark" aria-hidden="true">
+          {mark.glyph}
+        </span>
+        <span class="row-kind">{mark.label}</span>
+        {row.branch_from && <span class="row-branch">↳ branch</span>}
+        {row.sidechain && <span class="row-branch">subagent</span>}
+        <span class="row-summary">{row.summary}</span>
+      </button>
+      {props.open && <EventPreview eventId={row.event_id} />}
+    </div>
+  );
+}
+
+export function TimelineList(props: TimelineListProps): JSX.Element {
+  const box = useRef<HTMLDivElement>(null);
+  const { rows } = props;
+  const list = useVirtual({
+    count: rows.length,
+    estimate: ROW_HEIGHT,
+    getKey: (i) => rows[i]!.event_id,
+    scrollElement: () => box.current,
+  });
+  const first = list.items[0]?.index ?? 0;
+  const last = list.items.at(-1)?.index ?? 0;
+
+  useEffect(() => {
+    if (rows.length === 0) return;
+    if (last >= rows.length - NEAR_END) props.onNearEnd?.();
+    if (first <= NEAR_END) props.onNearStart?.();
+  }, [first, last, rows.length]);
+  useEffect(() => {
+    // Rows added above keep the rows on screen where they were.
+    if (props.prepended?.count) list.virtualizer.scrollBy(props.prepended.count * ROW_HEIGHT);
+  }, [props.prepended?.n]);
+  useEffect(() => {
+    if (props.focusIndex !== undefined && props.focusIndex >= 0) {
+      list.virtualizer.scrollToIndex(props.focusIndex, { align: "center" });
+    }
+  }, [props.focusIndex]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      const el = event.target as HTMLElement | null;
+      if (event.ctrlKey || event.metaKey || event.altKey || rows.length === 0) return;
+      if (el && ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName)) return;
+      const at = props.selected;
+      if (event.key === "j" || event.key === "k") {
+        const next = event.key === "j" ? Math.min(rows.length - 1, at + 1) : Math.max(0, at - 1);
+        event.preventDefault();
+        props.onSelect(next);
+        list.virtualizer.scrollToIndex(next, { align: "auto" });
+        requestAnimationFrame(() =>
+          document.getElementById(`row-${rows[next]!.event_id}`)?.focus({ preventScroll: true }),
+        );
+      } else if (event.key === "o" && at >= 0) {
+        navigate(paths.event(rows[at]!.event_id));
+      }
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [rows, props.selected]);
+
+  return (
+    <div class="timeline-box" ref={box}>
+      <ol class="timeline" style={{ height: `${list.total}px` }} aria-label="Timeline">
+        {list.items.map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <li
+              key={item.key}
+              data-index={item.index}
+              ref={list.virtualizer.measureElement}
+              class="timeline-item"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <Row
+                row={row}
+                tag={props.sessionTag && "session_id" in row ? props.sessionTag(row) : undefined}
+                selected={item.index === props.selected}
+                open={props.expanded.has(row.event_id)}
+                onToggle={() => {
+                  props.onSelect(item.index);
+                  props.onToggle(row.event_id);
+                }}
+              />
+            </li>
+          );
+        })}
+      </ol>
+      {rows.length > 0 && (
+        <p class="visually-hidden">
+          <Link href={paths.event(rows[Math.max(0, props.selected)]!.event_id)}>Open the selected event</Link>
+        </p>
+      )}
+    </div>
+  );
+}
