@@ -1,7 +1,7 @@
 /**
  * Builds the web app into dist/web with esbuild: web/main.tsx (Preact components, the live protocol's shared
- * reducer from src/live, markdown-it, highlight.js, jsdiff) becomes one ES module and one stylesheet under
- * dist/web/assets, and the page shell and favicon are copied beside them. Nothing is loaded from outside the
+ * reducer from src/live) becomes an ES module under dist/web/assets, with markdown-it and highlight.js split
+ * into chunks loaded when first needed, one stylesheet, and the page shell and favicon beside them. Nothing is loaded from outside the
  * server at run time. Type checking is `npm run check` (tsc -p web/tsconfig.json); this only bundles.
  * Run by `npm run build`; `node scripts/build-web.ts --dev` keeps the output readable.
  */
@@ -20,6 +20,8 @@ await build({
   entryPoints: { app: join(root, "web", "main.tsx"), style: join(root, "web", "style.css") },
   outdir: join(out, "assets"),
   bundle: true,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   format: "esm",
   platform: "browser",
   target: ["chrome110", "firefox115", "safari16"],

@@ -77,7 +77,8 @@ describe("history views", () => {
     // Typed key by key and never submitted: results come while typing.
     await page.keyboard.type("error", { delay: 40 });
     await page.locator(".hits .hit").first().waitFor();
-    expect(new URL(page.url()).searchParams.get("q")).toBe("error");
+    await page.waitForURL((url) => url.searchParams.get("q") === "error");
+    await page.locator("#search-status", { hasText: /\d+\+? hits? in \d+ ms/ }).waitFor();
     expect(await page.locator(".hits mark").count()).toBeGreaterThan(0);
 
     await page.locator("#search-box").blur();

@@ -4,7 +4,7 @@
  */
 import type { JSX } from "preact";
 import type { EventView } from "../../src/live/history-types.ts";
-import { languageOfPath } from "../ui/highlight.ts";
+import { languageOfPath } from "../ui/languages.ts";
 import { Markdown } from "../ui/markdown.tsx";
 import { FoldedText } from "../ui/output.tsx";
 

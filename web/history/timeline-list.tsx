@@ -14,6 +14,7 @@ import { EventPreview } from "./event-preview.tsx";
 import { markOf } from "./marks.ts";
 import { useVirtual } from "./virtual.ts";
 
+/** A closed row's height in pixels: `.row-main` is 33 px and the row's bottom border 1 px (history.css). */
 const ROW_HEIGHT = 34;
 /** Rows from an end at which the next window is asked for. */
 const NEAR_END = 60;
@@ -132,7 +133,8 @@ export function TimelineList(props: TimelineListProps): JSX.Element {
             <li
               key={item.key}
               data-index={item.index}
-              ref={list.virtualizer.measureElement}
+              // Closed rows are exactly ROW_HEIGHT (the stylesheet fixes it); only an opened row is measured.
+              ref={props.expanded.has(row.event_id) ? list.virtualizer.measureElement : undefined}
               class="timeline-item"
               style={{ transform: `translateY(${item.start}px)` }}
             >
@@ -142,6 +144,8 @@ export function TimelineList(props: TimelineListProps): JSX.Element {
                 selected={item.index === props.selected}
                 open={props.expanded.has(row.event_id)}
                 onToggle={() => {
+                  // A row that closes goes back to its fixed height; it is no longer measured.
+                  if (props.expanded.has(row.event_id)) list.virtualizer.resizeItem(item.index, ROW_HEIGHT);
                   props.onSelect(item.index);
                   props.onToggle(row.event_id);
                 }}

@@ -32,7 +32,7 @@ export function useVirtual(options: VirtualOptions): VirtualList {
     getScrollElement: options.scrollElement,
     estimateSize: () => options.estimate,
     getItemKey: options.getKey,
-    overscan: options.overscan ?? 12,
+    overscan: options.overscan ?? 8,
     observeElementRect,
     observeElementOffset,
     scrollToFn: elementScroll,

@@ -6,7 +6,7 @@ import type { JSX } from "preact";
 import { memo } from "preact/compat";
 import { useMemo } from "preact/hooks";
 import type { TranscriptItem } from "../../src/live/protocol.ts";
-import { languageOfPath } from "../ui/highlight.ts";
+import { languageOfPath } from "../ui/languages.ts";
 import { FoldedText } from "../ui/output.tsx";
 import { outputText, summarize, toolAction } from "./tool-input.ts";
 import { ToolInputView } from "./tool-view.tsx";

@@ -4,7 +4,7 @@
  */
 import type { JSX } from "preact";
 import { DiffView } from "../ui/diff-view.tsx";
-import { languageOfPath } from "../ui/highlight.ts";
+import { languageOfPath } from "../ui/languages.ts";
 import { FoldedText } from "../ui/output.tsx";
 import { outputText, type ToolAction } from "./tool-input.ts";
 

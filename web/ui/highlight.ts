@@ -42,48 +42,8 @@ const LANGUAGES = {
 };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 
-const BY_EXTENSION: Record<string, string> = {
-  ts: "typescript",
-  tsx: "typescript",
-  mts: "typescript",
-  cts: "typescript",
-  js: "javascript",
-  jsx: "javascript",
-  mjs: "javascript",
-  cjs: "javascript",
-  json: "json",
-  jsonl: "json",
-  py: "python",
-  rs: "rust",
-  go: "go",
-  sh: "bash",
-  bash: "bash",
-  zsh: "bash",
-  css: "css",
-  html: "xml",
-  xml: "xml",
-  svg: "xml",
-  md: "markdown",
-  yml: "yaml",
-  yaml: "yaml",
-  sql: "sql",
-  java: "java",
-  c: "c",
-  h: "c",
-  cc: "cpp",
-  cpp: "cpp",
-  hpp: "cpp",
-  diff: "diff",
-  patch: "diff",
-};
-
 /** Past this, highlighting costs more than it helps; the text is shown plain. */
 const MAX_CHARS = 60_000;
-
-export function languageOfPath(path: string | undefined): string | undefined {
-  const ext = path?.split(".").pop()?.toLowerCase();
-  return ext ? BY_EXTENSION[ext] : undefined;
-}
 
 /** Escaped, highlighted HTML for `code`, or null when the language is unknown or the text too long. */
 export function highlight(code: string, language: string | undefined): string | null {

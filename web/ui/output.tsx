@@ -5,7 +5,7 @@
 import type { JSX } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { countLines } from "./diff-view.tsx";
-import { highlight } from "./highlight.ts";
+import { useHighlighted } from "./use-highlighted.ts";
 
 export interface FoldedTextProps {
   text: string;
@@ -21,7 +21,7 @@ export function FoldedText(props: FoldedTextProps): JSX.Element {
   const total = useMemo(() => countLines(props.text), [props.text]);
   const folded = !open && total > limit + 2;
   const shown = folded ? props.text.split("\n").slice(0, limit).join("\n") : props.text;
-  const html = useMemo(() => highlight(shown, props.language), [shown, props.language]);
+  const html = useHighlighted(shown, props.language);
   return (
     <div class={`folded ${props.class ?? ""}`}>
       {/* highlight.js escapes the source text; its HTML is only span elements with classes. */}

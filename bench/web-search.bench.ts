@@ -1,0 +1,119 @@
+/**
+ * Issue 18: search through the page's API at a million events. Time to first result is the time from sending
+ * `GET /api/history/search?q=…` to having its hits parsed (the API answers with every hit at once), measured
+ * over the index benchmark's million-event index: each query typed character by character (what "results as you
+ * type" asks, before the page's 120 ms debounce thins it out), then each whole query five times. Beside it, the
+ * same questions asked of the application layer in-process, from the same run. Goal: p95 ≤ 100 ms.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createCairn } from "../src/app/cairn.ts";
+import { createLiveController } from "../src/live/controller.ts";
+import { createScriptedDriver } from "../src/live/drivers/scripted.ts";
+import { startLiveServer } from "../src/live/server/listen.ts";
+import { findWebRoot } from "../src/live/server/web-root.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const base = process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench");
+const fileCount = Number(process.env["CAIRN_BENCH_FILES"] ?? 3000);
+const db = join(base, `index-${fileCount}.db`);
+if (!existsSync(db)) {
+  console.log(`no million-event index at ${db}: running the index benchmark first`);
+  spawnSync(process.execPath, [join(here, "index.bench.ts")], { stdio: "inherit" });
+}
+
+const QUERIES = [
+  "error: TS2554",
+  "test:fail",
+  "theme selector",
+  'cmd:"npm run check"',
+  "file:theme.ts",
+  "error: not found",
+  "provider:codex apply_patch",
+  "tool:Bash git",
+  "process.env",
+  "wrapAnsi",
+  "project:pi-mono editor",
+  "terminal colors look wrong",
+];
+
+/** Prefixes a person produces while typing a query, skipping the ones the query language refuses. */
+function typed(query: string): string[] {
+  const out: string[] = [];
+  for (let i = 1; i <= query.length; i++) {
+    const prefix = query.slice(0, i).trim();
+    if (/[\p{L}\p{N}]/u.test(prefix.replace(/^[a-z]+:/, "")) && (prefix.split('"').length - 1) % 2 === 0) out.push(prefix);
+  }
+  return [...new Set(out)];
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const summary = (times: number[]) => {
+  const s = [...times].sort((a, b) => a - b);
+  return `${s.length} queries, p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, max ${s.at(-1)!.toFixed(1)} ms`;
+};
+
+const history = createCairn({ db, env: {} });
+const controller = createLiveController({
+  driver: createScriptedDriver({ script: { version: 1, turns: [{ steps: [] }] }, cwd: tmpdir() }),
+});
+const server = await startLiveServer({ controller, webRoot: findWebRoot(), history });
+
+function ask(q: string): Promise<{ ms: number; hits: number; status: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        path: `/api/history/search?q=${encodeURIComponent(q)}&limit=30`,
+        headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString()) as { hits?: unknown[] };
+          resolve({ ms: performance.now() - started, hits: body.hits?.length ?? 0, status: res.statusCode ?? 0 });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const events = history.reader().counts().events;
+await ask("warm up");
+const typing: number[] = [];
+const refused: string[] = [];
+for (const q of QUERIES) {
+  for (const prefix of typed(q)) {
+    const r = await ask(prefix);
+    if (r.status === 200) typing.push(r.ms);
+    else refused.push(prefix);
+  }
+}
+const whole: number[] = [];
+for (let round = 0; round < 5; round++) for (const q of QUERIES) whole.push((await ask(q)).ms);
+const direct: number[] = [];
+for (let round = 0; round < 5; round++)
+  for (const q of QUERIES) {
+    const t = performance.now();
+    await history.search({ query: q, limit: 30 });
+    direct.push(performance.now() - t);
+  }
+
+console.log(`index: ${db} (${events} events)`);
+console.log(`page API, typing (every prefix): ${summary(typing)}${refused.length ? `; ${refused.length} prefixes refused as malformed` : ""}`);
+console.log(`page API, whole queries x5:      ${summary(whole)}`);
+console.log(`baseline, app.search in-process: ${summary(direct)}`);
+console.log(`goal: time to first result p95 ≤ 100 ms through the page's API`);
+await server.close();
+await controller.dispose();
+history.close();
