@@ -46,7 +46,8 @@ function typed(query: string): string[] {
   const out: string[] = [];
   for (let i = 1; i <= query.length; i++) {
     const prefix = query.slice(0, i).trim();
-    if (/[\p{L}\p{N}]/u.test(prefix.replace(/^[a-z]+:/, "")) && (prefix.split('"').length - 1) % 2 === 0) out.push(prefix);
+    if (/[\p{L}\p{N}]/u.test(prefix.replace(/^[a-z]+:/, "")) && (prefix.split('"').length - 1) % 2 === 0)
+      out.push(prefix);
   }
   return [...new Set(out)];
 }
@@ -110,7 +111,9 @@ for (let round = 0; round < 5; round++)
   }
 
 console.log(`index: ${db} (${events} events)`);
-console.log(`page API, typing (every prefix): ${summary(typing)}${refused.length ? `; ${refused.length} prefixes refused as malformed` : ""}`);
+console.log(
+  `page API, typing (every prefix): ${summary(typing)}${refused.length ? `; ${refused.length} prefixes refused as malformed` : ""}`,
+);
 console.log(`page API, whole queries x5:      ${summary(whole)}`);
 console.log(`baseline, app.search in-process: ${summary(direct)}`);
 console.log(`goal: time to first result p95 ≤ 100 ms through the page's API`);

@@ -127,5 +127,9 @@ for (const [label, s] of [
 await browser.close();
 for (const [label, r] of runs) report(label, r);
 // Long tasks are wall time: on a machine busy with other work, the page's main thread waits its turn too.
-console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 console.log("goal: no long task over 100 ms while rendering and scrolling the 10k-event timeline");
