@@ -89,7 +89,7 @@ describe("accessibility (axe-core)", () => {
     ["search, empty", () => "/search", ".empty"],
     ["timeline", () => `/s/${big().session_id}?at=${output().event_id}`, ".row.selected .row-detail a"],
     ["event", () => `/e/${output().event_id}`, ".facts"],
-    ["brief", () => `/s/${big().session_id}/brief`, "article.brief a.cite"],
+    ["brief", () => `/s/${THREAD_PAIR.claude}/brief`, "article.brief a.cite"],
     ["threads", () => "/threads", ".cards .card"],
     ["thread", () => `/t/${pairThread()}`, ".timeline .row"],
     ["sessions, none match", () => "/sessions?provider=codex&project=nowhere", ".empty"],

@@ -91,7 +91,7 @@ describe("continue live", () => {
     await page.goto(`${live.server.origin}/s/${sessionId}`);
     await page.locator(".timeline .row", { hasText: "first" }).first().waitFor();
     const button = page.locator("#continue-live");
-    await expect.poll(() => button.isEnabled()).toBe(true);
+    await page.locator("#continue-live:enabled").waitFor();
     await button.click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.waitForSelector("#session >> text=pi");
