@@ -7,10 +7,13 @@ import { useEffect, useState } from "preact/hooks";
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** What to do about it, when the server said. */
+  readonly hint: string | null;
+  constructor(status: number, code: string, message: string, hint: string | null = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.hint = hint;
   }
 }
 
@@ -22,8 +25,13 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   });
   const body = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(response.status, error?.code ?? "http_error", error?.message ?? `HTTP ${response.status}`);
+    const error = (body as { error?: { code?: string; message?: string; hint?: string | null } } | null)?.error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? "http_error",
+      error?.message ?? `HTTP ${response.status}`,
+      error?.hint ?? null,
+    );
   }
   return body as T;
 }

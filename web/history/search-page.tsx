@@ -16,6 +16,13 @@ import { useListKeys } from "./use-list-keys.ts";
 
 const EXAMPLES = ["error: TS2304", "test:fail since:7d", "file:src/auth.ts", 'cmd:"npm test"', "decision: sqlite"];
 const DEBOUNCE_MS = 120;
+const HELP: [string, string][] = [
+  ['words "a phrase" -not a OR b', "free text, ranked by words and, where embedded, by meaning"],
+  ["error: test: decision: resume:", "only errors, checks (test:fail, test:pass), decisions or resume points"],
+  ["tool:NAME cmd:COMMAND file:PATH", "calls of a tool, runs of a command, actions on a file"],
+  ["provider: project: session: kind:", "one agent, project, session (id prefix) or kind of event"],
+  ["since:7d until:2026-01-31", "a time range: days (7d), dates, yesterday"],
+];
 
 type State =
   | { kind: "idle" }
@@ -141,6 +148,19 @@ export function SearchPage(props: { query: URLSearchParams }): JSX.Element {
             Type words or use the prefixes. <kbd>/</kbd> focuses this box from any view; <kbd>j</kbd>/<kbd>k</kbd> move
             through the hits.
           </p>
+          <details class="query-help">
+            <summary>The query language</summary>
+            <dl>
+              {HELP.map(([term, what]) => (
+                <div key={term}>
+                  <dt>
+                    <code>{term}</code>
+                  </dt>
+                  <dd>{what}</dd>
+                </div>
+              ))}
+            </dl>
+          </details>
           <p class="examples">
             {EXAMPLES.map((example) => (
               <button key={example} type="button" class="chip" onClick={() => setText(example)}>

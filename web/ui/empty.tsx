@@ -11,10 +11,26 @@ export function Empty(props: { title: string; children?: ComponentChildren }): J
 }
 
 export function Failure(props: { error: Error; what: string }): JSX.Element {
+  const { error } = props;
+  const code = (error as { code?: string }).code;
+  const hint = (error as { hint?: string | null }).hint;
+  if (code === "no_index") {
+    return (
+      <div class="empty" role="status">
+        <p class="empty-title">No index yet</p>
+        <p>
+          Run <code>cairn index</code> in a terminal to read your agents' transcripts (Claude Code, Codex, pi, Gemini
+          CLI, …), then reload this page.
+        </p>
+        <p class="meta">{error.message}</p>
+      </div>
+    );
+  }
   return (
     <div class="empty failure" role="alert">
       <p class="empty-title">Could not load {props.what}</p>
-      <p>{props.error.message}</p>
+      <p>{error.message}</p>
+      {hint && <p>{hint}</p>}
     </div>
   );
 }
