@@ -13,6 +13,7 @@
  *   GET /api/history/threads?project=&single=1&limit=
  *   GET /api/history/threads/:id?start=&limit=&all=1
  */
+import { eventWithChain } from "../../app/event-chain.ts";
 import { CairnError, errorCode, errorHint, errorMessage } from "../../common/errors.ts";
 import type { HistoryApp } from "./history-shapes.ts";
 import { HttpError } from "./http-error.ts";
@@ -27,9 +28,6 @@ const STATUS: Record<string, number> = {
   index_busy: 503,
   interrupted: 503,
 };
-
-/** How far up the evidence chain an event page goes. */
-const CHAIN_DEPTH = 6;
 
 export type HistoryAnswer = { status: number; body: unknown };
 
@@ -127,25 +125,7 @@ async function route(app: HistoryApp, segments: string[], q: URLSearchParams): P
     });
   }
   if (head === "events" && id !== undefined && tail === undefined) {
-    const answer = app.event(id);
-    const session = app.session(answer.event.session_id);
-    // Where the event came from, upwards: the tool call behind a result, the message behind a call.
-    const chain = [];
-    const seen = new Set([answer.event.event_id]);
-    for (let parent = answer.event.parent_event_id; parent && chain.length < CHAIN_DEPTH; ) {
-      if (seen.has(parent)) break;
-      seen.add(parent);
-      const up = app.event(parent).event;
-      chain.push({
-        event_id: up.event_id,
-        event_type: up.event_type,
-        status: up.status,
-        ordinal: up.ordinal,
-        text: up.text.slice(0, 400),
-      });
-      parent = up.parent_event_id;
-    }
-    return { ...answer, session, chain };
+    return eventWithChain(app, id);
   }
   if (head === "threads" && id === undefined) {
     const projects = list(q, "project");

@@ -4,8 +4,10 @@
  * compiling instead of the page showing blanks.
  */
 import type { ReadCairn } from "../../app/cairn.ts";
+import type { EventWithChain } from "../../app/event-chain.ts";
 import type {
   BriefAnswer,
+  ChainStep,
   EdgeView,
   EventView,
   SearchHitView,
@@ -33,4 +35,5 @@ export const shapesFit: [
   Fits<Answer<"brief">, BriefAnswer>,
   Fits<Answer<"threads">, ThreadsAnswer>,
   Fits<Answer<"threadTimeline">, ThreadTimelineAnswer>,
-] = [true, true, true, true, true, true, true, true];
+  Fits<EventWithChain["chain"][number], ChainStep>,
+] = [true, true, true, true, true, true, true, true, true];
