@@ -5,7 +5,15 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { inThreadSource, type ReadRequest } from "./batch-source.ts";
-import { CONSUMED, CONSUMED_KB, POSTED, POSTED_KB, type WorkerInit, type WorkerMessage } from "./parse-messages.ts";
+import {
+  CONSUMED,
+  CONSUMED_KB,
+  moveLargeTexts,
+  POSTED,
+  POSTED_KB,
+  type WorkerInit,
+  type WorkerMessage,
+} from "./parse-messages.ts";
 
 const { port, counters, ahead, aheadKb } = workerData as WorkerInit;
 
@@ -18,7 +26,7 @@ function post(msg: WorkerMessage): void {
     if (messages === 0 || (messages < ahead && kb < aheadKb)) break;
     Atomics.wait(counters, CONSUMED, consumed, 1000);
   }
-  port.postMessage(msg);
+  port.postMessage(msg, msg.kind === "chunk" ? moveLargeTexts(msg.chunk) : []);
   Atomics.add(counters, POSTED_KB, msg.kb);
   Atomics.add(counters, POSTED, 1);
   Atomics.notify(counters, POSTED);

@@ -7,7 +7,10 @@ import type { TopologyBatch } from "../topology/normalize.ts";
 import { PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
 
-/** Positional values of `INSERT INTO session_events(...)`, in `EVENT_INSERT_COLUMNS` order. */
+/**
+ * Positional values of `INSERT INTO session_events(...)`, in `EVENT_INSERT_COLUMNS` order. The text may be its
+ * UTF-8 bytes instead of a string (a large text moved from the parse worker); the writer stores either as text.
+ */
 export type EventValues = unknown[];
 
 export const EVENT_INSERT_COLUMNS = [

@@ -9,16 +9,19 @@ import type { FileStamp, FileState } from "./types.ts";
 export function createWriter(db: Database.Database) {
   // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
   // insert itself, and conflicts (a message re-stated, a file read again) are rare.
+  // Text bound as UTF-8 bytes (a large text from the parse worker) is stored as text by the cast.
+  const param = (c: string) => (c === "text" ? "CAST(? AS TEXT)" : "?");
   const insertEvent = db.prepare(
-    `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(() => "?").join(", ")})
+    `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")})
      ON CONFLICT(event_id) DO NOTHING`,
   );
   // The insert's values without the id, then the id; a re-stated event keeps a parent edge it had.
   const updateEvent = db.prepare(`
     UPDATE session_events SET ${EVENT_INSERT_COLUMNS.slice(1)
-      .map((c) => (c === "parent_edge" ? "parent_edge = coalesce(?, parent_edge)" : `${c} = ?`))
+      .map((c) => (c === "parent_edge" ? "parent_edge = coalesce(?, parent_edge)" : `${c} = ${param(c)}`))
       .join(", ")}
     WHERE event_id = ?`);
+  const textAt = EVENT_INSERT_COLUMNS.indexOf("text");
   // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
   // contentless FTS row costs half a millisecond.
   const current = db.prepare(
@@ -97,6 +100,8 @@ export function createWriter(db: Database.Database) {
         insertFts.run(rowid, ...fts);
       } else {
         const had = current.get(values[0]) as Record<string, unknown> & { rowid: number };
+        const text = values[textAt];
+        if (text instanceof Uint8Array) values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
         rowid = had.rowid;
         const changed = (c: string) => had[c] !== values[EVENT_INSERT_COLUMNS.indexOf(c as never)];
         if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
