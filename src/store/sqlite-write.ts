@@ -101,7 +101,8 @@ export function createWriter(db: Database.Database) {
       } else {
         const had = current.get(values[0]) as Record<string, unknown> & { rowid: number };
         const text = values[textAt];
-        if (text instanceof Uint8Array) values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
+        if (text instanceof Uint8Array)
+          values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
         rowid = had.rowid;
         const changed = (c: string) => had[c] !== values[EVENT_INSERT_COLUMNS.indexOf(c as never)];
         if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
