@@ -26,8 +26,8 @@ describe("cairn index / search / sessions / timeline", () => {
     expect(again).toMatchObject({ changed: 0, unchanged: 8, events: 0 });
   });
 
-  it("index prints one summary line without a terminal, and CAIRN_DB picks the database", () => {
-    const r = cairn(["index", "--root", realFixturesDir()], { env: { CAIRN_DB: db } });
+  it("index PATH (as --root) prints one summary line without a terminal, and CAIRN_DB picks the database", () => {
+    const r = cairn(["index", realFixturesDir()], { env: { CAIRN_DB: db } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /^indexed 8 files \(0 changed, 8 unchanged\), 8 sessions, \+0 events, 0 problems, 0\.0 MB in [\d.]+ s \([\d.]+ MB\/s\)\n$/,

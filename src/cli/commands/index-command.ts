@@ -7,14 +7,14 @@ import { createProgress } from "../progress.ts";
 import { explicitRoots } from "../roots.ts";
 import { createVectorProgress } from "../vectors.ts";
 
-const USAGE = `Usage: cairn index [--root DIR]... [--db PATH] [--watch] [--json]
+const USAGE = `Usage: cairn index [PATH... | --root PATH...] [--db PATH] [--watch] [--json]
 
 Indexes transcripts into cairn's SQLite database. Without --root it reads the agents' own folders
 (~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, honouring CLAUDE_CONFIG_DIR, CODEX_HOME and
 PI_CODING_AGENT_DIR). Unchanged files cost one stat; grown files are read from where the last run stopped.
 Then the evidence bundles of new events are embedded for semantic search ('cairn embed' chooses the embedder).
 
-  --root DIR   a folder (or file) to index; repeatable; it must exist
+  --root PATH  a folder (or file) to index; repeatable; it must exist (a bare PATH means the same)
   --db PATH    the database (default $CAIRN_DB, else $XDG_DATA_HOME/cairn/cairn.db)
   --watch      keep running and index appended lines as they are written
   --json       print only a JSON summary`;
@@ -24,15 +24,20 @@ export const indexCommand: Command = {
   summary: "index transcripts into the database",
   usage: USAGE,
   async run(argv, io) {
-    const { values } = parseFlags(argv, {
-      root: { type: "string", multiple: true },
-      db: { type: "string" },
-      watch: { type: "boolean" },
-      json: { type: "boolean" },
-    });
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        root: { type: "string", multiple: true },
+        db: { type: "string" },
+        watch: { type: "boolean" },
+        json: { type: "boolean" },
+      },
+      true,
+    );
+    const given = [...(values.root ?? []), ...positionals];
     const app = writeCairn(io, values.db);
     const dbPath = app.dbPath;
-    const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
+    const roots = given.length > 0 ? explicitRoots(given, io.cwd) : app.defaultRoots();
     const onWait = (pid: number) => {
       if (!values.json) io.stderr.write(`cairn index: waiting for pid ${pid}, which is indexing ${dbPath}…\n`);
     };
