@@ -5,6 +5,7 @@
  */
 import { Type } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { cite } from "../../topology/citation.ts";
 import type { CairnState } from "../state.ts";
 import type { RecallHit } from "./recall-source.ts";
 
@@ -19,7 +20,7 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
     name: "cairn_search",
     label: "Search history",
     description:
-      "Search the user's indexed coding-agent history (Claude Code, Codex, pi sessions). Free text plus prefixes decision:, error:, test:, tool:, resume:, file:, cmd: and filters provider:, project:, session:, since:, until:. Each hit is cited as [event:<id>]; cite those ids when you use a hit.",
+      "Search the user's indexed coding-agent history (Claude Code, Codex, pi sessions). Free text plus prefixes decision:, error:, test:, tool:, resume:, file:, cmd: and filters provider:, project:, session:, since:, until:. Each hit is cited as [e:<id>]; cite those ids when you use a hit.",
     promptSnippet: "Search the user's past agent sessions (cited by event id)",
     parameters: Type.Object({
       query: Type.String({ description: "Search query" }),
@@ -76,8 +77,8 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
 export function formatHits(query: string, hits: readonly RecallHit[]): string {
   if (hits.length === 0) return `No indexed events match ${JSON.stringify(query)}.`;
   const lines = hits.map((hit) => {
-    const evidence = hit.evidence?.length ? ` (evidence: ${hit.evidence.map((id) => `[event:${id}]`).join(" ")})` : "";
-    return `[event:${hit.eventId}] ${hit.timestamp} ${hit.provider} session ${hit.sessionId} ${hit.kind}: ${hit.snippet}${evidence}`;
+    const evidence = hit.evidence?.length ? ` (evidence: ${hit.evidence.map((id) => cite(id)).join(" ")})` : "";
+    return `${cite(hit.eventId)} ${hit.timestamp} ${hit.provider} session ${hit.sessionId} ${hit.kind}: ${hit.snippet}${evidence}`;
   });
   return [`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n");
 }

@@ -22,7 +22,7 @@ function fakeBriefs(): HandoffBriefSource & { requests: HandoffBriefRequest[] } 
     async buildBrief(request) {
       requests.push(request);
       return {
-        markdown: "- Goal: ship the parser [event:e1]\n- Failing: lexer test [event:e7]",
+        markdown: "- Goal: ship the parser [e:e1]\n- Failing: lexer test [e:e7]",
         citedEventIds: ["e1", "e7"],
       };
     },
@@ -80,7 +80,7 @@ describe("requestHandoff", () => {
       display: true,
       details: { direction: "implement the lexer fix", citedEventIds: ["e1", "e7"] },
     });
-    expect(message?.type === "custom_message" && message.content).toContain("- Goal: ship the parser [event:e1]");
+    expect(message?.type === "custom_message" && message.content).toContain("- Goal: ship the parser [e:e1]");
     expect(next?.sent).toEqual(["implement the lexer fix"]);
   });
 

@@ -36,7 +36,7 @@ function gatedBriefs(blockCall: number) {
         reached();
         await gate;
       }
-      return { markdown: `- Goal: ${direction} [event:e1]`, citedEventIds: ["e1"] };
+      return { markdown: `- Goal: ${direction} [e:e1]`, citedEventIds: ["e1"] };
     },
   };
   return { briefs, blocked, release: () => release() };

@@ -138,7 +138,7 @@ describe("sequence steps on the real pi runtime", () => {
   it("continues after a /handoff step in the handoff session, which keeps the notebook", async () => {
     const briefs: HandoffBriefSource = {
       buildBrief: async ({ direction }) => ({
-        markdown: `- Goal: ${direction} [event:e1]`,
+        markdown: `- Goal: ${direction} [e:e1]`,
         citedEventIds: ["e1"],
       }),
     };

@@ -27,7 +27,7 @@ function fakeRecall(): RecallSource & { searches: RecallSearchRequest[]; briefs:
     },
     async resumeBrief(request) {
       briefs.push(request);
-      return { markdown: "## Resume\n- Goal [event:ev-1]", citedEventIds: ["ev-1"] };
+      return { markdown: "## Resume\n- Goal [e:ev-1]", citedEventIds: ["ev-1"] };
     },
   };
 }
@@ -43,7 +43,7 @@ describe("recall tools", () => {
     expect(result?.content).toEqual([
       {
         type: "text",
-        text: '1 hit(s) for "error:TypeError":\n[event:ev-42] 2026-11-01T10:00:00Z claude-code session s-1 error: TypeError: x is undefined (evidence: [event:ev-41])',
+        text: '1 hit(s) for "error:TypeError":\n[e:ev-42] 2026-11-01T10:00:00Z claude-code session s-1 error: TypeError: x is undefined (evidence: [e:ev-41])',
       },
     ]);
     expect(result?.details).toEqual({ eventIds: ["ev-42"] });
@@ -65,7 +65,7 @@ describe("recall tools", () => {
       { cwd: "/project", sessionId: "s-9" },
     ]);
     expect(current).toEqual({
-      content: [{ type: "text", text: "## Resume\n- Goal [event:ev-1]" }],
+      content: [{ type: "text", text: "## Resume\n- Goal [e:ev-1]" }],
       details: { citedEventIds: ["ev-1"] },
     });
   });
