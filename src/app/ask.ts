@@ -1,0 +1,120 @@
+/**
+ * Gathering an evidence pack for `cairn ask`: search hits (words and meaning), what each came from, the outcomes
+ * and decisions beside it in its session, and the ledger of the resume brief when a session is named. The pack
+ * itself (order, deduplication, budget) is `ask/pack.ts`'s; this file only reads the index.
+ */
+import { buildPack, DEFAULT_PACK_BUDGET, type EvidencePack, type PackCandidate } from "../ask/pack.ts";
+import { createTokenCounter, type TokenCounter } from "../resume/tokens.ts";
+import type { ReadonlyStore } from "../store/types.ts";
+import { citedIds } from "../topology/citation.ts";
+import type { SessionEvent } from "../topology/types.ts";
+import type { ReadCairn } from "./cairn.ts";
+
+export interface PackRequest {
+  question: string;
+  /** A session id or prefix: its ledger goes first, and search is limited to it. */
+  session?: string;
+  /** Token budget of the pack. */
+  budget?: number;
+  /** Search hits read (each brings its chain and neighbours). */
+  hits?: number;
+}
+
+/** Characters of an event read for the pack (it is clipped further there). */
+const READ_CHARS = 4000;
+/** How far (in events) around a hit decisions and outcomes count as "beside it". */
+const NEIGHBOURHOOD = 12;
+const NEIGHBOUR_TYPES = new Set(["decision", "outcome"]);
+
+let sharedCounter: TokenCounter | null = null;
+
+/** The evidence pack for a question, read through the app. */
+export async function evidencePack(app: ReadCairn, req: PackRequest): Promise<EvidencePack> {
+  const budget = req.budget ?? DEFAULT_PACK_BUDGET;
+  const session = req.session ? app.session(req.session) : null;
+  const store = app.reader();
+  const candidates: PackCandidate[] = [];
+  if (session) candidates.push(...(await ledgerCandidates(app, store, session.session_id)));
+  const query = session ? `${req.question} session:${session.session_id}` : req.question;
+  const found = await app.search({ query: searchable(query), limit: req.hits ?? hitsFor(budget) });
+  for (const hit of found.hits) {
+    const event = store.getEventHead(hit.event_id, READ_CHARS);
+    if (!event) continue;
+    candidates.push(candidate(event, "hit"));
+    for (const link of hit.evidence) {
+      const parent = store.getEventHead(link.event_id, READ_CHARS);
+      if (parent) candidates.push(candidate(parent, "chain"));
+    }
+    if (hit.outcome) {
+      const outcome = store.getEventHead(hit.outcome.event_id, READ_CHARS);
+      if (outcome) candidates.push(candidate(outcome, "outcome"));
+    }
+    candidates.push(...neighbours(store, event));
+  }
+  sharedCounter ??= createTokenCounter();
+  return buildPack(req.question, candidates, {
+    budget,
+    counter: sharedCounter,
+    sessionId: session?.session_id ?? null,
+  });
+}
+
+/** More hits for a larger budget: each hit with its chain costs a few hundred tokens. */
+function hitsFor(budget: number): number {
+  return Math.max(8, Math.min(60, Math.round(budget / 200)));
+}
+
+/**
+ * A question is free text: characters the query language reads as syntax (a trailing `?`, `prefix:` words) are
+ * taken as words, so "what failed in auth.ts?" is never a malformed query.
+ */
+export function searchable(question: string): string {
+  return question.replace(/["()]/g, " ").replace(/\?/g, " ").replace(/\s+/g, " ").trim();
+}
+
+function candidate(event: SessionEvent, reason: PackCandidate["reason"]): PackCandidate {
+  return {
+    event_id: event.event_id,
+    session_id: event.session_id,
+    provider: event.provider,
+    timestamp: event.timestamp,
+    event_type: event.event_type,
+    status: event.status,
+    text: event.text,
+    reason,
+  };
+}
+
+/** Decisions and outcomes near an event in its session, nearest first. */
+function neighbours(store: ReadonlyStore, event: SessionEvent): PackCandidate[] {
+  const around = store.sessionEvents(event.session_id, {
+    from: Math.max(0, event.ordinal - NEIGHBOURHOOD),
+    to: event.ordinal + NEIGHBOURHOOD,
+  });
+  return around
+    .filter((e) => NEIGHBOUR_TYPES.has(e.event_type) && e.event_id !== event.event_id)
+    .sort((a, b) => Math.abs(a.ordinal - event.ordinal) - Math.abs(b.ordinal - event.ordinal))
+    .slice(0, 3)
+    .map((e) =>
+      candidate({ ...e, text: e.text.slice(0, READ_CHARS) }, e.event_type === "decision" ? "decision" : "outcome"),
+    );
+}
+
+/** The brief's ledger lines (goal, constraints, decisions, failures, files, checks, plan), each with its first cited event. */
+async function ledgerCandidates(app: ReadCairn, store: ReadonlyStore, sessionId: string): Promise<PackCandidate[]> {
+  const brief = await app.brief({ session: sessionId });
+  const start = brief.text.indexOf("## Ledger");
+  if (start < 0) return [];
+  const rest = brief.text.slice(start + 1);
+  const end = rest.search(/\n## /);
+  const ledger = end < 0 ? rest : rest.slice(0, end);
+  const out: PackCandidate[] = [];
+  for (const line of ledger.split("\n")) {
+    const id = citedIds(line)[0];
+    if (!id) continue;
+    const event = store.getEventHead(id, 0);
+    if (!event) continue;
+    out.push({ ...candidate(event, "ledger"), text: line.replace(/\s*\[e:[^\]]*\]/g, "").trim() });
+  }
+  return out;
+}
