@@ -5,7 +5,9 @@
  *   listings and searches that succeeded are left out, since they say little beyond the file they name;
  * - error: the error with the call that failed; test: a check with its counts, failing tests and error lines;
  * - decision: the decision; resume: a compaction or branch summary, handoff or checkpoint;
- * - request: what the user typed (not notices or injected context): the goal and the steering.
+ * - request: what the user typed (not notices or injected context): the goal and the steering;
+ * - reply: what the agent told the user when it reported (not a line announcing its next tool call, nor its
+ *   reasoning); outcome: how a request ended, with the request and the agent's last reply to it.
  * Pure: the store hands in the anchor and a lookup for the events it hangs off.
  */
 import { BUNDLE_KIND_OF_EVENT, type BundleKind, type BundleRow } from "../store/bundle-types.ts";
@@ -18,6 +20,7 @@ const RESULT_HEAD = 500;
 const RESULT_TAIL = 200;
 const TEXT_CHARS = 1_500;
 const SUMMARY_CHARS = 2_500;
+const REPLY_IN_OUTCOME = 800;
 
 type Lookup = (eventId: string) => SessionEvent | undefined;
 
@@ -51,8 +54,26 @@ function callOf(event: SessionEvent, lookup: Lookup): SessionEvent | undefined {
  * Whether a bundle can show this event, so meaning has a stored vector to judge it by: its type shows one
  * (`BUNDLE_KIND_OF_EVENT`), and a user message only when a person typed it.
  */
-export function showsBundle(e: Pick<SessionEvent, "event_type" | "role">): boolean {
-  return BUNDLE_KIND_OF_EVENT[e.event_type] !== undefined && (e.event_type !== "user_message" || e.role === "user");
+export function showsBundle(e: Pick<SessionEvent, "event_type" | "role" | "text" | "meta" | "status">): boolean {
+  if (BUNDLE_KIND_OF_EVENT[e.event_type] === undefined) return false;
+  if (e.event_type === "user_message") return e.role === "user";
+  if (e.event_type === "assistant_message") return reports(e);
+  return true;
+}
+
+/** Shortest reply worth embedding: "Let me check the config:" says what comes next, not what was found. */
+const REPLY_MIN = 160;
+
+/** A reply that tells the user something: prose of some length, not reasoning, not a lead-in to a tool call. */
+function reports(e: Pick<SessionEvent, "role" | "text" | "meta" | "status">): boolean {
+  const t = e.text.trim();
+  return (
+    e.role === "assistant" &&
+    e.meta["reasoning"] !== true &&
+    e.status === null &&
+    t.length >= REPLY_MIN &&
+    !t.endsWith(":")
+  );
 }
 
 function row(anchorRowid: number, shows: SessionEvent, kind: BundleKind, text: string): BundleRow {
@@ -96,6 +117,14 @@ export function buildBundle(anchorRowid: number, anchor: SessionEvent, lookup: L
       return anchor.role === "user" && anchor.text.trim()
         ? row(anchorRowid, anchor, "request", clip(anchor.text, TEXT_CHARS))
         : null;
+    case "assistant_message":
+      return reports(anchor) ? row(anchorRowid, anchor, "reply", clip(anchor.text, TEXT_CHARS)) : null;
+    case "outcome": {
+      const replyId = anchor.meta["reply"];
+      const reply = typeof replyId === "string" ? lookup(replyId) : undefined;
+      const text = reply ? `${anchor.text}\n${clip(reply.text, REPLY_IN_OUTCOME)}` : anchor.text;
+      return row(anchorRowid, anchor, "outcome", clip(text, TEXT_CHARS));
+    }
     case "resume_point":
       return anchor.text.trim() ? row(anchorRowid, anchor, "resume", clip(anchor.text, SUMMARY_CHARS)) : null;
     default:

@@ -11,6 +11,7 @@ import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { showsBundle } from "./bundles.ts";
 import { parseQuery } from "./query.ts";
+import { latestFirst } from "./recency.ts";
 import { hitBuilder, type LexicalRow, lexicalRows, type SearchHit, STOPWORDS, toEventQuery } from "./search.ts";
 import { ftsTokens } from "./text-match.ts";
 
@@ -252,7 +253,14 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   );
 
   const toHit = hitBuilder(store, parsed);
-  const hits = fused.slice(0, limit).map(({ item, score }) => {
+  const ordered = parsed.recent
+    ? latestFirst(
+        fused,
+        (f) => events.get(f.item)!.session_id,
+        (f) => events.get(f.item)!.ordinal,
+      )
+    : fused;
+  const hits = ordered.slice(0, limit).map(({ item, score }) => {
     const event = events.get(item)!;
     const own = signals.get(item)!;
     const words = own.find((s) => s.source === "words");

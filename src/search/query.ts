@@ -6,6 +6,7 @@
  */
 import { CairnError } from "../common/errors.ts";
 import { EVENT_TYPES, type EventType, PROVIDERS, type Provider } from "../topology/types.ts";
+import { takeRecency } from "./recency.ts";
 
 export const PREFIXES = ["decision", "outcome", "error", "test", "tool", "resume", "file", "cmd"] as const;
 export type Prefix = (typeof PREFIXES)[number];
@@ -40,6 +41,8 @@ export interface ParsedQuery {
   since?: string;
   until?: string;
   kinds: EventType[];
+  /** The query asked for the latest state ("last", "at the end"): later events of a session rank first. */
+  recent?: boolean;
 }
 
 /** Kind names people type, mapped to event kinds. */
@@ -160,6 +163,9 @@ export function parseQuery(input: string, now: Date): ParsedQuery {
     }
   }
   if (pendingOr) throw new QueryError("OR", "OR needs a term on each side");
+  const recency = takeRecency(q.terms);
+  q.terms = recency.terms;
+  if (recency.recent) q.recent = true;
   if (q.since && q.until && q.since > q.until)
     throw new QueryError(`since:${q.since} until:${q.until}`, "since is after until");
   return q;

@@ -8,6 +8,7 @@ import { derivedEventId } from "../topology/ids.ts";
 import { OUTCOMES } from "../topology/outcomes.ts";
 import type { EventType, SessionEvent } from "../topology/types.ts";
 import { type ParsedQuery, parseQuery, QueryError, type TextTerm } from "./query.ts";
+import { latestFirst } from "./recency.ts";
 import { snippetOf } from "./snippet.ts";
 import { buildMatch, ftsTokens } from "./text-match.ts";
 
@@ -194,6 +195,20 @@ export interface LexicalRow {
  * some of the words follow (marked partial), so a question typed in plain words still finds its evidence.
  */
 export function lexicalRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
+  if (!parsed.recent) return wordRows(store, parsed, limit);
+  // The latest matches of a session may rank below its first ones: read deeper, then order within sessions.
+  const pool = wordRows(store, parsed, Math.max(limit * RECENT_DEPTH, 30));
+  return latestFirst(
+    pool,
+    (r) => r.event.session_id,
+    (r) => r.event.ordinal,
+  ).slice(0, limit);
+}
+
+/** How much deeper than asked a query with recency words reads before ordering within sessions. */
+const RECENT_DEPTH = 3;
+
+function wordRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
   const rows: LexicalRow[] = store.searchEvents(toEventQuery(parsed, limit));
   if (rows.length >= limit) return rows;
   const relaxed = relaxedTerms(parsed.terms);

@@ -34,7 +34,8 @@ function matchTerm(term: TextTerm): MatchTerm | null {
   const tokens = ftsTokens(term.text);
   if (tokens.length === 0) return null;
   if (term.phrase || tokens.length > 1) return { tokens, idents: null };
-  return { tokens, idents: parts(term.text.replace(/[^\p{L}\p{N}_]/gu, "")) };
+  const idents = parts(term.text.replace(/[^\p{L}\p{N}_]/gu, ""));
+  return { tokens, idents, ...(idents === null ? { inflect: true } : {}) };
 }
 
 /** The match, or null when no term has words. Negated terms need a positive term to subtract from. */

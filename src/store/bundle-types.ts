@@ -2,7 +2,8 @@
 import type { EventType, SessionEvent } from "../topology/types.ts";
 import type { EventHit, EventQuery } from "./query-types.ts";
 
-export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request"] as const;
+/** Stored by index in the vector chunks: new kinds go at the end. */
+export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request", "reply", "outcome"] as const;
 export type BundleKind = (typeof BUNDLE_KINDS)[number];
 
 /** The kind of bundle an event shows, by the event's type (a tool bundle shows its call). */
@@ -13,6 +14,8 @@ export const BUNDLE_KIND_OF_EVENT: Partial<Record<EventType, BundleKind>> = {
   decision: "decision",
   resume_point: "resume",
   user_message: "request",
+  assistant_message: "reply",
+  outcome: "outcome",
 };
 
 /** A bundle to store: the text to embed and the event a hit on it shows. */

@@ -5,6 +5,7 @@
  * tokens (`TS2304`, `snake_case` stay whole).
  */
 import type { SessionEvent } from "../topology/types.ts";
+import { stemsOf } from "./stems.ts";
 
 /**
  * Tool output is mostly file contents and logs: what identifies it (the command's first lines, an error or a
@@ -59,10 +60,11 @@ export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text" | "tool_
   text: string;
   idents: string;
   facets: string;
+  stems: string;
 } {
   const text = boundedText(ev);
   const facets = [facetToken("k", ev.event_type), facetToken("p", ev.provider)];
   if (ev.tool_name) facets.push(facetToken("t", ev.tool_name));
   if (ev.status) facets.push(facetToken("s", ev.status));
-  return { text, idents: identifierParts(text), facets: facets.join(" ") };
+  return { text, idents: identifierParts(text), facets: facets.join(" "), stems: stemsOf(text) };
 }

@@ -37,7 +37,7 @@ export const EVENT_INSERT_COLUMNS = [
 
 export interface PreparedBatch {
   sessions: Array<Record<string, unknown>>;
-  events: Array<{ values: EventValues; fts: [text: string, idents: string, facets: string] }>;
+  events: Array<{ values: EventValues; fts: [text: string, idents: string, facets: string, stems: string] }>;
   edges: Array<[src: string, dst: string, type: string, session: string, meta: string | null]>;
   entities: Array<[id: string, kind: string, key: string, display: string]>;
   problems: Array<[file: string, line: number, reason: string, excerpt: string]>;
@@ -93,7 +93,7 @@ export function prepareBatch(batch: TopologyBatch, problems: readonly Problem[])
         ev.tokens,
         JSON.stringify(ev.meta),
       ],
-      fts: [fts.text, fts.idents, fts.facets],
+      fts: [fts.text, fts.idents, fts.facets, fts.stems],
     };
   });
   return {

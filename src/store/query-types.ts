@@ -13,6 +13,8 @@ export interface MatchTerm {
   tokens: string[];
   /** For a single compound identifier (`parseTranscript`): its word parts, matched as a phrase of parts. */
   idents: string[] | null;
+  /** A bare word (not quoted): it also matches the other forms of the word ("committed" finds "commit"). */
+  inflect?: boolean;
 }
 
 /** Every group must match (a group matches when any of its terms does); no `none` term may. */

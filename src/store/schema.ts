@@ -11,7 +11,8 @@ export interface Migration {
 /** The FTS tokenizer: Unicode words, `_` kept inside words so `snake_case` and `TS2304` stay one token. */
 /**
  * Events whose arrival completes an evidence bundle: a tool result (with its call), an error, a check, a
- * decision, a resume point, a request the user typed. Assistant prose and raw output are never embedded alone.
+ * decision, a resume point, a request the user typed, a reply that reports to the user, a request's outcome.
+ * Raw output is never embedded alone.
  */
 export const BUNDLE_ANCHOR_TYPES = [
   "tool_result",
@@ -20,8 +21,12 @@ export const BUNDLE_ANCHOR_TYPES = [
   "decision",
   "resume_point",
   "user_message",
+  "assistant_message",
+  "outcome",
 ] as const;
-const BUNDLE_ANCHOR_SQL = BUNDLE_ANCHOR_TYPES.map((t) => `'${t}'`).join(", ");
+const sqlList = (types: readonly string[]) => types.map((t) => `'${t}'`).join(", ");
+/** The anchor types as migration 3 wrote them (a released migration's SQL never changes). */
+const BUNDLE_ANCHOR_SQL = sqlList(BUNDLE_ANCHOR_TYPES.slice(0, 6));
 export const FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '_'";
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -219,6 +224,36 @@ INSERT INTO bundle_queue(event_rowid) SELECT rowid FROM session_events WHERE eve
     sql: `
 ALTER TABLE source_files ADD COLUMN tail_hash TEXT;
 ALTER TABLE source_files ADD COLUMN gone_at TEXT;
+`,
+  },
+  {
+    version: 5,
+    name: "stemmed words, reply and outcome bundles",
+    // A contentless FTS table cannot gain a column: it is rebuilt with a \`stems\` column (the Porter stems of the
+    // plain words, store/stems.ts) beside the exact \`text\`, and refilled from the events through cairn_fts(), a
+    // function the store registers before migrating (store/fts-text.ts computes the columns, as for new events).
+    sql: `
+DROP TABLE events_fts;
+CREATE VIRTUAL TABLE events_fts USING fts5(text, idents, facets, stems, content='', contentless_delete=1, tokenize="${FTS_TOKENIZE}");
+-- Exact words weigh most, then identifier parts, then stems (an exact match also matches its stem, so it ranks first).
+INSERT INTO events_fts(events_fts, rank) VALUES ('rank', 'bm25(1.0, 0.4, 0.0, 0.3)');
+INSERT INTO events_fts(rowid, text, idents, facets, stems)
+  SELECT rowid,
+    cairn_fts(rowid, 0, event_type, text, tool_name, provider, status),
+    cairn_fts(rowid, 1, event_type, text, tool_name, provider, status),
+    cairn_fts(rowid, 2, event_type, text, tool_name, provider, status),
+    cairn_fts(rowid, 3, event_type, text, tool_name, provider, status)
+  FROM session_events;
+-- Replies and outcomes become bundles too: the trigger drops theirs with their events, and the ones already
+-- indexed are queued for building.
+DROP TRIGGER bundle_drop;
+CREATE TRIGGER bundle_drop AFTER DELETE ON session_events WHEN old.event_type IN (${sqlList(BUNDLE_ANCHOR_TYPES)})
+BEGIN
+  DELETE FROM bundle_queue WHERE event_rowid = old.rowid;
+  DELETE FROM bundles WHERE anchor_rowid = old.rowid;
+  DELETE FROM vector_codes WHERE anchor_rowid = old.rowid;
+END;
+INSERT OR IGNORE INTO bundle_queue(event_rowid) SELECT rowid FROM session_events WHERE event_type IN ('assistant_message', 'outcome');
 `,
   },
 ];

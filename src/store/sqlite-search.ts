@@ -16,8 +16,8 @@ const COLS = EVENT_COLUMNS.split(", ")
   .join(", ");
 /** Most candidates a text query scores before giving up on filling its page. */
 const MAX_CANDIDATES = 25_600;
-/** BM25 with the written words weighing more than identifier parts and facets not ranking (as schema.ts sets). */
-const BM25 = "bm25(events_fts, 1.0, 0.4, 0.0)";
+/** BM25: written words weigh more than identifier parts and word stems; facets do not rank (as schema.ts sets). */
+const BM25 = "bm25(events_fts, 1.0, 0.4, 0.0, 0.3)";
 /** Matches ranked by BM25 at first: the newest this many (see `windowFloor`). */
 const RANK_WINDOW = 4_000;
 /** Phrase candidates few enough to read and sort directly. */

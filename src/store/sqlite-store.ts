@@ -7,6 +7,8 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { CairnError } from "../common/errors.ts";
+import type { SessionEvent } from "../topology/types.ts";
+import { ftsColumns } from "./fts-text.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { createBundleStore } from "./sqlite-bundles.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
@@ -91,7 +93,33 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   };
 }
 
+/**
+ * The FTS columns of a stored event, for a migration that refills the index: one call per column, computed once
+ * per row (the columns of a row are asked for in turn).
+ */
+function registerFtsFunction(db: Database.Database): void {
+  let last: { rowid: number; cols: string[] } | null = null;
+  db.function(
+    "cairn_fts",
+    { deterministic: true },
+    (rowid: unknown, col: unknown, event_type: unknown, text: unknown, tool_name, provider, status) => {
+      if (last === null || last.rowid !== Number(rowid)) {
+        const c = ftsColumns({
+          event_type: String(event_type) as SessionEvent["event_type"],
+          text: String(text ?? ""),
+          tool_name: (tool_name as string | null) ?? null,
+          provider: String(provider) as SessionEvent["provider"],
+          status: (status as string | null) ?? null,
+        });
+        last = { rowid: Number(rowid), cols: [c.text, c.idents, c.facets, c.stems] };
+      }
+      return last!.cols[Number(col)] ?? "";
+    },
+  );
+}
+
 function migrate(db: Database.Database): void {
+  registerFtsFunction(db);
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
   );

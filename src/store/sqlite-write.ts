@@ -27,8 +27,10 @@ export function createWriter(db: Database.Database) {
   const current = db.prepare(
     `SELECT rowid, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`,
   );
-  const insertFts = db.prepare("INSERT INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
-  const replaceFts = db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets) VALUES (?, ?, ?, ?)");
+  const insertFts = db.prepare("INSERT INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)");
+  const replaceFts = db.prepare(
+    "INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)",
+  );
   const queueBundle = db.prepare("INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (?)");
   const anchorTypes = new Set<unknown>(BUNDLE_ANCHOR_TYPES);
   const typeAt = EVENT_INSERT_COLUMNS.indexOf("event_type");

@@ -34,6 +34,7 @@ import {
   onReply,
   onRequest,
   onToolResult,
+  outcomeMeta,
   type TurnTracker,
 } from "./outcomes.ts";
 import { type PastedSpan, pastedSpans, typedText } from "./pasted.ts";
@@ -511,7 +512,7 @@ class Normalizer {
       role: "system",
       text: `${v.outcome} (${v.why}): ${v.text}`,
       status: v.outcome,
-      meta: { outcome: v.outcome, why: v.why, evidence: v.evidence, closed_by: at.ev.event_id },
+      meta: { ...outcomeMeta(v), closed_by: at.ev.event_id },
     });
     this.edge(id, v.request, "derived_from");
     for (const e of v.evidence) this.edge(id, e, "evidence");

@@ -37,6 +37,8 @@ export interface OutcomeVerdict {
   why: string;
   /** The events the verdict rests on. */
   evidence: string[];
+  /** The agent's last reply to the request, when it replied: what it said it did. */
+  reply?: string;
 }
 
 const SUCCESS =
@@ -98,10 +100,16 @@ export function closeRequest(
     outcome,
     why,
     evidence: evidence.filter((x): x is string => typeof x === "string"),
+    ...(t.reply ? { reply: t.reply.id } : {}),
   });
   const verdict = judge(t, next, v);
   t.request = null;
   return verdict;
+}
+
+/** What an outcome event keeps in `meta`: the verdict, why, what it rests on and the reply it read. */
+export function outcomeMeta(v: OutcomeVerdict): Record<string, unknown> {
+  return { outcome: v.outcome, why: v.why, evidence: v.evidence, ...(v.reply ? { reply: v.reply } : {}) };
 }
 
 function judge(

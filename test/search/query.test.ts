@@ -52,18 +52,27 @@ describe("query language", () => {
 
   it("identifiers, paths and phrases become matches that agree with the index", () => {
     expect(buildMatch(parseQuery("parseTranscript", now).terms)).toBe(
-      '("parsetranscript" OR {idents}: "parse transcript")',
+      '(({text idents facets}: "parsetranscript") OR {idents}: "parse transcript")',
     );
     expect(buildMatch(parseQuery("snake_case_name", now).terms)).toBe(
       '("snake_case_name" OR {idents}: "snake case name")',
     );
-    expect(buildMatch(parseQuery("src/index/read-file.ts", now).terms)).toBe('"src index read file ts"');
-    expect(buildMatch(parseQuery("process.env", now).terms)).toBe('"process env"');
-    expect(buildMatch(parseQuery('"cannot find name" TS2304', now).terms)).toBe('"cannot find name" AND "ts2304"');
-    expect(buildMatch(parseQuery("vitest OR jest -flaky", now).terms)).toBe('(("vitest" OR "jest")) NOT "flaky"');
+    expect(buildMatch(parseQuery("src/index/read-file.ts", now).terms)).toBe(
+      '({text idents facets}: "src index read file ts")',
+    );
+    expect(buildMatch(parseQuery("process.env", now).terms)).toBe('({text idents facets}: "process env")');
+    expect(buildMatch(parseQuery('"cannot find name" TS2304', now).terms)).toBe(
+      '({text idents facets}: "cannot find name") AND "ts2304"',
+    );
+    expect(buildMatch(parseQuery("vitest OR jest -flaky", now).terms)).toBe(
+      '(("vitest" OR "jest")) NOT ({text idents facets}: "flaky")',
+    );
+    // a bare word also matches its other forms; a quoted one only as written
+    expect(buildMatch(parseQuery("committed", now).terms)).toBe('("committed" OR {stems}: "commit")');
+    expect(buildMatch(parseQuery('"committed"', now).terms)).toBe('({text idents facets}: "committed")');
     // FTS5 syntax typed as words is only ever quoted words
     expect(buildMatch(parseQuery("NEAR(a b) foo* ^bar {text}:x AND NOT", now).terms)).toBe(
-      '"near a" AND "b" AND "foo" AND "bar" AND "text x" AND "and" AND "not"',
+      '({text idents facets}: "near a") AND "b" AND "foo" AND "bar" AND ({text idents facets}: "text x") AND "and" AND "not"',
     );
   });
 

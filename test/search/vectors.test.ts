@@ -58,6 +58,11 @@ describe("bundles", () => {
     expect(count("error")).toBeGreaterThanOrEqual(2); // the failing test and the rejected push
     expect(count("test")).toBe(2);
     expect(count("decision")).toBe(1);
+    // the first request's outcome, known once the second arrived, carries the agent's last reply to it
+    expect(count("outcome")).toBe(1);
+    expect(pending.find((b) => b.kind === "outcome")!.text).toMatch(/csv files[\s\S]*keep the writer synchronous/);
+    // a reply of one line is not embedded; one that reports is (buildBundle's own tests)
+    expect(count("reply")).toBe(0);
     const push = pending.find((b) => b.kind === "tool" && b.text.includes("git push"))!;
     expect(push.text).toContain("[rejected]");
     // building again is a no-op
@@ -91,7 +96,8 @@ describe("bundles", () => {
     ]);
     indexPaths({ store, paths: [dir] });
     const r = await refreshVectors(store, embedder);
-    expect(r).toMatchObject({ reset: false, bundled: 2, embedded: 2 }); // the prompt and the run
+    // the prompt, the run, and the outcome of the request before it (known once the new prompt arrived)
+    expect(r).toMatchObject({ reset: false, bundled: 3, embedded: 3 });
     expect(embedder.calls).toBe(calls + 1);
   });
 });
