@@ -1,13 +1,13 @@
 /**
  * The CLI's one error handler and its documented exit codes (docs/cli.md): 0 ok; 1 no results (search, as grep
- * does) or a failure; 2 a usage mistake; 130 interrupted. Under --json an error is one JSON object on stdout,
+ * does) or a failure; 2 a usage mistake; 3 no model configured (ask); 130 interrupted. Under --json an error is one JSON object on stdout,
  * `{ "error": { "code", "message", "hint" } }`; otherwise one line on stderr, a hint, and for a usage mistake a
  * pointer to --help.
  */
 import { type ErrorCode, errorCode, errorHint, errorMessage } from "../common/errors.ts";
 import type { CliIo } from "./io.ts";
 
-export const EXIT = { ok: 0, noResults: 1, failure: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, noResults: 1, failure: 1, usage: 2, noModel: 3, interrupted: 130 } as const;
 
 export const EXIT_CODES: Record<ErrorCode, number> = {
   usage: EXIT.usage,
@@ -17,6 +17,7 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   no_index: EXIT.failure,
   index_unavailable: EXIT.failure,
   index_busy: EXIT.failure,
+  no_model: EXIT.noModel,
   interrupted: EXIT.interrupted,
   failure: EXIT.failure,
 };

@@ -33,6 +33,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "build a cited brief to resume a session, or start an agent with it",
     load: async () => (await import("./commands/resume.ts")).resumeCommand,
   },
+  ask: {
+    summary: "answer a question from your history with a model, every claim cited and checked",
+    load: async () => (await import("./commands/ask.ts")).askCommand,
+  },
   show: {
     summary: "print one event with its edges",
     load: async () => (await import("./commands/show.ts")).showCommand,

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   "index_unavailable",
   /** Another process holds the index lock for longer than the caller would wait. */
   "index_busy",
+  /** A question needs a model and none is configured (`cairn ask`): the hint says how to configure one. */
+  "no_model",
   /** The work was interrupted (Ctrl-C). */
   "interrupted",
   /** Anything else that went wrong. */
