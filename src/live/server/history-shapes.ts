@@ -27,8 +27,8 @@ type Fits<A, B> = [A] extends [B] ? true : false;
 
 // Each line fails to compile when the app's answer no longer fits what the page reads.
 export const shapesFit: [
-  Fits<Answer<"sessions">[number], Omit<SessionSummary, "source_gone">>,
-  Fits<Answer<"search">["hits"][number], Omit<SearchHitView, "source_gone">>,
+  Fits<Answer<"sessions">[number], SessionSummary>,
+  Fits<Answer<"search">["hits"][number], SearchHitView>,
   Fits<Answer<"timeline">, TimelineAnswer>,
   Fits<Answer<"event">["event"], EventView>,
   Fits<Answer<"event">["edges"]["out"][number], EdgeView>,
