@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeViolations, seriousViolations } from "./helpers/axe.ts";
-import { buildWeb, DESKTOP, launchChromium, openPage } from "./helpers/chromium.ts";
+import { BROWSER_TEST_MS, buildWeb, DESKTOP, launchChromium, openPage } from "./helpers/chromium.ts";
 import { buildHistoryIndex, type HistoryIndex, THREAD_PAIR } from "./helpers/history-index.ts";
 import { scriptedDriver, startServer, type TestServer } from "./helpers/live-server.ts";
 
@@ -72,7 +72,7 @@ async function checkBothThemes(page: Page): Promise<void> {
   }
 }
 
-describe("accessibility (axe-core)", () => {
+describe("accessibility (axe-core)", { timeout: BROWSER_TEST_MS }, () => {
   it("the live view with a reply, tool cards, an error and an open prompt", async () => {
     context = await browser.newContext({ viewport: DESKTOP });
     const page = await openPage(context, live.server.url);

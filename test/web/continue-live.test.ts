@@ -16,7 +16,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCairn, type ReadCairn } from "../../src/app/cairn.ts";
 import { createPiDriver, piSessionDir } from "../../src/live/drivers/pi.ts";
-import { buildWeb, DESKTOP, launchChromium, openPage } from "./helpers/chromium.ts";
+import { BROWSER_TEST_MS, buildWeb, DESKTOP, launchChromium, openPage } from "./helpers/chromium.ts";
 import { startServer, type TestServer } from "./helpers/live-server.ts";
 
 let root: string;
@@ -84,7 +84,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe("continue live", () => {
+describe("continue live", { timeout: BROWSER_TEST_MS }, () => {
   it("reopens a saved pi session from its timeline and goes on in the same conversation", async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await openPage(context, live.server.url);

@@ -5,7 +5,16 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWeb, DESKTOP, launchChromium, newPage, openPage, PHONE, shootBoth } from "./helpers/chromium.ts";
+import {
+  BROWSER_TEST_MS,
+  buildWeb,
+  DESKTOP,
+  launchChromium,
+  newPage,
+  openPage,
+  PHONE,
+  shootBoth,
+} from "./helpers/chromium.ts";
 import { buildHistoryIndex, type HistoryIndex } from "./helpers/history-index.ts";
 import { scriptedDriver, startServer, type TestServer } from "./helpers/live-server.ts";
 
@@ -42,7 +51,7 @@ async function visit(path: string): Promise<Page> {
   return page;
 }
 
-describe("history views", () => {
+describe("history views", { timeout: BROWSER_TEST_MS }, () => {
   it("lists sessions from the navigation and from a filtered URL", async () => {
     const page = await visit("/");
     await page.click("nav a[data-nav=sessions]");

@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPiDriver } from "../../src/live/drivers/pi.ts";
 import {
+  BROWSER_TEST_MS,
   buildWeb,
   DESKTOP,
   horizontalOverflow,
@@ -113,7 +114,7 @@ async function send(page: Page, text: string): Promise<void> {
 
 const permission = (page: Page) => page.locator('.prompt[data-kind="tool_permission"]');
 
-describe("live view", () => {
+describe("live view", { timeout: BROWSER_TEST_MS }, () => {
   it("renders markdown as elements and never as raw HTML or an unsafe link", async () => {
     const page = await fresh();
     await send(page, "plan it");
@@ -226,7 +227,7 @@ describe("live view", () => {
   });
 });
 
-describe("a driver that cannot start", () => {
+describe("a driver that cannot start", { timeout: BROWSER_TEST_MS }, () => {
   let failing: TestServer;
   let root: string;
 

@@ -38,6 +38,13 @@ export function launchChromium(): Promise<Browser> {
 export const PHONE = { width: 375, height: 667 };
 export const DESKTOP = { width: 1280, height: 800 };
 
+/**
+ * A browser test visits several pages and takes screenshots at two widths: seconds on an idle machine, but the
+ * whole suite shares two cores with Chromium's own processes, so a test gets more than vitest's default before it
+ * counts as hung. Each step still waits on a condition, never on time.
+ */
+export const BROWSER_TEST_MS = 120_000;
+
 /** A page that fails its test on any uncaught error in the page. */
 export async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
