@@ -51,6 +51,13 @@ async function visit(path: string): Promise<Page> {
   return page;
 }
 
+/** Keys dispatched in one task, so the page cannot re-render between them. */
+async function keyBurst(page: Page, keys: string[]): Promise<void> {
+  await page.evaluate(
+    `for (const key of ${JSON.stringify(keys)}) document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }))`,
+  );
+}
+
 describe("history views", { timeout: BROWSER_TEST_MS }, () => {
   it("lists sessions from the navigation and from a filtered URL", async () => {
     const page = await visit("/");
@@ -89,8 +96,10 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     expect(await page.locator(".hits mark").count()).toBeGreaterThan(0);
 
     await page.locator("#search-box").blur();
-    await page.keyboard.press("j");
-    await page.keyboard.press("j");
+    // Three keys in one task, before the page can re-render: each must move on from the one before.
+    await keyBurst(page, ["j", "j", "j"]);
+    await page.locator('.hit[aria-current="true"][data-index="2"]').waitFor();
+    await page.keyboard.press("k");
     await page.locator('.hit[aria-current="true"][data-index="1"]').waitFor();
     await page.keyboard.press("k");
     await page.locator('.hit[aria-current="true"][data-index="0"]').waitFor();
@@ -126,6 +135,10 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     await selected.waitFor();
     expect(await selected.locator(".row-pos").textContent()).toBe(`@${target.ordinal}`);
     await selected.locator(".row-detail a", { hasText: "Open event" }).waitFor();
+    // j j in one task, before the page re-renders, moves two rows on.
+    const at = Number(await page.locator(".timeline-item:has(.row.selected)").getAttribute("data-index"));
+    await keyBurst(page, ["j", "j"]);
+    await page.locator(`.timeline-item[data-index="${at + 2}"] .row.selected`).waitFor();
 
     const direct = await visit(`/s/${big.session_id}?at=${target.event_id}`);
     await direct.locator(".row.selected .row-detail").waitFor();

@@ -102,27 +102,32 @@ export function TimelineList(props: TimelineListProps): JSX.Element {
       list.virtualizer.scrollToIndex(props.focusIndex, { align: "center" });
     }
   }, [props.focusIndex]);
+  // The key listener reads the latest rows and selection from here, and moves the selection here at once: keys
+  // pressed faster than the page re-renders (j j) each move on from the previous one.
+  const latest = useRef({ rows, selected: props.selected, onSelect: props.onSelect });
+  latest.current = { rows, selected: props.selected, onSelect: props.onSelect };
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       const el = event.target as HTMLElement | null;
-      if (event.ctrlKey || event.metaKey || event.altKey || rows.length === 0) return;
+      const { rows: all, selected: at, onSelect } = latest.current;
+      if (event.ctrlKey || event.metaKey || event.altKey || all.length === 0) return;
       if (el && ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName)) return;
-      const at = props.selected;
       if (event.key === "j" || event.key === "k") {
-        const next = event.key === "j" ? Math.min(rows.length - 1, at + 1) : Math.max(0, at - 1);
+        const next = event.key === "j" ? Math.min(all.length - 1, at + 1) : Math.max(0, at - 1);
         event.preventDefault();
-        props.onSelect(next);
+        latest.current.selected = next;
+        onSelect(next);
         list.virtualizer.scrollToIndex(next, { align: "auto" });
         requestAnimationFrame(() =>
-          document.getElementById(`row-${rows[next]!.event_id}`)?.focus({ preventScroll: true }),
+          document.getElementById(`row-${all[next]!.event_id}`)?.focus({ preventScroll: true }),
         );
       } else if (event.key === "o" && at >= 0) {
-        navigate(paths.event(rows[at]!.event_id));
+        navigate(paths.event(all[at]!.event_id));
       }
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
-  }, [rows, props.selected]);
+  }, []);
 
   return (
     <div class="timeline-box" ref={box}>

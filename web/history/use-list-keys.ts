@@ -3,7 +3,7 @@
  * left alone. The selected item is scrolled into view and its first link focused, so Tab and screen readers
  * follow along.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -12,26 +12,35 @@ function typing(target: EventTarget | null): boolean {
 
 export function useListKeys(count: number, open: (index: number) => void, container: string): number {
   const [selected, setSelected] = useState(-1);
-  useEffect(() => setSelected(-1), [count]);
+  // The listener reads the latest values from here: keys pressed faster than the page re-renders (j j) must each
+  // move from where the previous one left the selection, not from the value the listener was made with.
+  const latest = useRef({ selected, count, open, container });
+  latest.current = { ...latest.current, count, open, container };
+  useEffect(() => {
+    latest.current.selected = -1;
+    setSelected(-1);
+  }, [count]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || count === 0) return;
-      let next = selected;
-      if (event.key === "j") next = Math.min(count - 1, selected + 1);
-      else if (event.key === "k") next = Math.max(0, selected - 1);
-      else if (event.key === "Enter" && selected >= 0 && !(event.target as HTMLElement | null)?.closest("a,button")) {
+      const { selected: at, count: n, open: openItem, container: box } = latest.current;
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target) || n === 0) return;
+      let next = at;
+      if (event.key === "j") next = Math.min(n - 1, at + 1);
+      else if (event.key === "k") next = Math.max(0, at - 1);
+      else if (event.key === "Enter" && at >= 0 && !(event.target as HTMLElement | null)?.closest("a,button")) {
         event.preventDefault();
-        open(selected);
+        openItem(at);
         return;
       } else return;
       event.preventDefault();
+      latest.current.selected = next;
       setSelected(next);
-      const item = document.querySelector<HTMLElement>(`${container} [data-index="${next}"]`);
+      const item = document.querySelector<HTMLElement>(`${box} [data-index="${next}"]`);
       item?.scrollIntoView({ block: "nearest" });
       item?.querySelector<HTMLElement>("a")?.focus({ preventScroll: true });
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
-  }, [count, selected, open, container]);
+  }, []);
   return selected;
 }
