@@ -5,10 +5,17 @@ import { realFixturesDir } from "../corpus.ts";
 
 export type Grade = 1 | 2;
 
+/**
+ * lexical: shares words with its answer; paraphrase: other words; decision: "what did we decide about X";
+ * end-state: "did X work in the end"; still-failing: "what was still failing at the end".
+ */
+export const QUERY_KINDS = ["lexical", "paraphrase", "decision", "end-state", "still-failing"] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
 export interface JudgedQuery {
   id: string;
   query: string;
-  type: "lexical" | "paraphrase";
+  type: QueryKind;
   relevant: Record<string, Grade>;
   note: string;
 }

@@ -17,7 +17,7 @@ import { openStore } from "../../src/store/sqlite-store.ts";
 import type { ReadonlyStore } from "../../src/store/types.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
 import { realFixturesDir } from "../corpus.ts";
-import { type JudgedQuery, USABLE_FIXTURES } from "./judged.ts";
+import { type JudgedQuery, QUERY_KINDS, type QueryKind, USABLE_FIXTURES } from "./judged.ts";
 
 const MIN_QUERIES = 40;
 const MIN_PARAPHRASES = 15;
@@ -100,7 +100,7 @@ function main(): number {
   const problems: string[] = [];
   const dupes = duplicateIds(raw);
   const seenIds = new Set<string>();
-  const perTranscript = new Map<string, { lexical: number; paraphrase: number }>();
+  const perTranscript = new Map<string, Partial<Record<QueryKind, number>>>();
   const perKind = new Map<string, number>();
   try {
     console.log(`${"id".padEnd(5)} ${"type".padEnd(10)} ${"rel".padStart(3)} ${"g2".padStart(3)}  transcript`);
@@ -108,7 +108,7 @@ function main(): number {
       const fail = (msg: string) => problems.push(`${q.id}: ${msg}`);
       if (seenIds.has(q.id)) fail("query id used twice");
       seenIds.add(q.id);
-      if (q.type !== "lexical" && q.type !== "paraphrase") fail(`unknown type '${q.type}'`);
+      if (!(QUERY_KINDS as readonly string[]).includes(q.type)) fail(`unknown type '${q.type}'`);
       if (!q.query?.trim() || !q.note?.trim()) fail("empty query or note");
       for (const p of syntaxProblems(q.query)) fail(`query ${p}`);
       for (const id of dupes[i] ?? []) fail(`event ${id} listed twice`);
@@ -130,8 +130,8 @@ function main(): number {
         if (shared.length > 0) fail(`paraphrase shares [${shared.join(", ")}] with ${id} (${event.event_type})`);
       }
       const where = [...transcripts].sort().join("+");
-      const row = perTranscript.get(where) ?? { lexical: 0, paraphrase: 0 };
-      if (q.type === "lexical" || q.type === "paraphrase") row[q.type]++;
+      const row = perTranscript.get(where) ?? {};
+      row[q.type] = (row[q.type] ?? 0) + 1;
       perTranscript.set(where, row);
       const g2 = entries.filter(([, g]) => g === 2).length;
       console.log(
@@ -146,9 +146,10 @@ function main(): number {
   if (queries.length < MIN_QUERIES) problems.push(`only ${queries.length} queries (need ${MIN_QUERIES})`);
   if (paraphrases < MIN_PARAPHRASES) problems.push(`only ${paraphrases} paraphrases (need ${MIN_PARAPHRASES})`);
 
-  console.log(`\n${queries.length} queries, ${paraphrases} paraphrase, ${queries.length - paraphrases} lexical`);
+  const byKind = QUERY_KINDS.map((k) => `${queries.filter((q) => q.type === k).length} ${k}`).join(", ");
+  console.log(`\n${queries.length} queries: ${byKind}`);
   for (const [t, n] of [...perTranscript].sort())
-    console.log(`  ${t.padEnd(20)} ${n.lexical} lexical, ${n.paraphrase} paraphrase`);
+    console.log(`  ${t.padEnd(20)} ${QUERY_KINDS.map((k) => `${n[k] ?? 0} ${k}`).join(", ")}`);
   console.log(`grade-2 events by kind: ${[...perKind].map(([k, n]) => `${k} ${n}`).join(", ")}`);
   if (problems.length > 0) {
     console.log(`\n${problems.length} problem(s):`);

@@ -258,6 +258,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
         fused,
         (f) => events.get(f.item)!.session_id,
         (f) => events.get(f.item)!.ordinal,
+        (f) => f.score,
       )
     : fused;
   const hits = ordered.slice(0, limit).map(({ item, score }) => {

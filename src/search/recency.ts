@@ -34,11 +34,20 @@ export function takeRecency<T extends Term>(terms: readonly T[]): { terms: T[]; 
   return { terms: terms.filter((_, i) => !drop.has(i)), recent: true };
 }
 
+/** Hits this close to a session's best (as a share of its relevance) count as equally relevant to it. */
+const NEAR = 0.8;
+
 /**
- * Reorders hits so that, within each session, the later events take the places that session's hits held: which
- * sessions rank where is kept, and so is the set of hits.
+ * Reorders hits so that, within each session, the hits about as relevant as its best come latest first, in the
+ * places that session's hits held; the less relevant ones follow in their order. Which sessions rank where is
+ * kept, and so is the set of hits. `relevance` is higher for better hits.
  */
-export function latestFirst<T>(items: readonly T[], session: (t: T) => string, ordinal: (t: T) => number): T[] {
+export function latestFirst<T>(
+  items: readonly T[],
+  session: (t: T) => string,
+  ordinal: (t: T) => number,
+  relevance: (t: T) => number,
+): T[] {
   const slots = new Map<string, number[]>();
   items.forEach((t, i) => {
     const s = session(t);
@@ -46,9 +55,12 @@ export function latestFirst<T>(items: readonly T[], session: (t: T) => string, o
   });
   const out = [...items];
   for (const at of slots.values()) {
-    const sorted = at.map((i) => items[i]!).sort((a, b) => ordinal(b) - ordinal(a));
-    at.forEach((slot, k) => {
-      out[slot] = sorted[k]!;
+    const hits = at.map((i) => items[i]!);
+    const best = Math.max(...hits.map(relevance));
+    const near = hits.filter((h) => relevance(h) >= best * NEAR).sort((a, b) => ordinal(b) - ordinal(a));
+    const rest = hits.filter((h) => !near.includes(h));
+    [...near, ...rest].forEach((h, k) => {
+      out[at[k]!] = h;
     });
   }
   return out;

@@ -202,6 +202,8 @@ export function lexicalRows(store: ReadonlyStore, parsed: ParsedQuery, limit: nu
     pool,
     (r) => r.event.session_id,
     (r) => r.event.ordinal,
+    // BM25 is lower for better matches; a hit without a score (filters only) counts as the best
+    (r) => -(r.score ?? -1),
   ).slice(0, limit);
 }
 

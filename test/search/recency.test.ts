@@ -1,4 +1,4 @@
-/** Recency words order a session's hits latest first instead of being matched as words. */
+/** Recency words order a session's best hits latest first instead of being matched as words. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,10 +16,12 @@ let store: Store;
 beforeAll(() => {
   store = openStore(join(dir, "idx.db"));
   const turns = [
-    // the first turn says "migration" most often, so BM25 ranks it first
-    { prompt: "the migration migration script fails on the migration table", reply: "Looking at the migration." },
-    { prompt: "run the linter", reply: "Lint is clean." },
-    { prompt: "the migration still fails at the last step", reply: "The migration now passes." },
+    { prompt: "the migration fails on the users table", reply: "Looking into it." },
+    {
+      prompt: "run the linter and then tell me what else is left to do in this change, apart from the migration",
+      reply: "Lint is clean.",
+    },
+    { prompt: "the migration fails on the users table", reply: "Fixed." },
   ];
   indexPaths({ store, paths: [writePiSession(dir, "rec-1", turns)] });
 });
@@ -39,15 +41,17 @@ describe("recency words", () => {
     expect(parseQuery("last", now).terms.map((t) => t.text)).toEqual(["last"]);
   });
 
-  it("order a session's hits latest first", () => {
-    const plain = search(store, "migration", { limit: 10, now }).hits.map((h) => store.getEvent(h.event_id)!);
-    const latest = search(store, "migration at the end", { limit: 10, now }).hits.map(
-      (h) => store.getEvent(h.event_id)!,
-    );
+  it("order a session's equally relevant hits latest first; weaker ones follow", () => {
+    const ask = (q: string) => search(store, q, { limit: 10, now }).hits.map((h) => store.getEvent(h.event_id)!);
+    const plain = ask("migration");
+    const latest = ask("migration at the end");
     expect(new Set(latest.map((e) => e.event_id))).toEqual(new Set(plain.map((e) => e.event_id)));
-    expect(plain[0]!.text).toContain("migration script");
-    expect(latest[0]!.text).toBe("The migration now passes.");
-    const ordinals = latest.map((e) => e.ordinal);
-    expect([...ordinals].sort((a, b) => b - a)).toEqual(ordinals);
+    // the two prompts match alike: the later one comes first, and both ahead of the weak match
+    const pos = (e: { text: string; ordinal: number }) => latest.findIndex((x) => x.ordinal === e.ordinal);
+    const [early, late] = plain
+      .filter((e) => e.text === "the migration fails on the users table")
+      .sort((a, b) => a.ordinal - b.ordinal);
+    expect(pos(late!)).toBeLessThan(pos(early!));
+    expect(latest.findIndex((e) => e.text.includes("apart from the migration"))).toBeGreaterThan(pos(early!));
   });
 });
