@@ -50,7 +50,9 @@ const recorded = () => ({
   argv: readFileSync(`${record}.argv`, "utf8").split("\0").slice(0, -1),
 });
 
-describe("cairn resume", () => {
+// Each test spawns the CLI several times (the citation test once per citation): on two cores shared with a
+// parallel suite that is more than the default 30 s, though nothing here waits on time.
+describe("cairn resume", { timeout: 120_000 }, () => {
   it("--format json has exactly the documented shape, and its text is the Markdown output", () => {
     const out = json(["resume", STORY_ID.slice(0, 8), "--budget", "3000", "--format", "json"]);
     expect(Object.keys(out)).toEqual([
