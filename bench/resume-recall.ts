@@ -7,7 +7,7 @@
 import { backticked, commandHead, identifiersIn, mentionsCommand, signatureView } from "../src/resume/entities.ts";
 import { displayPath } from "../src/resume/file-states.ts";
 import { isTypedUserMessage } from "../src/resume/requests.ts";
-import { toolArgs } from "../src/resume/tool-args.ts";
+import { toolInputOfEvent } from "../src/topology/tool-call-input.ts";
 import type { SessionEvent } from "../src/topology/types.ts";
 
 export const ENTITY_TYPES = ["file", "command", "error", "identifier"] as const;
@@ -26,19 +26,6 @@ export function isPrimary(e: SessionEvent): boolean {
   return !DERIVED.has(e.event_type);
 }
 
-const OLD_KEYS = [
-  "file_path",
-  "path",
-  "old_string",
-  "new_string",
-  "oldText",
-  "newText",
-  "old_str",
-  "new_str",
-  "edits",
-  "replace_all",
-];
-
 /** The text an edit replaced: what the agent needed to know about the file before the cut. */
 function editedOldText(e: SessionEvent): string {
   if (e.event_type !== "tool_call" || !/edit|replace|patch/i.test(e.tool_name ?? "")) return "";
@@ -47,8 +34,8 @@ function editedOldText(e: SessionEvent): string {
       .split("\n")
       .filter((l) => l.startsWith("-") || l.startsWith(" "))
       .join("\n");
-  const a = toolArgs(e.text, OLD_KEYS);
-  return a["old_string"] ?? a["oldText"] ?? a["old_str"] ?? a["edits"] ?? "";
+  const input = toolInputOfEvent(e);
+  return input?.kind === "edit" ? (input.edits ?? []).map((x) => x.old).join("\n") : "";
 }
 
 interface EntitySets {

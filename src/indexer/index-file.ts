@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, type Stats } from "node:fs";
 import type { FileState, Store } from "../store/types.ts";
-import { canResume } from "../topology/transcript.ts";
+import { canResume, isCurrent } from "../topology/transcript.ts";
 import { type BatchSource, inThreadSource } from "./batch-source.ts";
 import { headHash, stillHolds, tailHash } from "./file-check.ts";
 import { emptyBatch, type ReadFileResult } from "./read-file.ts";
@@ -73,7 +73,9 @@ export function* indexFileSteps(
     return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
   }
   const prev = store.getFileState(path);
-  if (prev && prev.size === st.size && prev.mtime_ms === st.mtimeMs && prev.inode === st.ino) {
+  // An unchanged file whose index was derived by an older reader or normalizer is read again all the same.
+  const current = prev?.state === null || prev?.state === undefined || isCurrent(prev.state);
+  if (prev && current && prev.size === st.size && prev.mtime_ms === st.mtimeMs && prev.inode === st.ino) {
     return { path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 };
   }
   let fd: number;

@@ -189,7 +189,7 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
       const stamp = stamps.get(path);
       const st = stats[i];
       const doneBefore = progress.bytesDone;
-      if (stamp && st && stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
+      if (stamp?.current && st && stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
         result.unchanged++;
         opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
       } else {
@@ -248,19 +248,20 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
 function expectedBytes(st: Stats | null, stamp: FileStamp | undefined): number {
   if (!st) return 0;
   if (!stamp) return st.size;
+  if (!stamp.current) return st.size;
   if (stamp.size === st.size && stamp.inode === st.ino) return 0;
   return st.size > stamp.size ? st.size - stamp.size : st.size;
 }
 
 /**
- * Starts a parse worker for the files this run has never seen, when there are enough of their bytes to pay for
+ * Starts a parse worker for the files this run has never seen (or must read again from the start), when there are enough of their bytes to pay for
  * it and a second core to run it on. Files already indexed (appends, rewrites) stay on this thread: they are
  * usually small, and a rewrite must delete before it reads.
  */
 function startPoolFor(
   files: string[],
   stats: Array<Stats | null>,
-  stamps: Map<string, unknown>,
+  stamps: Map<string, FileStamp>,
   opts: IndexOptions,
 ): ParsePool | undefined {
   if (opts.parallel === false || (opts.parallel === undefined && availableParallelism() < 2)) return undefined;
@@ -268,7 +269,8 @@ function startPoolFor(
   let bytes = 0;
   files.forEach((f, i) => {
     const st = stats[i];
-    if (st && !stamps.has(f)) {
+    // A file derived by an older normalizer is read again from its start, like a new one.
+    if (st && !stamps.get(f)?.current) {
       fresh.push(f);
       bytes += st.size;
     }

@@ -4,6 +4,7 @@
  * one JSON line, in bounded batches. The database is read whole whenever it changes.
  */
 import Database from "better-sqlite3";
+import { errorMessage } from "../common/errors.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import { databaseQuery, parseTranscript, startDatabaseTranscript } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
@@ -21,7 +22,7 @@ export function* readDatabase(path: string, size: number): Generator<ReadChunk, 
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (error) {
-    return yield* failed(path, size, `cannot open the database (${message(error)})`);
+    return yield* failed(path, size, `cannot open the database (${errorMessage(error)})`);
   }
   try {
     let tables: string[];
@@ -31,7 +32,7 @@ export function* readDatabase(path: string, size: number): Generator<ReadChunk, 
       const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
       tables = rows.map((t) => t.name);
     } catch (error) {
-      return yield* failed(path, size, `cannot read the database (${message(error)})`);
+      return yield* failed(path, size, `cannot read the database (${errorMessage(error)})`);
     }
     let state = startDatabaseTranscript(path, tables);
     if (state === null) return { state: null, offset: 0, line: 1, pendingBytes: size, bytesRead: 0 };
@@ -53,7 +54,7 @@ export function* readDatabase(path: string, size: number): Generator<ReadChunk, 
       } catch (error) {
         // A newer schema the query no longer fits: what was read stands, and the failure is reported.
         yield chunk(false);
-        const problem = problemAt(path, line, `database query failed (${message(error)})`);
+        const problem = problemAt(path, line, `database query failed (${errorMessage(error)})`);
         yield { batch: emptyBatch(), problems: [problem], at: { offset: size, line, state } };
         return { state, offset: size, line, pendingBytes: 0, bytesRead: size };
       }
@@ -79,8 +80,4 @@ function emptyBatch(): TopologyBatch {
 
 function problemAt(path: string, line: number, reason: string): Problem {
   return { source_file: path, source_line: line, reason, excerpt: "" };
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,8 +3,8 @@
  * write sets it, later edits (`old → new`) are applied to it, anything the transcript cannot replay (a shell
  * `sed -i`, a patch, an edit whose old text is not found) makes it unknown until the next read or write.
  */
+import { toolInputOfEvent } from "../topology/tool-call-input.ts";
 import type { SessionEvent } from "../topology/types.ts";
-import { stripLineNumbers, toolArgs } from "./tool-args.ts";
 import type { Unit } from "./units.ts";
 
 export interface FileContent {
@@ -16,57 +16,12 @@ export interface FileContent {
   edits: number;
 }
 
-const READ_KEYS = ["file_path", "path", "offset", "limit", "pages", "view_range", "command"] as const;
-const WRITE_KEYS = ["file_path", "path", "content", "contents", "file_text", "command"] as const;
-const EDIT_KEYS = [
-  "file_path",
-  "path",
-  "old_string",
-  "new_string",
-  "oldText",
-  "newText",
-  "old_str",
-  "new_str",
-  "edits",
-  "replace_all",
-  "command",
-] as const;
-
-/** Claude Code appends reminders to file reads; they are not the file. */
-function withoutReminders(text: string): string {
-  const i = text.indexOf("\n<system-reminder>");
-  return i === -1 ? text : text.slice(0, i);
-}
-
-function editPairs(args: Record<string, string>): Array<{ old: string; next: string }> | null {
-  if (args["edits"] !== undefined) {
-    try {
-      const list = JSON.parse(args["edits"]) as unknown;
-      if (!Array.isArray(list)) return null;
-      const out: Array<{ old: string; next: string }> = [];
-      for (const x of list) {
-        const o = (typeof x === "object" && x !== null ? x : {}) as Record<string, unknown>;
-        const old = o["old_string"] ?? o["oldText"] ?? o["old_str"];
-        const next = o["new_string"] ?? o["newText"] ?? o["new_str"];
-        if (typeof old !== "string" || typeof next !== "string") return null;
-        out.push({ old, next });
-      }
-      return out;
-    } catch {
-      return null;
-    }
-  }
-  const old = args["old_string"] ?? args["oldText"] ?? args["old_str"];
-  const next = args["new_string"] ?? args["newText"] ?? args["new_str"];
-  return old === undefined || next === undefined ? null : [{ old, next }];
-}
-
 export function fileContentsOf(units: readonly Unit[]): Map<string, FileContent> {
   const files = new Map<string, FileContent | null>();
   for (const u of units) {
     if (u.kind !== "tool" || !u.result || u.files.length === 0) continue;
     const ok = u.result.status === "ok";
-    const name = (u.tool ?? "").toLowerCase();
+    const input = toolInputOfEvent(u.call);
     const { key, op } = u.files[0]!;
     if (!ok) continue;
     if (u.command !== null || u.files.length > 1) {
@@ -74,30 +29,28 @@ export function fileContentsOf(units: readonly Unit[]): Map<string, FileContent>
       for (const f of u.files) if (f.op !== "read") files.set(f.key, null);
       continue;
     }
-    if (op === "read" && /read|view/.test(name)) {
-      const args = toolArgs(u.call.text, READ_KEYS);
-      if (args["offset"] !== undefined || args["limit"] !== undefined || args["view_range"] !== undefined) continue;
-      files.set(key, start(key, stripLineNumbers(withoutReminders(u.result.text)), u.result));
+    if (op === "read" && input?.kind === "read") {
+      // Part of a file is not the file. The normalizer already took the reminders and gutter off the output.
+      if (input.partial !== true) files.set(key, start(key, u.result.text, u.result));
     } else if (op === "write") {
-      const a = toolArgs(u.call.text, WRITE_KEYS);
-      const content = a["content"] ?? a["contents"] ?? a["file_text"];
+      const content = input?.kind === "write" ? input.content : undefined;
       files.set(key, content === undefined ? null : start(key, content, u.call));
     } else if (op === "edit") {
       const known = files.get(key);
-      const pairs = editPairs(toolArgs(u.call.text, EDIT_KEYS));
-      if (!known || !pairs) {
+      const edits = input?.kind === "edit" ? input.edits : undefined;
+      if (!known || !edits) {
         files.set(key, null);
         continue;
       }
-      const all = /replace_all: true/.test(u.call.text);
       let text = known.content;
       let applied = true;
-      for (const p of pairs) {
-        if (!text.includes(p.old)) {
+      for (const p of edits) {
+        if (p.new === undefined || p.old === "" || !text.includes(p.old)) {
           applied = false;
           break;
         }
-        text = all ? text.split(p.old).join(p.next) : text.replace(p.old, () => p.next);
+        const next = p.new;
+        text = p.all ? text.split(p.old).join(next) : text.replace(p.old, () => next);
       }
       files.set(
         key,

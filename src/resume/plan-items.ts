@@ -4,28 +4,13 @@
  * (resume-method §4.4, the cheap equivalent of a feature list or todo.md).
  */
 import { isPlanFile } from "../topology/decisions.ts";
+import { type TextEdit, toolInputOfEvent } from "../topology/tool-call-input.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { displayPath } from "./file-states.ts";
 import type { LedgerPlanItem, PlanState } from "./ledger-types.ts";
-import { jsonArg, stripLineNumbers, toolArgs } from "./tool-args.ts";
 
 const CHECKBOX = /^\s*(?:[-*+]|\d+\.)\s+\[( |x|X|~|-|\/)\]\s+(.+?)\s*$/;
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
-const LIST_KEYS = ["todos", "plan", "items", "tasks", "explanation", "merge"] as const;
-const WRITE_KEYS = ["file_path", "path", "content", "contents", "file_text", "command"] as const;
-const EDIT_KEYS = [
-  "file_path",
-  "path",
-  "old_string",
-  "new_string",
-  "oldText",
-  "newText",
-  "old_str",
-  "new_str",
-  "edits",
-  "replace_all",
-  "command",
-] as const;
 
 type Items = Map<string, { state: PlanState; ordinal: number; cites: string[] }>;
 
@@ -43,28 +28,11 @@ function checkboxes(text: string): Array<{ text: string; state: PlanState }> {
   return out;
 }
 
-function stateOf(v: unknown): PlanState {
-  const s = typeof v === "string" ? v.toLowerCase() : v === true ? "completed" : "pending";
+function stateOf(status: string): PlanState {
+  const s = status.toLowerCase();
   if (s === "completed" || s === "done" || s === "complete") return "completed";
   if (s === "in_progress" || s === "in-progress" || s === "active" || s === "doing") return "in_progress";
   return "pending";
-}
-
-/** A todo tool's list: an array of objects with a text (`content`, `step`, `text`, `title`) and a status. */
-function todoList(e: SessionEvent): Array<{ text: string; state: PlanState }> | null {
-  if (!/todo|plan|task/i.test(e.tool_name ?? "")) return null;
-  const args = toolArgs(e.text, LIST_KEYS);
-  const list = jsonArg(args["todos"] ?? args["plan"] ?? args["items"] ?? args["tasks"]);
-  if (!Array.isArray(list)) return null;
-  const out: Array<{ text: string; state: PlanState }> = [];
-  for (const item of list) {
-    if (typeof item !== "object" || item === null) continue;
-    const o = item as Record<string, unknown>;
-    const text = o["content"] ?? o["step"] ?? o["text"] ?? o["title"] ?? o["description"];
-    if (typeof text === "string" && text.trim() !== "")
-      out.push({ text: text.trim(), state: stateOf(o["status"] ?? o["done"] ?? o["completed"]) });
-  }
-  return out;
 }
 
 export function planItemsOf(events: readonly SessionEvent[], cwd: string | null): LedgerPlanItem[] {
@@ -85,26 +53,22 @@ export function planItemsOf(events: readonly SessionEvent[], cwd: string | null)
 
   for (const e of events) {
     if (e.event_type === "tool_call" && ok.has(e.event_id)) {
-      const list = todoList(e);
-      if (list) {
+      const input = toolInputOfEvent(e);
+      if (input?.kind === "plan" && input.todos) {
+        const list = input.todos.map((t) => ({ text: t.text, state: stateOf(t.status) }));
         replace(e.tool_name ?? "todo", e, list, [e.event_id]);
         continue;
       }
       const path = e.file_path;
       if (!path || !MARKDOWN.test(path) || e.command !== null) continue;
       const source = displayPath(path, cwd);
-      const name = (e.tool_name ?? "").toLowerCase();
-      if (/write|create/.test(name)) {
-        const a = toolArgs(e.text, WRITE_KEYS);
-        const content = a["content"] ?? a["contents"] ?? a["file_text"];
-        if (content !== undefined) replace(source, e, checkboxes(content), [e.event_id]);
-      } else if (/edit|replace/.test(name)) {
-        editItems(sources, source, e, toolArgs(e.text, EDIT_KEYS));
-      }
+      if (input?.kind === "write" && input.content !== undefined)
+        replace(source, e, checkboxes(input.content), [e.event_id]);
+      else if (input?.kind === "edit" && input.edits) editItems(sources, source, e, input.edits);
     } else if (e.event_type === "tool_result" && e.status === "ok" && e.file_path && isPlanFile(e.file_path)) {
       // A read shows the file as it is on disk; only whole reads (no offset or limit) replace what was known.
       if (!/^read|^view|read_file/i.test(e.tool_name ?? "") || e.command !== null) continue;
-      const items = checkboxes(stripLineNumbers(e.text));
+      const items = checkboxes(e.text);
       if (items.length > 0) replace(displayPath(e.file_path, cwd), e, items, [e.event_id]);
     }
   }
@@ -120,26 +84,12 @@ export function planItemsOf(events: readonly SessionEvent[], cwd: string | null)
     .map(({ it }) => it);
 }
 
-function editItems(sources: Map<string, Items>, source: string, e: SessionEvent, a: Record<string, string>): void {
-  const pairs: Array<[string, string]> = [];
-  const multi = jsonArg(a["edits"]);
-  if (Array.isArray(multi)) {
-    for (const x of multi) {
-      if (typeof x !== "object" || x === null) continue;
-      const o = x as Record<string, unknown>;
-      const oldText = o["old_string"] ?? o["oldText"] ?? o["old_str"];
-      const newText = o["new_string"] ?? o["newText"] ?? o["new_str"];
-      if (typeof newText === "string") pairs.push([typeof oldText === "string" ? oldText : "", newText]);
-    }
-  } else {
-    const newText = a["new_string"] ?? a["newText"] ?? a["new_str"];
-    if (newText !== undefined) pairs.push([a["old_string"] ?? a["oldText"] ?? a["old_str"] ?? "", newText]);
-  }
+function editItems(sources: Map<string, Items>, source: string, e: SessionEvent, edits: readonly TextEdit[]): void {
   const items: Items = sources.get(source) ?? new Map();
-  for (const [oldText, newText] of pairs) {
-    const after = checkboxes(newText);
+  for (const edit of edits) {
+    const after = checkboxes(edit.new ?? "");
     const kept = new Set(after.map((x) => x.text));
-    for (const x of checkboxes(oldText)) if (!kept.has(x.text)) items.delete(x.text);
+    for (const x of checkboxes(edit.old)) if (!kept.has(x.text)) items.delete(x.text);
     for (const x of after) items.set(x.text, { state: x.state, ordinal: e.ordinal, cites: [e.event_id] });
   }
   if (items.size > 0) sources.set(source, items);

@@ -35,7 +35,7 @@ function kindWeight(e: SessionEvent): number {
   return 1;
 }
 
-/** Argument names of file and shell tools, which every call's text spells out (`oldText: …`). */
+/** Argument names of file and shell tools, which the searchable text of every call spells out. */
 const TOOL_ARG_NAMES = new Set([
   "file_path",
   "old_string",

@@ -256,4 +256,14 @@ END;
 INSERT OR IGNORE INTO bundle_queue(event_rowid) SELECT rowid FROM session_events WHERE event_type IN ('assistant_message', 'outcome');
 `,
   },
+  {
+    version: 6,
+    name: "topology version per file",
+    // The normalizer version a file's events were derived with (TOPOLOGY_VERSION), read with the one-stat
+    // unchanged check: a file derived by an older normalizer is read again though it did not change. Null (every
+    // file indexed before) is older than any version.
+    sql: `
+ALTER TABLE source_files ADD COLUMN topology_version INTEGER;
+`,
+  },
 ];

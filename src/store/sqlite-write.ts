@@ -1,6 +1,7 @@
 /** Writes of the index: topology batches, file states, and per-session totals. */
 import type Database from "better-sqlite3";
 import type { TopologyBatch } from "../topology/normalize.ts";
+import { TOPOLOGY_VERSION } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "./prepare-batch.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
@@ -51,13 +52,19 @@ export function createWriter(db: Database.Database) {
       parent_session_id = excluded.parent_session_id, git_branch = excluded.git_branch, model = excluded.model,
       source_file = excluded.source_file, meta = excluded.meta`);
   const getFile = db.prepare("SELECT * FROM source_files WHERE path = ?");
-  const stamps = db.prepare("SELECT path, size, mtime_ms, inode, gone_at IS NOT NULL AS gone FROM source_files");
+  const stamps = db.prepare(
+    `SELECT path, size, mtime_ms, inode, gone_at IS NOT NULL AS gone, topology_version IS ${TOPOLOGY_VERSION} AS current
+     FROM source_files`,
+  );
   const putFile = db.prepare(`
-    INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, tail_hash, offset, line, state, indexed_at)
-    VALUES (@path, @provider, @size, @mtime_ms, @inode, @head_hash, @tail_hash, @offset, @line, @state, @indexed_at)
+    INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, tail_hash, offset, line, state, indexed_at,
+      topology_version)
+    VALUES (@path, @provider, @size, @mtime_ms, @inode, @head_hash, @tail_hash, @offset, @line, @state, @indexed_at,
+      ${TOPOLOGY_VERSION})
     ON CONFLICT(path) DO UPDATE SET provider = excluded.provider, size = excluded.size, mtime_ms = excluded.mtime_ms,
       inode = excluded.inode, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, offset = excluded.offset,
-      line = excluded.line, state = excluded.state, indexed_at = excluded.indexed_at, gone_at = NULL`);
+      line = excluded.line, state = excluded.state, indexed_at = excluded.indexed_at, gone_at = NULL,
+      topology_version = excluded.topology_version`);
   const setGone = db.prepare("UPDATE source_files SET gone_at = ? WHERE path = ?");
   const goneFiles = db.prepare(
     `SELECT path, gone_at, (SELECT count(*) FROM sessions s WHERE s.source_file = f.path) AS sessions
@@ -155,8 +162,15 @@ export function createWriter(db: Database.Database) {
     },
     fileStamps(): Map<string, FileStamp> {
       const out = new Map<string, FileStamp>();
-      for (const r of stamps.all() as Array<Omit<FileStamp, "gone"> & { path: string; gone: number }>)
-        out.set(r.path, { size: r.size, mtime_ms: r.mtime_ms, inode: r.inode, gone: r.gone === 1 });
+      type Row = Omit<FileStamp, "gone" | "current"> & { path: string; gone: number; current: number };
+      for (const r of stamps.all() as Row[])
+        out.set(r.path, {
+          size: r.size,
+          mtime_ms: r.mtime_ms,
+          inode: r.inode,
+          gone: r.gone === 1,
+          current: r.current === 1,
+        });
       return out;
     },
     putFileState(state: FileState): void {

@@ -13,6 +13,8 @@ export interface FileStamp {
   mtime_ms: number;
   inode: number;
   gone: boolean;
+  /** Its events were derived by this version of the normalizer (else the file is read again). */
+  current: boolean;
 }
 
 export type { EventHit, EventQuery, MatchTerm, TextMatch } from "./query-types.ts";

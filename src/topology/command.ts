@@ -21,6 +21,8 @@ const SHELL_TOOLS = new Set([
   "run_terminal_cmd",
   "run_command",
   "terminal",
+  // Gemini CLI and Qwen Code
+  "run_shell_command",
 ]);
 
 /**

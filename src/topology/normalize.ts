@@ -41,7 +41,7 @@ import { type PastedSpan, pastedSpans, typedText } from "./pasted.ts";
 import { pastedEvidence } from "./pasted-evidence.ts";
 import { homeOf, normalizePath, projectOf } from "./paths.ts";
 import { clip, estimateTokens, stripAnsi } from "./text.ts";
-import { renderInput, workdirOf, writtenText } from "./tool-input.ts";
+import { cleanToolOutput, renderInput, toolInputOf, workdirOf, writtenText } from "./tool-call-input.ts";
 import {
   type Edge,
   type EdgeType,
@@ -79,6 +79,8 @@ interface PendingCall {
   /** Content written to a plan or decision file, for decision extraction once the write succeeds. */
   planText: string | null;
   userInitiated: boolean;
+  /** A file read: its output loses the line-number gutter. */
+  read?: boolean;
 }
 
 interface OpenRecord {
@@ -235,14 +237,8 @@ class Normalizer {
   private ensureSession(ts: string | null): SessionInfo {
     if (this.s.session === null) {
       const stem = this.s.sourceFile.replace(/^.*[\\/]/, "").replace(/\.jsonl?$/, "");
-      this.session({
-        kind: "session",
-        line: 0,
-        ts,
-        key: "session",
-        sessionId: stem,
-        meta: { id_from_file_name: true },
-      });
+      const meta = { id_from_file_name: true };
+      this.session({ kind: "session", line: 0, ts, key: "session", sessionId: stem, meta });
     }
     return this.s.session!;
   }
@@ -562,6 +558,7 @@ class Normalizer {
       files.push({ ...a, key: np.key, display: np.display, ...(to ? { to: to.display, toKey: to.key } : {}) });
     }
     const text = command ?? renderInput(input);
+    const typed = toolInputOf(r.name, input);
     const userInitiated = r.meta?.["user_initiated"] === true;
     // Without a format link, a call belongs to the turn's last assistant message, unless the user ran it.
     const messageId = r.messageKey
@@ -577,7 +574,7 @@ class Normalizer {
       tool_name: r.name,
       command: command,
       file_path: files[0]?.key ?? null,
-      meta: { call_id: r.callId, ...(info?.family ? { family: info.family } : {}) },
+      meta: { call_id: r.callId, input: typed, ...(info?.family ? { family: info.family } : {}) },
       ...(messageId ? { parent_event_id: messageId } : {}),
     });
     if (messageId) this.edge(messageId, src.ev.event_id, "calls");
@@ -602,18 +599,19 @@ class Normalizer {
       files,
       planText,
       userInitiated,
+      ...(typed.kind === "read" ? { read: true } : {}),
     };
   }
 
   private toolResult(r: ToolResultRecord): void {
     const call = this.s.calls[r.callId];
     if (call) delete this.s.calls[r.callId];
-    // Output is stored for people and search: terminal colour codes are noise there.
-    const output = stripAnsi(r.output);
+    // Output is stored for people and search: terminal colour codes and injected reminders are noise there.
+    const { text: output, reminders } = cleanToolOutput(stripAnsi(r.output), call?.read === true);
     const failed = r.isError === true || (r.exitCode !== null && r.exitCode !== 0);
     const succeeded = !failed && (r.isError === false || r.exitCode === 0);
     const status = failed ? "error" : succeeded || call?.command === null ? "ok" : "unknown";
-    const meta: Meta = { call_id: r.callId };
+    const meta: Meta = { call_id: r.callId, ...(reminders > 0 ? { reminders } : {}) };
     if (r.exitCode !== null) meta["exit_code"] = r.exitCode;
     const toolName = call?.name ?? (typeof r.meta?.["tool_name"] === "string" ? (r.meta["tool_name"] as string) : null);
     const src = this.primary(r, "tool_result", {

@@ -7,12 +7,20 @@ import type { LineProblem, RawRecord, Reader, SourceLine } from "../readers/type
 import { initialNormalizerState, type NormalizerState, normalize, type TopologyBatch } from "./normalize.ts";
 import type { Problem, Provider } from "./types.ts";
 
+/**
+ * What the normalizer derives from records, versioned: raise it when derived data changes (typed tool input,
+ * cleaned tool output, new derived events) and every indexed file is read again from its start, unchanged or not.
+ */
+export const TOPOLOGY_VERSION = 2;
+
 export interface TranscriptState {
   provider: Provider;
   /** The reader, when its provider has several (see `Reader.id`). */
   readerId?: string;
   /** The reader's version when the state was saved (absent in states saved before readers had versions). */
   readerVersion?: number;
+  /** `TOPOLOGY_VERSION` when the state was saved (absent before version 2). */
+  topologyVersion?: number;
   /** The file is read whole each time it changes (see `Reader.wholeFile`). */
   wholeFile?: boolean;
   reader: unknown;
@@ -51,6 +59,7 @@ function stateFor(reader: Reader<unknown> | null, path: string): TranscriptState
     provider: reader.provider,
     ...(reader.id ? { readerId: reader.id } : {}),
     readerVersion: reader.version,
+    topologyVersion: TOPOLOGY_VERSION,
     ...(reader.wholeFile?.(path) || reader.database ? { wholeFile: true } : {}),
     reader: reader.initialState(path),
     topology: initialNormalizerState(reader.provider, path),
@@ -63,7 +72,15 @@ function stateFor(reader: Reader<unknown> | null, path: string): TranscriptState
  */
 export function canResume(state: TranscriptState | null): state is TranscriptState {
   if (state === null || state.wholeFile === true) return false;
-  return state.readerVersion === readerFor(state.provider, state.readerId).version;
+  return isCurrent(state);
+}
+
+/** Whether a saved state was written by this reader and normalizer version; if not, the file is read again. */
+export function isCurrent(state: TranscriptState): boolean {
+  return (
+    state.readerVersion === readerFor(state.provider, state.readerId).version &&
+    state.topologyVersion === TOPOLOGY_VERSION
+  );
 }
 
 export function parseTranscript(lines: Iterable<SourceLine>, state: TranscriptState): TranscriptParse {

@@ -13,6 +13,7 @@
  * user opens an old session.
  */
 import type { ExtensionContext, SessionShutdownEvent, SessionStartEvent } from "@earendil-works/pi-coding-agent";
+import { errorMessage } from "../../common/errors.ts";
 import type { CairnState } from "../state.ts";
 import { isStaleContextError } from "./controller.ts";
 import { createRunControl, SESSION_ENDED } from "./run-control.ts";
@@ -75,7 +76,7 @@ function startDetached(ctx: ExtensionContext, state: CairnState, record: Sequenc
   };
   executeIteration(ctx, state, start).catch((error: unknown) => {
     if (isStaleContextError(error)) return;
-    ctx.ui.notify(`Sequence stopped: ${error instanceof Error ? error.message : String(error)}`, "error");
+    ctx.ui.notify(`Sequence stopped: ${errorMessage(error)}`, "error");
   });
 }
 
