@@ -7,6 +7,7 @@ import type { EventQuery, ReadonlyStore, SessionRow } from "../store/types.ts";
 import { derivedEventId } from "../topology/ids.ts";
 import { OUTCOMES } from "../topology/outcomes.ts";
 import type { EventType, SessionEvent } from "../topology/types.ts";
+import { intentOf } from "./intent.ts";
 import { type ParsedQuery, parseQuery, QueryError, type TextTerm } from "./query.ts";
 import { latestFirst } from "./recency.ts";
 import { snippetOf } from "./snippet.ts";
@@ -195,6 +196,23 @@ export interface LexicalRow {
  * some of the words follow (marked partial), so a question typed in plain words still finds its evidence.
  */
 export function lexicalRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
+  const rows = recentRows(store, parsed, limit);
+  const intent = intentOf(parsed, STOPWORDS);
+  if (!intent) return rows;
+  // The kind the question asks for leads: its best matches on the subject first, then the rest.
+  const asked = recentRows(store, { ...parsed, terms: intent.terms, kinds: intent.kinds }, limit);
+  const lead = asked.slice(0, Math.ceil(limit * INTENT_SHARE));
+  const seen = new Set(lead.map((r) => r.event.event_id));
+  return [
+    ...lead,
+    ...[...rows, ...asked].filter((r) => !seen.has(r.event.event_id) && seen.add(r.event.event_id)),
+  ].slice(0, limit);
+}
+
+/** The share of a page the asked-for kind leads with. */
+const INTENT_SHARE = 0.3;
+
+function recentRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
   if (!parsed.recent) return wordRows(store, parsed, limit);
   // The latest matches of a session may rank below its first ones: read deeper, then order within sessions.
   const pool = wordRows(store, parsed, Math.max(limit * RECENT_DEPTH, 30));

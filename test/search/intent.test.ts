@@ -1,0 +1,45 @@
+/** "What did we decide about X" leads with decisions on X. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexPaths } from "../../src/indexer/indexer.ts";
+import { intentOf } from "../../src/search/intent.ts";
+import { parseQuery } from "../../src/search/query.ts";
+import { STOPWORDS, search } from "../../src/search/search.ts";
+import { openStore } from "../../src/store/sqlite-store.ts";
+import type { Store } from "../../src/store/types.ts";
+import { writePiSession } from "./pi-session.ts";
+
+const now = new Date("2026-11-24T12:00:00Z");
+const dir = mkdtempSync(join(tmpdir(), "cairn-intent-"));
+let store: Store;
+beforeAll(() => {
+  store = openStore(join(dir, "idx.db"));
+  const turns = [
+    { prompt: "the csv writer writer writer is slow, look at the writer", reply: "The writer flushes per row." },
+    { prompt: "should the writer stream?", reply: "Decision: keep the writer synchronous, streams are not needed." },
+    { prompt: "writer writer: add a header row to the writer output", reply: "Added the header row." },
+  ];
+  indexPaths({ store, paths: [writePiSession(dir, "intent-1", turns)] });
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("question intent", () => {
+  it("names decisions and keeps the subject's words", () => {
+    const i = intentOf(parseQuery("what did we decide about the csv writer", now), STOPWORDS);
+    expect(i?.kinds).toEqual(["decision"]);
+    expect(i?.terms.map((t) => t.text)).toEqual(["csv", "writer"]);
+    expect(intentOf(parseQuery("decision: writer", now), STOPWORDS)).toBeNull();
+    expect(intentOf(parseQuery("csv writer", now), STOPWORDS)).toBeNull();
+  });
+
+  it("leads with the decision about the subject", () => {
+    const kinds = (q: string) => search(store, q, { limit: 5, now }).hits.map((h) => h.event_type);
+    expect(kinds("writer")[0]).not.toBe("decision");
+    expect(kinds("what did we decide about the writer")[0]).toBe("decision");
+  });
+});
