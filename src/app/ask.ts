@@ -25,6 +25,8 @@ const READ_CHARS = 4000;
 /** How far (in events) around a hit decisions and outcomes count as "beside it". */
 const NEIGHBOURHOOD = 12;
 const NEIGHBOUR_TYPES = new Set(["decision", "outcome"]);
+/** Events this close to a hit (either side) come with it as context. */
+const BESIDE = 2;
 
 let sharedCounter: TokenCounter | null = null;
 
@@ -37,6 +39,8 @@ export async function evidencePack(app: ReadCairn, req: PackRequest): Promise<Ev
   if (session) candidates.push(...(await ledgerCandidates(app, store, session.session_id)));
   const query = session ? `${req.question} session:${session.session_id}` : req.question;
   const found = await app.search({ query: searchable(query), limit: req.hits ?? hitsFor(budget) });
+  // every hit with what it came from first, then what surrounds each: a small budget holds more hits that way
+  const around: PackCandidate[] = [];
   for (const hit of found.hits) {
     const event = store.getEventHead(hit.event_id, READ_CHARS);
     if (!event) continue;
@@ -49,8 +53,9 @@ export async function evidencePack(app: ReadCairn, req: PackRequest): Promise<Ev
       const outcome = store.getEventHead(hit.outcome.event_id, READ_CHARS);
       if (outcome) candidates.push(candidate(outcome, "outcome"));
     }
-    candidates.push(...neighbours(store, event));
+    around.push(...surroundings(store, event));
   }
+  candidates.push(...around);
   sharedCounter ??= createTokenCounter();
   return buildPack(req.question, candidates, {
     budget,
@@ -85,19 +90,30 @@ function candidate(event: SessionEvent, reason: PackCandidate["reason"]): PackCa
   };
 }
 
-/** Decisions and outcomes near an event in its session, nearest first. */
-function neighbours(store: ReadonlyStore, event: SessionEvent): PackCandidate[] {
-  const around = store.sessionEvents(event.session_id, {
-    from: Math.max(0, event.ordinal - NEIGHBOURHOOD),
-    to: event.ordinal + NEIGHBOURHOOD,
-  });
-  return around
-    .filter((e) => NEIGHBOUR_TYPES.has(e.event_type) && e.event_id !== event.event_id)
-    .sort((a, b) => Math.abs(a.ordinal - event.ordinal) - Math.abs(b.ordinal - event.ordinal))
-    .slice(0, 3)
-    .map((e) =>
-      candidate({ ...e, text: e.text.slice(0, READ_CHARS) }, e.event_type === "decision" ? "decision" : "outcome"),
-    );
+/**
+ * What surrounds a hit in its session: what it led to (a call's result, the error or check derived from it), the
+ * events right beside it, and the decisions and outcomes a little further off, nearest first.
+ */
+function surroundings(store: ReadonlyStore, event: SessionEvent): PackCandidate[] {
+  const out: PackCandidate[] = [];
+  for (const edge of store.edgesFrom(event.event_id)) {
+    if (edge.edge_type === "next") continue;
+    const child = store.getEventHead(edge.dst, READ_CHARS);
+    if (child) out.push(candidate(child, "context"));
+  }
+  const near = store
+    .sessionEvents(event.session_id, {
+      from: Math.max(0, event.ordinal - NEIGHBOURHOOD),
+      to: event.ordinal + NEIGHBOURHOOD,
+    })
+    .filter((e) => e.event_id !== event.event_id)
+    .sort((a, b) => Math.abs(a.ordinal - event.ordinal) - Math.abs(b.ordinal - event.ordinal));
+  const short = (e: SessionEvent) => ({ ...e, text: e.text.slice(0, READ_CHARS) });
+  for (const e of near.filter((e) => Math.abs(e.ordinal - event.ordinal) <= BESIDE))
+    out.push(candidate(short(e), "context"));
+  for (const e of near.filter((e) => NEIGHBOUR_TYPES.has(e.event_type)).slice(0, 3))
+    out.push(candidate(short(e), e.event_type === "decision" ? "decision" : "outcome"));
+  return out;
 }
 
 /** The brief's ledger lines (goal, constraints, decisions, failures, files, checks, plan), each with its first cited event. */

@@ -8,7 +8,7 @@ import type { TokenCounter } from "../resume/tokens.ts";
 import { cite } from "../topology/citation.ts";
 
 /** Why an item is in the pack. */
-export const PACK_REASONS = ["ledger", "hit", "chain", "outcome", "decision"] as const;
+export const PACK_REASONS = ["ledger", "hit", "chain", "outcome", "decision", "context"] as const;
 export type PackReason = (typeof PACK_REASONS)[number];
 
 export interface PackCandidate {
@@ -98,7 +98,7 @@ export function buildPack(question: string, candidates: readonly PackCandidate[]
 
 /** A small budget gets shorter items, so that it holds more of them. */
 function itemCharsFor(budget: number): number {
-  return Math.max(200, Math.min(DEFAULT_ITEM_CHARS, Math.floor(budget / 8) * 4));
+  return Math.max(200, Math.min(DEFAULT_ITEM_CHARS, Math.floor(budget / 12)));
 }
 
 function packHeader(question: string): string {

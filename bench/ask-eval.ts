@@ -1,0 +1,82 @@
+/**
+ * `npm run eval:ask`: how much of the judged evidence an ask pack holds. For every hand-judged query of
+ * `eval:search` (search-eval/queries.json), over the same real transcripts, builds the evidence pack `cairn ask`
+ * would send at 2k and 8k tokens and reports its recall of the judged events (all of them, and the grade-2 ones).
+ * Offline: no model is called. Prints figures; asserts nothing. `--verbose` lists each query; `--budgets 2000,32000`
+ * chooses the budgets.
+ * Goal: recall ≥ 0.9 at 8k.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { evidencePack } from "../src/app/ask.ts";
+import { createCairn } from "../src/app/cairn.ts";
+import { createStaticEmbedder } from "../src/embedders/static.ts";
+import { indexPaths } from "../src/indexer/indexer.ts";
+import { refreshVectors } from "../src/search/vectors.ts";
+import { openStore } from "../src/store/sqlite-store.ts";
+import { loadJudged, usableFixturePaths } from "./search-eval/judged.ts";
+
+const flag = process.argv.indexOf("--budgets");
+const BUDGETS = flag > 0 ? process.argv[flag + 1]!.split(",").map(Number) : [2000, 8000];
+const verbose = process.argv.includes("--verbose");
+
+const dir = mkdtempSync(join(tmpdir(), "cairn-ask-eval-"));
+const store = openStore(join(dir, "eval.db"));
+const app = createCairn({ store, env: { HOME: dir } });
+try {
+  indexPaths({ store, paths: usableFixturePaths() });
+  await refreshVectors(store, createStaticEmbedder());
+  const judged = loadJudged();
+  const rows: Array<{ id: string; budget: number; recall: number; top: number; items: number; tokens: number }> = [];
+  for (const q of judged) {
+    for (const budget of BUDGETS) {
+      const pack = await evidencePack(app, { question: q.query, budget });
+      const ids = new Set(pack.items.map((i) => i.event_id));
+      const all = Object.keys(q.relevant);
+      const top = all.filter((id) => q.relevant[id] === 2);
+      const share = (list: string[]) => (list.length === 0 ? 1 : list.filter((id) => ids.has(id)).length / list.length);
+      rows.push({
+        id: q.id,
+        budget,
+        recall: share(all),
+        top: share(top),
+        items: pack.items.length,
+        tokens: pack.tokens,
+      });
+    }
+  }
+  console.log(
+    `evidence-pack recall on ${judged.length} hand-judged queries over the real transcripts (${store.counts().events} events)`,
+  );
+  console.log(
+    `${"budget".padEnd(8)} ${"recall".padStart(7)} ${"grade-2".padStart(8)} ${"items".padStart(6)} ${"tokens".padStart(7)}`,
+  );
+  for (const budget of BUDGETS) {
+    const sel = rows.filter((r) => r.budget === budget);
+    const mean = (f: (r: (typeof sel)[number]) => number) =>
+      sel.reduce((s, r) => s + f(r), 0) / Math.max(1, sel.length);
+    console.log(
+      `${`${budget / 1000}k`.padEnd(8)} ${mean((r) => r.recall)
+        .toFixed(3)
+        .padStart(7)} ${mean((r) => r.top)
+        .toFixed(3)
+        .padStart(8)} ${mean((r) => r.items)
+        .toFixed(1)
+        .padStart(6)} ${mean((r) => r.tokens)
+        .toFixed(0)
+        .padStart(7)}`,
+    );
+  }
+  if (verbose)
+    for (const id of new Set(rows.map((r) => r.id)))
+      console.log(
+        `${id} ${rows
+          .filter((r) => r.id === id)
+          .map((r) => `${r.budget / 1000}k ${r.recall.toFixed(2)} (${r.items} items)`)
+          .join("  ")}`,
+      );
+} finally {
+  app.close();
+  rmSync(dir, { recursive: true, force: true });
+}
