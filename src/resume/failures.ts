@@ -3,12 +3,16 @@
  * `canonical command | path | error signature`; each group keeps its count, first and last position and status.
  * Resolution:
  * - a later successful run of the same command (or, for a command that is not a check, of the same command head)
- *   resolves it; a passing run of any check resolves every failed check;
+ *   resolves it, also as a part of a compound line whose exit status speaks for it (`git add . && git rebase
+ *   --continue` resolves a failed `git rebase origin/main`); a passing run of any check resolves every failed check;
  * - a later successful edit or write of the same file resolves a failed file-tool call;
  * - the same failure after it was resolved reopens the group.
  * Misses while looking around (a `grep` that found nothing, `ls` of a missing path) are not failures of the work.
  */
+
+import { analyzeCommand } from "../topology/command.ts";
 import { normalizeSignature } from "../topology/error-signature.ts";
+import { parseShell } from "../topology/shell.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { commandHead } from "./entities.ts";
 import { displayPath } from "./file-states.ts";
@@ -104,8 +108,17 @@ export function failuresOf(
       }
       case "command": {
         if (e.status !== "ok" || !e.command) break;
-        const head = commandHead(e.command);
-        resolve(e, (g) => g.command === e.command || (!g.isCheck && head !== null && g.head === head));
+        // The event's text is the line as run; its parts are compared in canonical form, like the failures.
+        const line = e.text || e.command;
+        const parts = succeededParts(line).map((p) => analyzeCommand(p).canonical);
+        const heads = new Set(parts.map(commandHead).filter((h) => h !== null));
+        // A line of one command is its canonical form, however it was quoted.
+        const whole = parseShell(line).length === 1 && e.command;
+        resolve(
+          e,
+          (g) =>
+            g.command === whole || parts.includes(g.command) || (!g.isCheck && g.head !== null && heads.has(g.head)),
+        );
         break;
       }
       case "file_action": {
@@ -120,4 +133,19 @@ export function failuresOf(
   return order
     .map(({ head: _head, ...g }) => g)
     .sort((a, b) => (a.status === b.status ? b.last - a.last : a.status === "open" ? -1 : 1));
+}
+
+/**
+ * The parts of a command line that its zero exit status proves succeeded: the last pipeline and those chained to
+ * it by `&&` (`a; b && c` proves `b` and `c`, not `a`).
+ */
+function succeededParts(command: string): string[] {
+  const items = parseShell(command);
+  const out: string[] = [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (i < items.length - 1 && item.next !== "&&") break;
+    out.push(item.pipeline.map((c) => c.words.join(" ")).join(" | "));
+  }
+  return out;
 }

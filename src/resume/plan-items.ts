@@ -36,9 +36,10 @@ function stateOf(status: string): PlanState {
 }
 
 export function planItemsOf(events: readonly SessionEvent[], cwd: string | null): LedgerPlanItem[] {
-  const ok = new Set<string>();
+  // A call whose result failed changed nothing; one whose result is not in yet (the call at the cut) stands.
+  const failed = new Set<string>();
   for (const e of events)
-    if (e.event_type === "tool_result" && e.status === "ok" && e.parent_event_id) ok.add(e.parent_event_id);
+    if (e.event_type === "tool_result" && e.status === "error" && e.parent_event_id) failed.add(e.parent_event_id);
   const sources = new Map<string, Items>();
   const replace = (
     source: string,
@@ -52,7 +53,7 @@ export function planItemsOf(events: readonly SessionEvent[], cwd: string | null)
   };
 
   for (const e of events) {
-    if (e.event_type === "tool_call" && ok.has(e.event_id)) {
+    if (e.event_type === "tool_call" && !failed.has(e.event_id)) {
       const input = toolInputOfEvent(e);
       if (input?.kind === "plan" && input.todos) {
         const list = input.todos.map((t) => ({ text: t.text, state: stateOf(t.status) }));

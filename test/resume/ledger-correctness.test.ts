@@ -1,0 +1,83 @@
+/**
+ * Issue 17's wrong-failure and stale-plan cases on constructed pi sessions (the real transcripts hold no compound
+ * resolution or a plan call at a cut): a compound line resolves the failure of a part whose success its exit proves,
+ * and the plan is the one of the last plan call before the cut, even when its result is not in yet.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fold } from "../../src/resume/build.ts";
+import { listCheckpoints } from "../../src/resume/checkpoints.ts";
+import type { Ledger } from "../../src/resume/ledger-types.ts";
+import { loadTimeline } from "../../src/resume/timeline.ts";
+import { type IndexedSessions, indexSessions, PiSession } from "./session-builder.ts";
+
+const REBASE = "0000aaaa-aaaa-4bbb-8ccc-000000000017";
+const SEMICOLON = "0000aaaa-aaaa-4bbb-8ccc-000000000018";
+const PLAN = "0000aaaa-aaaa-4bbb-8ccc-000000000019";
+const CONFLICT = "CONFLICT (content): Merge conflict in src/a.ts\nerror: could not apply 1a2b3c4... change a";
+const UNMERGED = "error: Committing is not possible because you have unmerged files.";
+
+let ix: IndexedSessions;
+beforeAll(() => {
+  ix = indexSessions(
+    new PiSession(REBASE)
+      .user("rebase onto main")
+      .bash("git rebase origin/main", CONFLICT, 1)
+      .bash("git rebase --continue", UNMERGED, 128)
+      .edit("src/a.ts", "<<<<<<< HEAD", "merged")
+      .bash("git add . && git rebase --continue", "Successfully rebased and updated refs/heads/x.", 0),
+    new PiSession(SEMICOLON)
+      .user("rebase onto main")
+      .bash("git rebase --continue", UNMERGED, 128)
+      .bash("git rebase --continue; echo finished", `${UNMERGED}\nfinished`, 0),
+    new PiSession(PLAN)
+      .user("plan it")
+      .tool(
+        "TodoWrite",
+        { todos: [{ content: "Write the reader", status: "in_progress", activeForm: "Writing" }] },
+        "Todos have been modified successfully.",
+      )
+      .tool(
+        "TodoWrite",
+        {
+          todos: [
+            { content: "Write the reader", status: "completed", activeForm: "Writing" },
+            { content: "Test the reader", status: "in_progress", activeForm: "Testing" },
+          ],
+        },
+        "Todos have been modified successfully.",
+      ),
+  );
+});
+afterAll(() => ix.close());
+
+const ledgerAt = (id: string, at?: string): Ledger =>
+  fold(loadTimeline(ix.store, id, at ? { at } : {}), listCheckpoints(ix.store, id), null).ledger;
+
+describe("the failure ledger", () => {
+  it("a compound line's success resolves the failed runs of its parts and of the same command with other words", () => {
+    const failures = ledgerAt(REBASE).failures;
+    expect(failures.map((f) => [f.command, f.status])).toEqual([
+      ["git rebase --continue", "resolved"],
+      ["git rebase origin/main", "resolved"],
+    ]);
+  });
+
+  it("a part before `;` is not proven by the line's exit status", () => {
+    const failures = ledgerAt(SEMICOLON).failures;
+    expect(failures.map((f) => [f.command, f.status])).toEqual([["git rebase --continue", "open"]]);
+  });
+});
+
+describe("the plan as of the cut", () => {
+  it("is the last plan call before the cut, even before its result arrived", () => {
+    const calls = ix.store.sessionEvents(PLAN).filter((e) => e.event_type === "tool_call");
+    expect(calls).toHaveLength(2);
+    const atSecond = ledgerAt(PLAN, calls[1]!.event_id).plan.map((p) => [p.text, p.state]);
+    expect(atSecond).toEqual([
+      ["Write the reader", "completed"],
+      ["Test the reader", "in_progress"],
+    ]);
+    const atFirst = ledgerAt(PLAN, calls[0]!.event_id).plan.map((p) => [p.text, p.state]);
+    expect(atFirst).toEqual([["Write the reader", "in_progress"]]);
+  });
+});
