@@ -107,8 +107,16 @@ export async function createAnswerModel(choice: ModelChoice, env: Env): Promise<
       NO_MODEL_HINT,
     );
   }
+  return piAnswerModel(models, model);
+}
+
+/** An `AnswerModel` over a pi-ai collection and one of its models (a faux provider's in tests). */
+export function piAnswerModel(
+  models: import("@earendil-works/pi-ai").Models,
+  model: import("@earendil-works/pi-ai").Model<import("@earendil-works/pi-ai").Api>,
+): AnswerModel {
   return {
-    name: `${choice.provider}/${choice.model}`,
+    name: `${model.provider}/${model.id}`,
     async answer(prompt: AskPrompt, opts: AnswerOptions = {}): Promise<string> {
       const context = {
         systemPrompt: prompt.system,
