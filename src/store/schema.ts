@@ -266,4 +266,13 @@ INSERT OR IGNORE INTO bundle_queue(event_rowid) SELECT rowid FROM session_events
 ALTER TABLE source_files ADD COLUMN topology_version INTEGER;
 `,
   },
+  {
+    version: 7,
+    name: "events by time",
+    // Filter-only searches (provider:, tool:, project: while a user types) list events newest first: read from
+    // this index they stop at the limit, where before every matching event of a million was sorted.
+    sql: `
+CREATE INDEX events_time ON session_events(timestamp);
+`,
+  },
 ];

@@ -22,6 +22,10 @@ const BM25 = "bm25(events_fts, 1.0, 0.4, 0.0, 0.3)";
 const RANK_WINDOW = 4_000;
 /** Phrase candidates few enough to read and sort directly. */
 const FEW_CANDIDATES = 500;
+/** Filters matching at most this many events by their facet tokens are sorted directly (a few ms per thousand). */
+const FEW_FACET_MATCHES = 20_000;
+/** A project with at most this many events is read through its sessions rather than by the time index. */
+const FEW_PROJECT_EVENTS = 20_000;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
 
@@ -66,12 +70,34 @@ export function filters(q: EventQuery): Filters {
     where.push("e.tool_name = ? COLLATE NOCASE");
     params.push(q.tool);
   }
-  if (q.projects && q.projects.length > 0) {
-    where.push(`(${q.projects.map(() => "(s.project = ? COLLATE NOCASE OR s.cwd LIKE ? ESCAPE '\\')").join(" OR ")})`);
-    for (const p of q.projects) params.push(p, `%${likeEscape(p)}%`);
+  const projects = projectFilter(q);
+  if (projects) {
+    where.push(projects.where);
+    params.push(...projects.params);
   }
   if (q.includeSubagents === false) where.push("s.kind NOT IN ('subagent', 'exec')");
-  return { where, params, joinSessions: (q.projects?.length ?? 0) > 0 || q.includeSubagents === false };
+  return { where, params, joinSessions: projects !== null || q.includeSubagents === false };
+}
+
+/** The `project:` condition on the joined sessions (`s`), or null without one. */
+/** The kind, provider, status and tool filters as a match on the facet tokens, or null without any. */
+function facetsOf(q: EventQuery): string | null {
+  const groups: string[][] = [];
+  if (q.types?.length) groups.push(q.types.map((t) => facetToken("k", t)));
+  if (q.providers?.length) groups.push(q.providers.map((p) => facetToken("p", p)));
+  if (q.statuses?.length) groups.push(q.statuses.map((s) => facetToken("s", s)));
+  if (q.tool) groups.push([facetToken("t", q.tool)]);
+  if (groups.length === 0) return null;
+  const all = groups.map((g) => (g.length === 1 ? `"${g[0]}"` : `(${g.map((t) => `"${t}"`).join(" OR ")})`));
+  return `{facets}: (${all.join(" AND ")})`;
+}
+
+function projectFilter(q: EventQuery): { where: string; params: string[] } | null {
+  if (!q.projects || q.projects.length === 0) return null;
+  return {
+    where: `(${q.projects.map(() => "(s.project = ? COLLATE NOCASE OR s.cwd LIKE ? ESCAPE '\\')").join(" OR ")})`,
+    params: q.projects.flatMap((p) => [p, `%${likeEscape(p)}%`]),
+  };
 }
 
 /** The words of a `cmd:`/`file:` value as an FTS phrase, or null when it has none. */
@@ -101,16 +127,8 @@ export function createSearch(db: Database.Database) {
 
   /** Filters that the index can apply itself, as facet terms added to the match. */
   function withFacets(q: EventQuery, match: string): string {
-    const groups: string[][] = [];
-    if (q.types?.length) groups.push(q.types.map((t) => facetToken("k", t)));
-    if (q.providers?.length) groups.push(q.providers.map((p) => facetToken("p", p)));
-    if (q.statuses?.length) groups.push(q.statuses.map((s) => facetToken("s", s)));
-    if (q.tool) groups.push([facetToken("t", q.tool)]);
-    if (groups.length === 0) return match;
-    const facets = groups
-      .map((g) => (g.length === 1 ? `"${g[0]}"` : `(${g.map((t) => `"${t}"`).join(" OR ")})`))
-      .join(" AND ");
-    return `(${match}) AND {facets}: (${facets})`;
+    const facets = facetsOf(q);
+    return facets === null ? match : `(${match}) AND ${facets}`;
   }
 
   /**
@@ -199,9 +217,49 @@ export function createSearch(db: Database.Database) {
         return toHits(prepare(sql).all(phrase, ...f.params, q.limit) as Row[]);
       }
     }
-    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${oneKind ? "INDEXED BY events_type_time" : ""} ${join}
+    if (phrase === null && !q.sessionPrefix) {
+      const few = fewMatches(q, f, cond);
+      if (few) return few;
+    }
+    // Newest first from an index in that order, so the scan stops at the limit instead of sorting every match; a
+    // session prefix narrows through its own index instead.
+    const index = oneKind ? "INDEXED BY events_type_time" : q.sessionPrefix ? "" : "INDEXED BY events_time";
+    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${index} ${join}
       ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""}
       ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
+    return toHits(prepare(sql).all(...f.params, q.limit) as Row[]);
+  }
+
+  /**
+   * Filters without words that few events pass, answered by reading just those: the facet tokens count a kind,
+   * provider, status or tool (none at all for a tool name still being typed), and the sessions table counts a
+   * project's events. Null when many may pass, for the newest-first scan, which then stops early.
+   */
+  function fewMatches(q: EventQuery, f: Filters, cond: string): EventHit[] | null {
+    const only = facetsOf(q);
+    if (only !== null) {
+      const count = prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
+        .pluck()
+        .get(only, FEW_FACET_MATCHES + 1) as number;
+      if (count <= FEW_FACET_MATCHES) {
+        // Sorted by time on the candidates' rowids alone, then only the page's rows are read whole.
+        const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
+        const sql = `SELECT ${COLS}, NULL AS score FROM session_events e WHERE e.rowid IN (
+            SELECT e.rowid FROM events_fts c JOIN session_events e ON e.rowid = c.rowid ${join}
+            WHERE events_fts MATCH ? ${cond} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?)
+          ORDER BY e.timestamp DESC, e.rowid DESC`;
+        return toHits(prepare(sql).all(only, ...f.params, q.limit) as Row[]);
+      }
+    }
+    const projects = projectFilter(q);
+    if (!projects) return null;
+    const events = prepare(`SELECT coalesce(sum(s.event_count), 0) FROM sessions s WHERE ${projects.where}`)
+      .pluck()
+      .get(...projects.params) as number;
+    if (events > FEW_PROJECT_EVENTS) return null;
+    // The project's sessions first, then their events through the session index: a few thousand rows to sort.
+    const sql = `SELECT ${COLS}, NULL AS score FROM sessions s CROSS JOIN session_events e INDEXED BY events_session
+      ON e.session_id = s.session_id ${cond.replace(/^AND /, "WHERE ")} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
     return toHits(prepare(sql).all(...f.params, q.limit) as Row[]);
   }
 
