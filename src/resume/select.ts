@@ -18,6 +18,8 @@ import { CONTEXT_LIMITS, headTail, type RenderLimits, renderUnit, TAIL_LIMITS, t
 import type { RankedSymbol } from "./working-set.ts";
 
 export const TAIL_SHARE = 0.2;
+export const TAIL_SHARE_TIGHT = 0.05;
+const TIGHT = 1000;
 /** Share of what the tail leaves that goes to names: in a roomy brief, and in a tight one (≤ 1k tokens left). */
 export const NAMES_SHARE = 0.5;
 export const NAMES_SHARE_TIGHT = 0.9;
@@ -94,7 +96,8 @@ export function select(input: SelectInput): Selection {
   if (input.available <= 0 || units.length === 0) return out;
 
   // 1. The recent tail, contiguous from the newest unit back.
-  const tailBudget = input.available * TAIL_SHARE;
+  // In a tight brief the names carry more of what comes next per token than the tail does (eval:resume at 3 %).
+  const tailBudget = input.available * (input.available <= TIGHT ? TAIL_SHARE_TIGHT : TAIL_SHARE);
   let used = 0;
   const inTail = new Set<string>();
   for (let i = units.length - 1; i >= 0; i--) {

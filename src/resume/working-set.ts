@@ -56,8 +56,11 @@ const TOOL_ARG_NAMES = new Set([
   "with_escalated_permissions",
 ]);
 
+/** Tool names an MCP server gives its tools (`mcp__browser__click`): the harness's words, not the code's. */
+const MCP_TOOL = /^mcp__/;
+
 function noise(name: string): boolean {
-  return TOOL_ARG_NAMES.has(name);
+  return TOOL_ARG_NAMES.has(name) || MCP_TOOL.test(name);
 }
 
 /** Documents mention names; source files define them. */

@@ -8,11 +8,13 @@ import { fold } from "../../src/resume/build.ts";
 import { listCheckpoints } from "../../src/resume/checkpoints.ts";
 import type { Ledger } from "../../src/resume/ledger-types.ts";
 import { loadTimeline } from "../../src/resume/timeline.ts";
+import { rankSymbols } from "../../src/resume/working-set.ts";
 import { type IndexedSessions, indexSessions, PiSession } from "./session-builder.ts";
 
 const REBASE = "0000aaaa-aaaa-4bbb-8ccc-000000000017";
 const SEMICOLON = "0000aaaa-aaaa-4bbb-8ccc-000000000018";
 const PLAN = "0000aaaa-aaaa-4bbb-8ccc-000000000019";
+const NAMES = "0000aaaa-aaaa-4bbb-8ccc-000000000020";
 const CONFLICT = "CONFLICT (content): Merge conflict in src/a.ts\nerror: could not apply 1a2b3c4... change a";
 const UNMERGED = "error: Committing is not possible because you have unmerged files.";
 
@@ -46,6 +48,10 @@ beforeAll(() => {
         },
         "Todos have been modified successfully.",
       ),
+    new PiSession(NAMES)
+      .user("use mcp__browser__click to open the page, then fix parseConfig in src/config.ts")
+      .assistant("I will call mcp__browser__navigate first, then read parseConfig and loadSettings.")
+      .read("src/config.ts", "export function parseConfig(text: string) {\n  return loadSettings(text);\n}"),
   );
 });
 afterAll(() => ix.close());
@@ -79,5 +85,13 @@ describe("the plan as of the cut", () => {
     ]);
     const atFirst = ledgerAt(PLAN, calls[0]!.event_id).plan.map((p) => [p.text, p.state]);
     expect(atFirst).toEqual([["Write the reader", "in_progress"]]);
+  });
+});
+
+describe("the names in play", () => {
+  it("are the code's identifiers, not the harness's MCP tool names", () => {
+    const names = rankSymbols(loadTimeline(ix.store, NAMES)).map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(["parseConfig", "loadSettings"]));
+    expect(names.filter((n) => n.startsWith("mcp__"))).toEqual([]);
   });
 });
