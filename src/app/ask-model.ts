@@ -107,6 +107,12 @@ export async function createAnswerModel(choice: ModelChoice, env: Env): Promise<
       NO_MODEL_HINT,
     );
   }
+  if (!choice.url && !(await models.checkAuth(choice.provider)))
+    throw new CairnError(
+      "no_model",
+      `provider '${choice.provider}' has no key in the environment`,
+      "set its API key variable (pi-ai's names: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …; see docs/ask.md)",
+    );
   return piAnswerModel(models, model);
 }
 

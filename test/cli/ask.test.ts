@@ -194,6 +194,11 @@ describe("cairn ask", () => {
     expect(none.code).toBe(3);
     expect(none.stderr).toContain("no model is configured");
     expect(none.stderr).toContain("--url");
+    const keyless = cairn(["ask", QUESTION, "--db", db, "--provider", "anthropic", "--model", "claude-sonnet-4-5"], {
+      env: { ...env(), ANTHROPIC_API_KEY: "", ANTHROPIC_OAUTH_TOKEN: "" },
+    });
+    expect(keyless.code).toBe(3);
+    expect(keyless.stderr).toContain("provider 'anthropic' has no key in the environment");
     const dry = cairn(["ask", QUESTION, "--db", db, "--dry-run", "--budget", "1000"], { env: env() });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("target shim binary not found");
