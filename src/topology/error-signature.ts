@@ -101,10 +101,16 @@ export function topErrorLines(output: string, max = 5): string[] {
   return out;
 }
 
+/**
+ * Lines that read as text but say nothing about a failure: curl's progress-meter header, box drawing and banners
+ * of repeated punctuation.
+ */
+const CHROME_RE = /^\s*(?:% Total\s+% Received|Dload\s+Upload)|^[\s\u2500-\u259F|+=*#~_-]*$|^\s*[\u2500-\u259F]/;
+
 /** A signature for a failure whose output has no recognisable error line: its first line that reads as text. */
 export function fallbackSignature(output: string): ErrorSignature | null {
   const all = lines(output).filter((l) => l.length > 0);
-  const i = all.findIndex((l) => l.length < 300 && letterShare(l) >= 0.6);
+  const i = all.findIndex((l) => l.length < 300 && letterShare(l) >= 0.6 && !CHROME_RE.test(l));
   const line = i === -1 ? all[0] : withItem(all[i]!, all, i);
   return line ? make(line.slice(0, 300)) : null;
 }

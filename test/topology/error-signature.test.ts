@@ -91,5 +91,18 @@ describe("error signature", () => {
       "× Formatter would have printed the following content:",
     );
   });
+  it("a curl failure is summarised by its error, not by the progress meter's header (issue 17)", () => {
+    const out = [
+      "  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current",
+      "                                 Dload  Upload   Total   Spent    Left  Speed",
+      "  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0",
+      "zsh: no matches found: http://localhost:3000/api?x=1",
+    ].join("\n");
+    expect(fallbackSignature(out)?.line).toBe("zsh: no matches found: http://localhost:3000/api?x=1");
+    expect(fallbackSignature("╭──────────╮\n│ ─────── │\n======\nDeploy aborted by the hook")?.line).toBe(
+      "Deploy aborted by the hook",
+    );
+  });
+
   it("clips at 140 characters", () => expect(normalizeSignature(`error ${"x".repeat(300)}`)).toHaveLength(140));
 });
