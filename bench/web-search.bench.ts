@@ -113,14 +113,18 @@ function ask(q: string): Promise<{ ms: number; hits: number; status: number }> {
 const events = history.reader().counts().events;
 await ask("warm up");
 const typing: number[] = [];
+const slowest: Array<{ prefix: string; ms: number }> = [];
 const refused: string[] = [];
 for (const q of QUERIES) {
   for (const prefix of typed(q)) {
     const r = await ask(prefix);
-    if (r.status === 200) typing.push(r.ms);
-    else refused.push(prefix);
+    if (r.status === 200) {
+      typing.push(r.ms);
+      slowest.push({ prefix, ms: r.ms });
+    } else refused.push(prefix);
   }
 }
+slowest.sort((a, b) => b.ms - a.ms);
 const whole: number[] = [];
 for (let round = 0; round < 5; round++) for (const q of QUERIES) whole.push((await ask(q)).ms);
 const direct: number[] = [];
@@ -134,6 +138,12 @@ for (let round = 0; round < 5; round++)
 console.log(`index: ${db} (${events} events)`);
 console.log(
   `page API, typing (every prefix): ${summary(typing)}${refused.length ? `; ${refused.length} prefixes refused as malformed` : ""}`,
+);
+console.log(
+  `  slowest prefixes: ${slowest
+    .slice(0, 6)
+    .map((x) => `${JSON.stringify(x.prefix)} ${x.ms.toFixed(0)} ms`)
+    .join(", ")}`,
 );
 console.log(`page API, whole queries x5:      ${summary(whole)}`);
 console.log(`baseline, app.search in-process: ${summary(direct)}`);

@@ -24,8 +24,6 @@ const RANK_WINDOW = 4_000;
 const FEW_CANDIDATES = 500;
 /** Filters matching at most this many events by their facet tokens are sorted directly (a few ms per thousand). */
 const FEW_FACET_MATCHES = 20_000;
-/** A project with at most this many events is read through its sessions rather than by the time index. */
-const FEW_PROJECT_EVENTS = 20_000;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
 
@@ -79,7 +77,6 @@ export function filters(q: EventQuery): Filters {
   return { where, params, joinSessions: projects !== null || q.includeSubagents === false };
 }
 
-/** The `project:` condition on the joined sessions (`s`), or null without one. */
 /** The kind, provider, status and tool filters as a match on the facet tokens, or null without any. */
 function facetsOf(q: EventQuery): string | null {
   const groups: string[][] = [];
@@ -92,7 +89,20 @@ function facetsOf(q: EventQuery): string | null {
   return `{facets}: (${all.join(" AND ")})`;
 }
 
-function projectFilter(q: EventQuery): { where: string; params: string[] } | null {
+type ProjectFilter = { where: string; params: string[] };
+
+/** Timestamp descending (events without one last), then rowid descending: the order of filter-only results. */
+function newestFirst(a: { timestamp: string | null; rowid: number }, b: { timestamp: string | null; rowid: number }) {
+  if (a.timestamp !== b.timestamp) {
+    if (a.timestamp === null) return 1;
+    if (b.timestamp === null) return -1;
+    return a.timestamp < b.timestamp ? 1 : -1;
+  }
+  return b.rowid - a.rowid;
+}
+
+/** The `project:` condition on the joined sessions (`s`), or null without one. */
+function projectFilter(q: EventQuery): ProjectFilter | null {
   if (!q.projects || q.projects.length === 0) return null;
   return {
     where: `(${q.projects.map(() => "(s.project = ? COLLATE NOCASE OR s.cwd LIKE ? ESCAPE '\\')").join(" OR ")})`,
@@ -252,15 +262,30 @@ export function createSearch(db: Database.Database) {
       }
     }
     const projects = projectFilter(q);
-    if (!projects) return null;
-    const events = prepare(`SELECT coalesce(sum(s.event_count), 0) FROM sessions s WHERE ${projects.where}`)
-      .pluck()
-      .get(...projects.params) as number;
-    if (events > FEW_PROJECT_EVENTS) return null;
-    // The project's sessions first, then their events through the session index: a few thousand rows to sort.
-    const sql = `SELECT ${COLS}, NULL AS score FROM sessions s CROSS JOIN session_events e INDEXED BY events_session
-      ON e.session_id = s.session_id ${cond.replace(/^AND /, "WHERE ")} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
-    return toHits(prepare(sql).all(...f.params, q.limit) as Row[]);
+    return projects ? newestOfSessions(q, f, cond, projects) : null;
+  }
+
+  /**
+   * A project's events newest first, walked session by session from the most recently updated: once the page is
+   * full, a session updated no later than its oldest hit cannot add to it (no event is newer than its session's
+   * update), so the walk stops there. Events of different sessions at the very same time may break their tie
+   * differently from the global order.
+   */
+  function newestOfSessions(q: EventQuery, f: Filters, cond: string, projects: ProjectFilter): EventHit[] {
+    const sessions = prepare(
+      `SELECT s.session_id, s.updated_at FROM sessions s WHERE ${projects.where} ORDER BY s.updated_at DESC`,
+    ).all(...projects.params) as Array<{ session_id: string; updated_at: string | null }>;
+    const ofSession = prepare(`SELECT ${COLS}, e.rowid, NULL AS score FROM session_events e INDEXED BY events_session
+      JOIN sessions s ON s.session_id = e.session_id WHERE e.session_id = ? ${cond}
+      ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`);
+    let page: Array<Row & { rowid: number }> = [];
+    for (const s of sessions) {
+      const oldest = page.length >= q.limit ? page[q.limit - 1]!.timestamp : undefined;
+      if (oldest != null && (s.updated_at === null || s.updated_at <= oldest)) break;
+      const rows = ofSession.all(s.session_id, ...f.params, q.limit) as typeof page;
+      page = [...page, ...rows].sort(newestFirst).slice(0, q.limit);
+    }
+    return toHits(page);
   }
 
   return {
