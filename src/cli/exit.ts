@@ -1,6 +1,7 @@
 /**
  * The CLI's one error handler and its documented exit codes (docs/cli.md): 0 ok; 1 no results (search, as grep
- * does) or a failure; 2 a usage mistake; 3 no model configured (ask); 130 interrupted. Under --json an error is one JSON object on stdout,
+ * does) or a failure; 2 a usage mistake; 3 no model configured (ask); 130 interrupted. Under --json an error is
+ * one JSON object on stdout,
  * `{ "error": { "code", "message", "hint" } }`; otherwise one line on stderr, a hint, and for a usage mistake a
  * pointer to --help.
  */

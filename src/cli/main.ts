@@ -22,7 +22,8 @@ Options for every command:
   --help, -h           a command's options
   --version, -V        cairn's version
 
-Exit codes: 0 ok, 1 no results (search) or a failure, 2 a usage mistake, 130 interrupted. See docs/cli.md.
+Exit codes: 0 ok, 1 no results (search) or a failure, 2 a usage mistake, 3 no model configured (ask),
+130 interrupted. See docs/cli.md.
 Run 'cairn <command> --help' for a command's options.
 `;
 
