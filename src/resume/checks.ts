@@ -5,7 +5,7 @@
  */
 import { checkKey, isFailing } from "../topology/check-state.ts";
 import type { SessionEvent } from "../topology/types.ts";
-import { commandHead } from "./entities.ts";
+import { commandForm, commandHead } from "./entities.ts";
 import type { LedgerCheck, LedgerCommand } from "./ledger-types.ts";
 
 function strings(v: unknown): string[] {
@@ -56,8 +56,16 @@ export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
     if (e.event_type !== "command" || !e.command) continue;
     const head = commandHead(e.command);
     if (head === null) continue;
-    const c = heads.get(head) ?? { head, runs: 0, fails: 0, cites: [], lastOrdinal: 0 };
+    const c = heads.get(head) ?? { head, runs: 0, fails: 0, cites: [], forms: [], lastOrdinal: 0 };
     c.runs++;
+    const form = commandForm(e.command, head);
+    let known = c.forms.find((f) => f.form === form);
+    if (!known) {
+      known = { form, runs: 0, fails: 0 };
+      c.forms.push(known);
+    }
+    known.runs++;
+    if (e.status === "error") known.fails++;
     if (e.status === "error") c.fails++;
     c.cites.push(e.event_id);
     c.lastOrdinal = e.ordinal;
@@ -65,5 +73,5 @@ export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
   }
   return [...heads.values()]
     .sort((a, b) => b.runs - a.runs || b.lastOrdinal - a.lastOrdinal || (a.head < b.head ? -1 : 1))
-    .map(({ lastOrdinal: _l, ...c }) => c);
+    .map(({ lastOrdinal: _l, ...c }) => ({ ...c, forms: [...c.forms].sort((a, b) => b.runs - a.runs) }));
 }

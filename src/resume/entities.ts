@@ -119,6 +119,23 @@ export function commandHead(canonical: string): string | null {
   return `${prog} ${sub}`;
 }
 
+/**
+ * How a command was run, at the length that tells its runs apart: its head with the flags given (values dropped)
+ * and a bare `.`, other arguments left out (`git add .`, `git add -p`, `git status --porcelain`, `git commit -m`).
+ */
+export function commandForm(canonical: string, head: string): string {
+  const first = canonical.split(/ && | \| |; /)[0] ?? "";
+  const words = first.split(" ").filter((w) => w !== "" && !/^\w+=/.test(w));
+  const last = head.split(" ").at(-1) ?? "";
+  const at = words.findIndex((w) => w.replace(/^.*\//, "") === last || w === last);
+  const kept = words
+    .slice(at + 1)
+    .filter((w) => w === "." || /^--?[\w-]+/.test(w))
+    .map((w) => w.replace(/=.*$/, ""))
+    .slice(0, 3);
+  return [head, ...kept].join(" ");
+}
+
 /** Words that look like identifiers but are English, product names or too common to tell anything. */
 const COMMON = new Set([
   "GitHub",

@@ -134,6 +134,8 @@ export interface LedgerCommand extends Cited {
   head: string;
   runs: number;
   fails: number;
+  /** The ways it was run (`commandForm`), most runs first. */
+  forms: Array<{ form: string; runs: number; fails: number }>;
 }
 
 export interface Ledger {

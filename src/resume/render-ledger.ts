@@ -132,7 +132,16 @@ function range(first: number, last: number): string {
   return first === last ? `@${first}` : `@${first}–${last}`;
 }
 
-export function failureLine(f: LedgerFailure): string {
+export /** `git add .` ×7, `git add -p` ×3 (2 failed): the forms that tell a head's runs apart, the most used first. */
+function commandLine(c: Ledger["commands"][number]): string {
+  const forms = c.forms.length > 0 ? c.forms.slice(0, MAX_FORMS) : [{ form: c.head, runs: c.runs, fails: c.fails }];
+  const rest = c.forms.length - forms.length;
+  const shown = forms.map((f) => `\`${f.form}\` ×${f.runs}${f.fails ? ` (${f.fails} failed)` : ""}`).join(", ");
+  return `${shown}${rest > 0 ? ` (+${rest} more \`${c.head}\`)` : ""}`;
+}
+const MAX_FORMS = 3;
+
+function failureLine(f: LedgerFailure): string {
   const where = f.path ? ` ${f.path}` : "";
   const sig = clip(f.signature, 160);
   if (f.status === "open")
@@ -295,7 +304,7 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
   const commands = ledger.commands.slice(0, caps.commands);
   if (commands.length > 0) {
     const cites = commands.map((c) => c.cites[c.cites.length - 1]!);
-    const list = commands.map((c) => `\`${c.head}\` ×${c.runs}${c.fails ? ` (${c.fails} failed)` : ""}`).join(", ");
+    const list = commands.map(commandLine).join(", ");
     out.push(item("commands", withCites(`**Commands run**: ${list}`, cites), cites));
   }
 

@@ -15,6 +15,7 @@ const REBASE = "0000aaaa-aaaa-4bbb-8ccc-000000000017";
 const SEMICOLON = "0000aaaa-aaaa-4bbb-8ccc-000000000018";
 const PLAN = "0000aaaa-aaaa-4bbb-8ccc-000000000019";
 const NAMES = "0000aaaa-aaaa-4bbb-8ccc-000000000020";
+const COMMANDS = "0000aaaa-aaaa-4bbb-8ccc-000000000021";
 const CONFLICT = "CONFLICT (content): Merge conflict in src/a.ts\nerror: could not apply 1a2b3c4... change a";
 const UNMERGED = "error: Committing is not possible because you have unmerged files.";
 
@@ -52,6 +53,14 @@ beforeAll(() => {
       .user("use mcp__browser__click to open the page, then fix parseConfig in src/config.ts")
       .assistant("I will call mcp__browser__navigate first, then read parseConfig and loadSettings.")
       .read("src/config.ts", "export function parseConfig(text: string) {\n  return loadSettings(text);\n}"),
+    new PiSession(COMMANDS)
+      .user("commit the work")
+      .bash("git add .", "", 0)
+      .bash("git add .", "", 0)
+      .bash("git add -p src/a.ts", "error: pathspec 'src/a.ts' did not match any files", 1)
+      .bash("git status --porcelain", " M src/a.ts", 0)
+      .bash('git commit -m "first"', "[main 1a2b3c4] first", 0)
+      .bash('git commit -m "second"', "[main 5d6e7f8] second", 0),
   );
 });
 afterAll(() => ix.close());
@@ -85,6 +94,29 @@ describe("the plan as of the cut", () => {
     ]);
     const atFirst = ledgerAt(PLAN, calls[0]!.event_id).plan.map((p) => [p.text, p.state]);
     expect(atFirst).toEqual([["Write the reader", "in_progress"]]);
+  });
+});
+
+describe("the commands run", () => {
+  it("keep the flags that tell runs apart and drop the arguments that do not", () => {
+    const commands = ledgerAt(COMMANDS).commands.map((c) => [c.head, c.runs, c.forms.map((f) => [f.form, f.runs])]);
+    // A failed run counts against its own form.
+    const add = ledgerAt(COMMANDS).commands.find((c) => c.head === "git add");
+    expect(add?.forms.map((f) => f.fails)).toEqual([0, 1]);
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        [
+          "git add",
+          3,
+          [
+            ["git add .", 2],
+            ["git add -p", 1],
+          ],
+        ],
+        ["git commit", 2, [["git commit -m", 2]]],
+        ["git status", 1, [["git status --porcelain", 1]]],
+      ]),
+    );
   });
 });
 
