@@ -101,6 +101,11 @@ function newestFirst(a: { timestamp: string | null; rowid: number }, b: { timest
   return b.rowid - a.rowid;
 }
 
+/** The join a query needs for its session filters (`project:`, subagents left out), or nothing. */
+function sessionJoin(f: Filters): string {
+  return f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
+}
+
 /** The `project:` condition on the joined sessions (`s`), or null without one. */
 function projectFilter(q: EventQuery): ProjectFilter | null {
   if (!q.projects || q.projects.length === 0) return null;
@@ -153,8 +158,24 @@ export function createSearch(db: Database.Database) {
     return row ?? null;
   }
 
+  /** How many events match, counting no further than `cap + 1`. */
+  function countUpTo(match: string, cap: number): number {
+    return prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
+      .pluck()
+      .get(match, cap + 1) as number;
+  }
+
+  /** The newest page of a match's events that pass the filters: sorted by time on rowids, then read whole. */
+  function newestOfMatches(match: string, q: EventQuery, f: Filters, cond: string): EventHit[] {
+    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e WHERE e.rowid IN (
+        SELECT e.rowid FROM events_fts c JOIN session_events e ON e.rowid = c.rowid ${sessionJoin(f)}
+        WHERE events_fts MATCH ? ${cond} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?)
+      ORDER BY e.timestamp DESC, e.rowid DESC`;
+    return toHits(prepare(sql).all(match, ...f.params, q.limit) as Row[]);
+  }
+
   function ranked(q: EventQuery, text: string, f: Filters): EventHit[] {
-    const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
+    const join = sessionJoin(f);
     const cond = f.where.length ? `WHERE ${f.where.join(" AND ")}` : "";
     // bm25() with the column weights rather than the table's `rank`: the same scores, but FTS5 sorts `rank`
     // before it applies the rowid window, which cost three times as much.
@@ -179,9 +200,7 @@ export function createSearch(db: Database.Database) {
       if (rows.length >= q.limit || k >= MAX_CANDIDATES) return toHits(rows);
       const available = (
         floor === null
-          ? prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
-              .pluck()
-              .get(match, k + 1)
+          ? countUpTo(match, k)
           : prepare(
               "SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND rowid >= ? LIMIT ?)",
             )
@@ -198,7 +217,7 @@ export function createSearch(db: Database.Database) {
   }
 
   function newest(q: EventQuery, f: Filters): EventHit[] {
-    const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
+    const join = sessionJoin(f);
     const words = phraseOf(q.command ?? q.file ?? "");
     // With the kind known (a bare cmd: or file:), the index narrows to that kind before anything is joined.
     const phrase =
@@ -212,14 +231,9 @@ export function createSearch(db: Database.Database) {
     // so a scan stops at the limit instead of sorting every match.
     const oneKind = q.types?.length === 1;
     if (phrase !== null) {
-      const count = prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
-        .pluck()
-        .get(phrase, MAX_PHRASE_CANDIDATES + 1) as number;
-      if (count <= FEW_CANDIDATES || (count <= MAX_PHRASE_CANDIDATES && !oneKind)) {
-        const sql = `SELECT ${COLS}, NULL AS score FROM events_fts c JOIN session_events e ON e.rowid = c.rowid ${join}
-          WHERE events_fts MATCH ? ${cond} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
-        return toHits(prepare(sql).all(phrase, ...f.params, q.limit) as Row[]);
-      }
+      const count = countUpTo(phrase, MAX_PHRASE_CANDIDATES);
+      if (count <= FEW_CANDIDATES || (count <= MAX_PHRASE_CANDIDATES && !oneKind))
+        return newestOfMatches(phrase, q, f, cond);
       if (count <= MAX_PHRASE_CANDIDATES) {
         const sql = `WITH cand(rowid) AS (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)
           SELECT ${COLS}, NULL AS score FROM session_events e INDEXED BY events_type_time ${join}
@@ -248,18 +262,7 @@ export function createSearch(db: Database.Database) {
   function fewMatches(q: EventQuery, f: Filters, cond: string): EventHit[] | null {
     const only = facetsOf(q);
     if (only !== null) {
-      const count = prepare("SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)")
-        .pluck()
-        .get(only, FEW_FACET_MATCHES + 1) as number;
-      if (count <= FEW_FACET_MATCHES) {
-        // Sorted by time on the candidates' rowids alone, then only the page's rows are read whole.
-        const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
-        const sql = `SELECT ${COLS}, NULL AS score FROM session_events e WHERE e.rowid IN (
-            SELECT e.rowid FROM events_fts c JOIN session_events e ON e.rowid = c.rowid ${join}
-            WHERE events_fts MATCH ? ${cond} ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?)
-          ORDER BY e.timestamp DESC, e.rowid DESC`;
-        return toHits(prepare(sql).all(only, ...f.params, q.limit) as Row[]);
-      }
+      if (countUpTo(only, FEW_FACET_MATCHES) <= FEW_FACET_MATCHES) return newestOfMatches(only, q, f, cond);
     }
     const projects = projectFilter(q);
     return projects ? newestOfSessions(q, f, cond, projects) : null;
@@ -276,7 +279,7 @@ export function createSearch(db: Database.Database) {
       `SELECT s.session_id, s.updated_at FROM sessions s WHERE ${projects.where} ORDER BY s.updated_at DESC`,
     ).all(...projects.params) as Array<{ session_id: string; updated_at: string | null }>;
     const ofSession = prepare(`SELECT ${COLS}, e.rowid, NULL AS score FROM session_events e INDEXED BY events_session
-      JOIN sessions s ON s.session_id = e.session_id WHERE e.session_id = ? ${cond}
+      ${sessionJoin(f)} WHERE e.session_id = ? ${cond}
       ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`);
     let page: Array<Row & { rowid: number }> = [];
     for (const s of sessions) {
