@@ -107,8 +107,7 @@ const RUNS_SCRIPT = new Set(["run", "run-script", "exec", "dlx", "x"]);
  * `git push`, `npx tsc`, `pytest`), or null for inspection commands (`grep`, `ls`, `cat`).
  */
 export function commandHead(canonical: string): string | null {
-  const first = canonical.split(/ && | \| |; /)[0] ?? "";
-  const words = first.split(" ").filter((w) => w !== "" && !/^\w+=/.test(w));
+  const words = firstCommandWords(canonical);
   const prog = (words[0] ?? "").replace(/^.*\//, "");
   if (prog === "" || INSPECTION.has(prog) || !/^[\w.@+-]+$/.test(prog)) return null;
   if (!SUBCOMMANDED.has(prog)) return prog;
@@ -119,13 +118,18 @@ export function commandHead(canonical: string): string | null {
   return `${prog} ${sub}`;
 }
 
+/** The words of the first command of a line, without leading `NAME=value` assignments. */
+function firstCommandWords(canonical: string): string[] {
+  const first = canonical.split(/ && | \| |; /)[0] ?? "";
+  return first.split(" ").filter((w) => w !== "" && !/^\w+=/.test(w));
+}
+
 /**
  * How a command was run, at the length that tells its runs apart: its head with the flags given (values dropped)
  * and a bare `.`, other arguments left out (`git add .`, `git add -p`, `git status --porcelain`, `git commit -m`).
  */
 export function commandForm(canonical: string, head: string): string {
-  const first = canonical.split(/ && | \| |; /)[0] ?? "";
-  const words = first.split(" ").filter((w) => w !== "" && !/^\w+=/.test(w));
+  const words = firstCommandWords(canonical);
   const last = head.split(" ").at(-1) ?? "";
   const at = words.findIndex((w) => w.replace(/^.*\//, "") === last || w === last);
   const kept = words

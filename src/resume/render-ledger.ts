@@ -7,7 +7,14 @@
 import { clip } from "../topology/text.ts";
 import type { BriefItem } from "./brief-types.ts";
 import { cite, inlineCites } from "./citations.ts";
-import type { Ledger, LedgerCheck, LedgerDecision, LedgerFailure, LedgerMessage } from "./ledger-types.ts";
+import type {
+  Ledger,
+  LedgerCheck,
+  LedgerCommand,
+  LedgerDecision,
+  LedgerFailure,
+  LedgerMessage,
+} from "./ledger-types.ts";
 
 export interface LedgerCaps {
   requestChars: number;
@@ -133,7 +140,7 @@ function range(first: number, last: number): string {
 }
 
 export /** `git add .` ×7, `git add -p` ×3 (2 failed): the forms that tell a head's runs apart, the most used first. */
-function commandLine(c: Ledger["commands"][number]): string {
+function commandLine(c: LedgerCommand): string {
   const forms = c.forms.length > 0 ? c.forms.slice(0, MAX_FORMS) : [{ form: c.head, runs: c.runs, fails: c.fails }];
   const rest = c.forms.length - forms.length;
   const shown = forms.map((f) => `\`${f.form}\` ×${f.runs}${f.fails ? ` (${f.fails} failed)` : ""}`).join(", ");
