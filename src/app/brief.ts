@@ -4,7 +4,7 @@
  */
 
 import { CairnError } from "../common/errors.ts";
-import type { CitationRef, FallbackStep, ResumeBrief, SectionSummary } from "../resume/brief-types.ts";
+import type { FallbackRecord, ResumeBrief, Validation } from "../resume/brief-types.ts";
 import { budgetFor, createResumeEngine } from "../resume/engine.ts";
 import { overBudget } from "../resume/over-budget.ts";
 import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
@@ -28,37 +28,32 @@ export interface BriefRequest {
   leaf?: string;
 }
 
-/** The brief's one JSON shape. */
-export interface BriefJson {
-  session_id: string;
-  /** The event the brief is as of. */
-  at: string;
-  step: number | null;
-  budget_tokens: number;
-  tokens: number;
-  /** Estimated tokens of the session up to `at`. */
-  original_tokens: number;
-  ratio: number;
-  /** The brief (markdown), citing events as [e:ID]. */
-  text: string;
-  sections: SectionSummary[];
-  /** Every cited event, in timeline order. */
-  citations: CitationRef[];
-  validation: { coverage: number; missing: string[]; entity_overlap: number; ok: boolean };
-  fallback: Array<{
-    step: FallbackStep;
-    budget_tokens: number;
-    at: string;
-    tokens: number;
-    validation: BriefJson["validation"];
-  }>;
-  source: { file: string; first_line: number; last_line: number };
-  /**
-   * Why the brief's size is not the budget asked for, or null: larger (the smallest budget that validates, an
-   * earlier checkpoint, or a pointer to the transcript), or smaller (a surface's cap).
-   */
+/** What the JSON shows of a validation. */
+type ShownValidation = Pick<Validation, "coverage" | "missing" | "entity_overlap" | "ok">;
+
+/**
+ * The brief's one JSON shape: the engine's brief without its internals (the tokenizer, the first try's figures),
+ * and `budget_note`: why the brief's size is not the budget asked for, or null. Larger means the smallest budget
+ * that validates, an earlier checkpoint or a pointer to the transcript; smaller means a surface's cap.
+ */
+export type BriefJson = Pick<
+  ResumeBrief,
+  | "session_id"
+  | "at"
+  | "step"
+  | "budget_tokens"
+  | "tokens"
+  | "original_tokens"
+  | "ratio"
+  | "text"
+  | "sections"
+  | "citations"
+  | "source"
+> & {
+  validation: ShownValidation;
+  fallback: Array<Omit<FallbackRecord, "validation"> & { validation: ShownValidation }>;
   budget_note: string | null;
-}
+};
 
 export function briefSession(store: ReadonlyStore, req: BriefRequest): SessionRow {
   if (req.session !== undefined && req.session !== "latest") return resolveSessionId(store, req.session);
@@ -102,7 +97,7 @@ export async function buildBrief(store: ReadonlyStore, req: BriefRequest): Promi
 }
 
 export function briefJson(b: ResumeBrief, budgetNote: string | null): BriefJson {
-  const validation = (v: ResumeBrief["validation"]) => ({
+  const validation = (v: Validation): ShownValidation => ({
     coverage: v.coverage,
     missing: v.missing,
     entity_overlap: v.entity_overlap,
