@@ -1,29 +1,24 @@
 /** `askQuestion` with pi's faux provider behind the real pi-ai adapter: streaming, the budget, the citation check. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createModels, fauxAssistantMessage, fauxProvider } from "@earendil-works/pi-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askQuestion } from "../../src/app/ask-answer.ts";
 import { piAnswerModel } from "../../src/app/ask-model.ts";
 import { createCairn } from "../../src/app/cairn.ts";
-import { indexPaths, openStore } from "../../src/index.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
+import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cairn-ask-faux-"));
-const db = join(dir, "cairn.db");
 const CODEX = "codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl";
 
+let index: TempIndex;
+let dir: string;
+let db: string;
 beforeAll(() => {
-  const store = openStore(db);
-  try {
-    indexPaths({ store, paths: [join(realFixturesDir(), CODEX)], parallel: false });
-  } finally {
-    store.close();
-  }
+  index = tempIndex("cairn-ask-faux-", [join(realFixturesDir(), CODEX)]);
+  ({ dir, db } = index);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => index.remove());
 
 function userText(context: { messages: Array<{ role: string; content: unknown }> }): string {
   const m = context.messages.find((x) => x.role === "user");

@@ -1,28 +1,23 @@
 /** The evidence pack gathered from a real index: hits with their chains, the ledger of a named session, the budget. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evidencePack, searchable } from "../../src/app/ask.ts";
 import { createCairn } from "../../src/app/cairn.ts";
 import { renderPack } from "../../src/ask/pack.ts";
-import { indexPaths, openStore } from "../../src/index.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
+import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cairn-ask-pack-"));
-const db = join(dir, "cairn.db");
 const CODEX = "codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl";
 
+let index: TempIndex;
+let dir: string;
+let db: string;
 beforeAll(() => {
-  const store = openStore(db);
-  try {
-    indexPaths({ store, paths: [join(realFixturesDir(), CODEX)], parallel: false });
-  } finally {
-    store.close();
-  }
+  index = tempIndex("cairn-ask-pack-", [join(realFixturesDir(), CODEX)]);
+  ({ dir, db } = index);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => index.remove());
 
 describe("evidencePack", () => {
   it("holds the failing runs, what they came from, and stays under the budget", async () => {
