@@ -4,8 +4,9 @@
  * W = 100 events), build briefs at 3 %, 10 % and 30 % of the original and report held-out predictive recall beside
  * tail truncation at the same budget, with coverage, entity overlap, ratio and build time; then the build time of
  * whole-session briefs. Prints figures; asserts nothing (`--json` prints the rows as JSON instead).
+ * Then the same per agent over cuts every 5 % from 15 % to 95 % (resume-cuts.ts).
  * Goals: recall ≥ 0.85 at 10 % and ≥ 0.60 at 3 %, above the baseline at every budget, coverage 1.0, build ≤ 200 ms
- * for a 2.4 MB session.
+ * for a 2.4 MB session; per agent, above tail at every budget, and on pi and Claude ≥ 0.80 at 3 %, ≥ 0.95 at 10 %.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { createTokenCounter } from "../src/resume/tokens.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
 import type { SessionEvent } from "../src/topology/types.ts";
 import { realFixturesDir } from "./corpus.ts";
+import { agentGoals, fineCutRows, printAgentTable, summariseByAgent } from "./resume-cuts.ts";
 import { ledgerNoise } from "./resume-noise.ts";
 import { ENTITY_TYPES, type EntityType, goldEntities, isPrimary, recallOf, tailTruncate } from "./resume-recall.ts";
 
@@ -26,6 +28,9 @@ const MIN_EVENTS = 200;
 /** A 3 % brief of less than this many tokens of history is smaller than its own header and goal. */
 const MIN_PREFIX_TOKENS = 20_000;
 const json = process.argv.includes("--json");
+/** A structure-only fixture: its text was replaced by placeholders, so no entity can be recalled from it. */
+const redacted = (events: readonly SessionEvent[]) =>
+  events.filter((e) => /\[REDACTED_/.test(e.text)).length > events.length / 4;
 
 interface Row {
   session: string;
@@ -66,7 +71,7 @@ try {
     const events = store.sessionEvents(s.session_id);
     const name = s.source_file.replace(/^.*\//, "").slice(0, 22);
     if (events.length < MIN_EVENTS) continue;
-    if (events.filter((e) => /\[REDACTED_/.test(e.text)).length > events.length / 4) {
+    if (redacted(events)) {
       log(`${name.padEnd(22)} skipped: its text is redacted (structure-only fixture)`);
       continue;
     }
@@ -149,6 +154,20 @@ try {
     return s;
   });
 
+  log(`\nper agent, cuts every 5 % from 15 % to 95 % (window up to ${WINDOW} events), beside tail truncation`);
+  const fine = fineCutRows({
+    store,
+    engine,
+    counter,
+    budgets: BUDGETS,
+    window: WINDOW,
+    minEvents: MIN_EVENTS,
+    minPrefixTokens: MIN_PREFIX_TOKENS,
+    skip: redacted,
+  });
+  const byAgent = summariseByAgent(fine, BUDGETS);
+  printAgentTable(byAgent, log);
+
   // Noise is counted in the cut briefs above and in a whole-session brief of every session (short ones too: a
   // pasted log is as likely in a short session, and that is the brief a user sees first).
   const whole = store
@@ -200,10 +219,14 @@ try {
     ],
     ["build ≤ 200 ms for a 2.4 MB session", largest <= 200, `${largest.toFixed(0)} ms`],
     ["ledger noise share 0", noisyLines === 0, noiseShare.toFixed(3)],
+    ...agentGoals(byAgent),
   ] as const;
   log("\ngoals");
   for (const [what, ok, value] of goals) log(`  ${ok ? "met " : "MISS"}  ${what}: ${value}`);
-  if (json) console.log(JSON.stringify({ rows, summary, builds, noise: { ledgerLines, noisyLines }, goals }, null, 2));
+  if (json)
+    console.log(
+      JSON.stringify({ rows, summary, byAgent, fine, builds, noise: { ledgerLines, noisyLines }, goals }, null, 2),
+    );
 } finally {
   store.close();
   rmSync(dir, { recursive: true, force: true });
