@@ -20,6 +20,8 @@ const RESULT_HEAD = 500;
 const RESULT_TAIL = 200;
 const TEXT_CHARS = 1_500;
 const SUMMARY_CHARS = 2_500;
+// The store reads an event for a bundle as its first and last BUNDLE_END_CHARS characters: every clip here is
+// shorter, so a bundle of a huge output is the same as if the whole text had been read.
 const REPLY_IN_OUTCOME = 800;
 
 type Lookup = (eventId: string) => SessionEvent | undefined;

@@ -7,11 +7,11 @@
  */
 
 import { type Embedder, EmbedderError } from "../embedders/types.ts";
-import type { VectorUpkeep } from "../store/bundle-types.ts";
+import { BUNDLE_END_CHARS, type VectorUpkeep } from "../store/bundle-types.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 
 /** What keeping vectors current touches: the bundle queue, bundles, vectors, and events to bundle. */
-export type VectorStore = VectorUpkeep & Pick<ReadonlyStore, "getEvent">;
+export type VectorStore = VectorUpkeep & Pick<ReadonlyStore, "getEventHead">;
 
 import { buildBundle } from "./bundles.ts";
 
@@ -59,9 +59,10 @@ export function buildQueuedBundles(store: VectorStore, onProgress?: (p: VectorPr
 function buildBundleBatch(store: VectorStore): number | null {
   const queued = store.bundleQueue(2_000);
   if (queued.length === 0) return null;
-  const cache = new Map<string, ReturnType<VectorStore["getEvent"]>>();
+  const cache = new Map<string, ReturnType<VectorStore["getEventHead"]>>();
   const lookup = (id: string) => {
-    if (!cache.has(id)) cache.set(id, store.getEvent(id));
+    // the events a bundle hangs off (a call, a reply) show only their heads: never read a huge output whole
+    if (!cache.has(id)) cache.set(id, store.getEventHead(id, BUNDLE_END_CHARS));
     return cache.get(id);
   };
   const rows = queued.flatMap(({ rowid, event }) => buildBundle(rowid, event, lookup) ?? []);

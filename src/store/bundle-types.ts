@@ -5,6 +5,11 @@ import type { EventHit, EventQuery } from "./query-types.ts";
 /** Stored by index in the vector chunks: new kinds go at the end. */
 export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request", "reply", "outcome"] as const;
 export type BundleKind = (typeof BUNDLE_KINDS)[number];
+/**
+ * A bundle shows at most this many characters of the head or the tail of any event's text (search/bundles.ts keeps
+ * its clips under it), so the events a bundle is built from are read as their two ends, never whole.
+ */
+export const BUNDLE_END_CHARS = 16_384;
 
 /** The kind of bundle an event shows, by the event's type (a tool bundle shows its call). */
 export const BUNDLE_KIND_OF_EVENT: Partial<Record<EventType, BundleKind>> = {

@@ -8,6 +8,7 @@
 import type Database from "better-sqlite3";
 import type { SessionEvent } from "../topology/types.ts";
 import {
+  BUNDLE_END_CHARS,
   BUNDLE_KIND_OF_EVENT,
   BUNDLE_KINDS,
   type BundleKind,
@@ -37,8 +38,11 @@ export function createBundleStore(db: Database.Database): VectorUpkeep {
   const putSetting = db.prepare(
     "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
   );
+  // A bundle shows a text's head and tail only, so a many-megabyte tool output is read as its two ends (both
+  // longer than any bundle shows) instead of whole; octet_length reads the size without the text.
+  const ends = `CASE WHEN octet_length(text) > ${2 * BUNDLE_END_CHARS} THEN substr(text, 1, ${BUNDLE_END_CHARS}) || char(10) || substr(text, -${BUNDLE_END_CHARS}) ELSE text END AS text`;
   const queue = db.prepare(
-    `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
+    `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS.replace("text", ends)} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
   );
   const orphans = db.prepare(
     "DELETE FROM bundle_queue WHERE event_rowid NOT IN (SELECT rowid FROM session_events) AND event_rowid <= ?",

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
+import { buildBundle } from "../../src/search/bundles.ts";
 import { searchHybrid } from "../../src/search/hybrid.ts";
 import { buildQueuedBundles, refreshVectors } from "../../src/search/vectors.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
@@ -67,6 +68,19 @@ describe("bundles", () => {
     expect(push.text).toContain("[rejected]");
     // building again is a no-op
     expect(buildQueuedBundles(store)).toBe(0);
+  });
+
+  it("an output far longer than any bundle shows is bundled as if read whole (the store reads only its ends)", () => {
+    const middle = "x".repeat(200_000);
+    const output = `  first line says alpha ü\n${middle}\nlast line says omega ü  `;
+    writePiSession(dir, SID, [...turns, { prompt: "build it", runs: [{ command: "make all", output }] }]);
+    indexPaths({ store, paths: [dir] });
+    buildQueuedBundles(store);
+    const bundle = store.pendingBundles(100).find((b) => b.kind === "tool" && b.text.includes("make all"))!;
+    const result = store.sessionEvents(SID).find((e) => e.event_type === "tool_result" && e.text.includes("alpha"))!;
+    const whole = buildBundle(0, result, (id) => store.getEvent(id));
+    expect(whole!.text).toContain("omega ü");
+    expect(bundle.text).toBe(whole!.text);
   });
 
   it("a rewritten file drops its old events' bundles and vectors and bundles the new ones", async () => {
