@@ -1,3 +1,5 @@
+// First: under an old Node this exits with a message before anything that would crash it is loaded.
+import "./node-guard.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cairnVersion } from "../app/version.ts";

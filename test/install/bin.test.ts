@@ -8,6 +8,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MIN_NODE } from "../../src/cli/node-guard.ts";
+import { CLI } from "../helpers/cli.ts";
 import { REPO, realFixture } from "../helpers/transcripts.ts";
 
 const BIN = join(REPO, "bin", "cairn.js");
@@ -50,6 +52,21 @@ describe("bin/cairn.js", () => {
     );
     expect(res.status).toBe(1);
     expect(res.stderr).toContain("this is Node.js 22.18.9");
+  });
+
+  it("the CLI's own guard wants the Node version package.json's engines names", () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe(`>=${MIN_NODE}`);
+  });
+
+  it.runIf(old !== null)("dist/cli/main.js run directly by the old Node exits 1 with bin/cairn.js's words", () => {
+    const fromBin = spawnSync(old!, [BIN, "sessions"], { env, encoding: "utf8" });
+    for (const args of [["sessions", "--db", join(dir, "none.db")], ["--help"], []]) {
+      const res = spawnSync(old!, [CLI, ...args], { env, encoding: "utf8" });
+      expect(res.status, res.stderr).toBe(1);
+      expect(res.stderr).toBe(fromBin.stderr);
+      expect(res.stdout).toBe("");
+    }
   });
 
   it("runs from the TypeScript sources in a clone that was never built", () => {

@@ -1,0 +1,193 @@
+/**
+ * Issue 20: cold starts. Every figure is a new `node dist/cli/main.js …` process, timed from spawn to exit (or,
+ * for `cairn mcp`, from spawn to the first search answer), beside an empty `node -e 0` start and a `JSON.parse`
+ * of the largest real session from the same run. Cases run interleaved, one of each per round, so load from other
+ * processes falls on all of them alike. Goals: `--help` ≤ 1.5 × empty node; lexical search p95 ≤ 120 ms at 1 M
+ * events; `cairn mcp` first search ≤ 150 ms; `resume` of the largest real session ≤ 200 ms.
+ *
+ *   npm run bench -- cold
+ *   COLD_ROUNDS=N               rounds (default 12)
+ *   COLD_BASELINE=/other/checkout  also time that checkout's dist/ in the same rounds (before/after figures)
+ *   CAIRN_BENCH_DIR             where the million-event index of `npm run bench -- web-search` lives
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const ROUNDS = Number(process.env["COLD_ROUNDS"] ?? 12);
+const FIXTURES = process.env["CAIRN_REAL_FIXTURES"] ?? "/work/shared/fixtures/real";
+const BIG_INDEX = join(
+  process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench"),
+  "web-search",
+  "index-1000000.db",
+);
+const QUERIES = [
+  "error: TS2554",
+  "theme selector",
+  "process.env",
+  "test:fail",
+  "wrapAnsi",
+  "terminal colors look wrong",
+];
+
+interface Build {
+  name: string;
+  cli: string;
+}
+
+const builds: Build[] = [{ name: "this", cli: join(REPO, "dist/cli/main.js") }];
+const baseline = process.env["COLD_BASELINE"];
+if (baseline) builds.push({ name: "baseline", cli: join(resolve(baseline), "dist/cli/main.js") });
+for (const b of builds)
+  if (!existsSync(b.cli)) throw new Error(`${b.cli} is missing: run \`npm run build\` in ${dirname(dirname(b.cli))}`);
+
+function largestSession(): string | null {
+  if (!existsSync(FIXTURES)) return null;
+  let best: { path: string; size: number } | null = null;
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".jsonl")) {
+        const size = statSync(path).size;
+        if (!best || size > best.size) best = { path, size };
+      }
+    }
+  };
+  walk(FIXTURES);
+  return (best as { path: string } | null)?.path ?? null;
+}
+
+/** Wall time of one process, in milliseconds; throws when it fails unexpectedly. */
+function timed(args: string[], env: NodeJS.ProcessEnv = process.env, okCodes = [0]): number {
+  const start = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const ms = performance.now() - start;
+  if (!okCodes.includes(r.status ?? -1)) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Spawn → first `search_history` answer of `cairn mcp`, driven by the MCP SDK's own client over stdio. */
+async function mcpFirstSearch(cli: string, db: string): Promise<number> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const start = performance.now();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, "mcp", "--db", db],
+    env: getDefaultEnvironment(),
+  });
+  const client = new Client({ name: "cairn-bench", version: "0" });
+  await client.connect(transport);
+  await client.callTool({ name: "search_history", arguments: { query: "error: TS2554", limit: 10 } });
+  const ms = performance.now() - start;
+  await client.close();
+  return ms;
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+const times = new Map<string, number[]>();
+const record = (key: string, ms: number): void => {
+  const list = times.get(key) ?? [];
+  list.push(ms);
+  times.set(key, list);
+};
+
+const session = largestSession();
+const work = mkdtempSync(join(tmpdir(), "cairn-cold-"));
+let resumeArgs: { db: string; id: string } | null = null;
+if (session) {
+  // Indexed once, not timed: `resume` reads the index as a user's would after `cairn index`.
+  const db = join(work, "resume.db");
+  const idx = spawnSync(process.execPath, [builds[0]!.cli, "index", session, "--db", db, "--json"], {
+    encoding: "utf8",
+  });
+  if (idx.status !== 0) throw new Error(`indexing ${session} failed: ${idx.stderr}`);
+  const list = spawnSync(process.execPath, [builds[0]!.cli, "sessions", "--db", db, "--json"], { encoding: "utf8" });
+  const parsed = JSON.parse(list.stdout) as { session_id: string }[] | { sessions: { session_id: string }[] };
+  const rows = Array.isArray(parsed) ? parsed : parsed.sessions;
+  resumeArgs = { db, id: rows[0]!.session_id };
+}
+const hasBig = existsSync(BIG_INDEX);
+const env = { ...process.env, HOME: work, XDG_DATA_HOME: join(work, "data"), XDG_CACHE_HOME: join(work, "cache") };
+const parseOnly = session
+  ? `for (const l of require("fs").readFileSync(${JSON.stringify(session)}, "utf8").split("\\n")) if (l) JSON.parse(l)`
+  : null;
+
+console.log(
+  `${ROUNDS} rounds, ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} at start; Node ${process.versions.node}`,
+);
+if (!hasBig) console.log(`(no million-event index at ${BIG_INDEX}: run \`npm run bench -- web-search\` to build it)`);
+if (!session) console.log(`(no real fixtures at ${FIXTURES}: resume and JSON.parse skipped)`);
+
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    record("node -e 0", timed(["-e", "0"]));
+    if (parseOnly) record("node JSON.parse(largest session)", timed(["-e", parseOnly]));
+    // Alternate which build goes first, so neither always runs right after the empty start.
+    const order = round % 2 === 0 ? builds : [...builds].reverse();
+    for (const b of order) {
+      record(`${b.name}: --help`, timed([b.cli, "--help"], env));
+      record(`${b.name}: --version`, timed([b.cli, "--version"], env));
+      if (hasBig) {
+        const q = QUERIES[round % QUERIES.length]!;
+        record(
+          `${b.name}: search lexical 1M`,
+          timed([b.cli, "search", q, "--mode", "lexical", "--db", BIG_INDEX], env, [0, 1]),
+        );
+        record(`${b.name}: search hybrid 1M`, timed([b.cli, "search", q, "--db", BIG_INDEX], env, [0, 1]));
+        record(`${b.name}: mcp first search 1M`, await mcpFirstSearch(b.cli, BIG_INDEX));
+      }
+      if (resumeArgs) {
+        record(
+          `${b.name}: search hybrid (fixture, vectors)`,
+          timed([b.cli, "search", "failing test", "--db", resumeArgs.db], env, [0, 1]),
+        );
+        record(
+          `${b.name}: resume largest session`,
+          timed([b.cli, "resume", resumeArgs.id, "--db", resumeArgs.db], env),
+        );
+      }
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const empty = pct(times.get("node -e 0")!, 50);
+const GOALS: Record<string, string> = {
+  "--help": "≤ 1.5 × empty node",
+  "search lexical 1M": "p95 ≤ 120 ms",
+  "mcp first search 1M": "p95 ≤ 150 ms",
+  "resume largest session": "≤ 200 ms",
+};
+console.log(`\n${"case".padEnd(44)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p50/node".padStart(9)}  goal`);
+for (const [key, list] of times) {
+  const goal = Object.entries(GOALS).find(([k]) => key.endsWith(k))?.[1] ?? "";
+  console.log(
+    `${key.padEnd(44)} ${pct(list, 50).toFixed(0).padStart(6)}ms ${pct(list, 95).toFixed(0).padStart(6)}ms ${(pct(list, 50) / empty).toFixed(2).padStart(8)}×  ${goal}`,
+  );
+}
+if (baseline)
+  for (const key of times.keys())
+    if (key.startsWith("this: ")) {
+      const other = times.get(key.replace("this: ", "baseline: "));
+      if (other)
+        console.log(
+          `${key.slice(6).padEnd(38)} this/baseline p50 ${(pct(times.get(key)!, 50) / pct(other, 50)).toFixed(2)}`,
+        );
+    }
+console.log(
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} at end (other processes share these cores: compare ratios)`,
+);
