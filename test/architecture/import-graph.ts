@@ -11,6 +11,7 @@ import ts from "typescript";
 export const RANKS: Record<string, number> = {
   common: 0,
   readers: 1,
+  secrets: 1,
   topology: 2,
   store: 3,
   embedders: 3,
