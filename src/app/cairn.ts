@@ -15,7 +15,7 @@ import type { IndexResult } from "../indexer/indexer.ts";
 import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
 import { type Checkpoint, listCheckpoints } from "../resume/checkpoints.ts";
 import { isDerived } from "../resume/timeline.ts";
-import { type VerifyResult, verifyResumed } from "../resume/verify.ts";
+import type { VerifyResult } from "../resume/verify.ts";
 import { type HybridResult, type SearchMode, searchHybrid } from "../search/hybrid.ts";
 import { buildOverview, type Overview } from "../search/overview.ts";
 import { parseTime } from "../search/query.ts";
@@ -26,26 +26,21 @@ import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow, Store } f
 import { listThreads, resolveThread, threadTimeline } from "../threads/index.ts";
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
-import { type BriefJson, type BriefRequest, buildBrief } from "./brief.ts";
+import type { BriefJson, BriefRequest } from "./brief.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
 import { type ExportDocument, exportDocument } from "./export/document.ts";
 
 export { IdError } from "../store/resolve.ts";
 
-import {
-  checkRoots,
-  type EmbedRequest,
-  type GoneFile,
-  type IndexAnswer,
-  type IndexDeps,
-  type IndexRequest,
+import type {
+  EmbedRequest,
+  GoneFile,
+  IndexAnswer,
+  IndexDeps,
+  IndexRequest,
   runEmbed,
-  runIndex,
-  runPrune,
-  runWatch,
-  updateVectors,
-  type VectorOutcome,
-  type WatchRequest,
+  VectorOutcome,
+  WatchRequest,
 } from "./indexing.ts";
 import { dbPathFor, type Env, givenOpener, type Opener, readOpener, writeOpener } from "./open.ts";
 import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
@@ -163,7 +158,7 @@ export interface ReadCairn {
   /** A session (or a thread's sessions) whole, for `export`: a session id or prefix, else a thread's. */
   exportDocument(ref: string): ExportDocument;
   checkpoints(session: string): CheckpointsAnswer;
-  verify(req: { session: string; actions?: number }): VerifyResult;
+  verify(req: { session: string; actions?: number }): Promise<VerifyResult>;
   embedStatus(): EmbedStatus;
   /** The embedder queries are embedded with (the index's choice), or null for words only. */
   embedder(): Embedder | null;
@@ -244,6 +239,9 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       );
   };
   const deps: IndexDeps = { dbPath, store: writer, env, cwd };
+  // What only some commands need is loaded when first asked for: the indexer and its readers, the resume engine.
+  // A search or a timeline then starts without them (docs/performance.md).
+  const indexing = () => import("./indexing.ts");
 
   const app: Cairn = {
     mode,
@@ -277,7 +275,10 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
         later: end < total ? { start_row: end } : null,
       };
     },
-    brief: (req) => buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) }),
+    async brief(req) {
+      const { buildBrief } = await import("./brief.ts");
+      return buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) });
+    },
     threads: (req = {}) => listThreads(store(), req),
     overview: () => buildOverview(store()),
     sessions(req = {}) {
@@ -310,7 +311,8 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       const s = resolveSessionId(store(), ref);
       return { session_id: s.session_id, checkpoints: listCheckpoints(store(), s.session_id) };
     },
-    verify(req) {
+    async verify(req) {
+      const { verifyResumed } = await import("../resume/verify.ts");
       const s = resolveSessionId(store(), req.session);
       return verifyResumed(store(), { sessionId: s.session_id, ...(req.actions ? { actions: req.actions } : {}) });
     },
@@ -326,23 +328,26 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
 
     defaultRoots: () => defaultRoots(env, env["HOME"] ?? homedir()),
     async index(req = {}) {
+      const { checkRoots, runIndex } = await indexing();
       const roots = absolute(req.roots ?? app.defaultRoots());
       checkRoots(roots);
       return runIndex(deps, roots, req);
     },
     async refresh(paths) {
+      const { checkRoots, runIndex } = await indexing();
       const roots = paths.map((p) => resolve(cwd, p));
       checkRoots(roots);
       return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs: 30_000 })).indexed;
     },
-    watch(req) {
+    async watch(req) {
+      const { checkRoots, runWatch } = await indexing();
       const roots = absolute(req.roots);
       checkRoots(roots);
       return runWatch(deps, { ...req, roots });
     },
-    embed: (req = {}) => runEmbed(deps, req),
-    updateVectors: (o = {}) => updateVectors(deps, o),
-    prune: (req = {}) => runPrune(deps, req),
+    embed: async (req = {}) => (await indexing()).runEmbed(deps, req),
+    updateVectors: async (o = {}) => (await indexing()).updateVectors(deps, o),
+    prune: async (req = {}) => (await indexing()).runPrune(deps, req),
     checkpoint(req) {
       requireIndex();
       const s = writer();

@@ -25,7 +25,7 @@ export const verifyCommand: Command = {
     const actions = positiveInt("--actions", values.actions);
     const app = readCairn(io, values.db);
     try {
-      const r = app.verify({ session: id, ...(actions ? { actions } : {}) });
+      const r = await app.verify({ session: id, ...(actions ? { actions } : {}) });
       if (values.json) writeJson(io, r);
       else {
         io.stdout.write(
