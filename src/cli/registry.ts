@@ -73,6 +73,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "print shell completions: cairn completion bash|zsh|fish",
     load: async () => (await import("./commands/completion.ts")).completionCommand(COMMANDS),
   },
+  tui: {
+    summary: "browse, search and resume sessions in a terminal UI",
+    load: async () => (await import("./commands/tui.ts")).tuiCommand,
+  },
   serve: {
     summary: "serve a live agent session to browser tabs",
     load: async () => (await import("./commands/serve.ts")).serveCommand,

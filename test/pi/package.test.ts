@@ -20,6 +20,7 @@ interface PackageJson {
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
   devDependencies: Record<string, string>;
+  dependencies: Record<string, string>;
 }
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
 
@@ -64,11 +65,13 @@ describe("cairn as a pi package", () => {
       const source = entry.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts");
       expect(existsSync(join(root, source))).toBe(true);
     }
-    for (const name of ["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@earendil-works/pi-tui"]) {
+    for (const name of ["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai"]) {
       expect(pkg.peerDependencies[name]).toBeDefined();
       expect(pkg.peerDependenciesMeta[name]?.optional).toBe(true);
       expect(pkg.devDependencies[name]).toMatch(/^\d+\.\d+\.\d+$/);
     }
+    // `cairn tui` draws with pi-tui, so the CLI depends on it (pinned to the version pi ships) rather than borrowing pi's.
+    expect(pkg.dependencies["@earendil-works/pi-tui"]).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   const built = existsSync(join(root, "dist/pi/index.js"));

@@ -1,0 +1,382 @@
+/**
+ * The terminal UI's state and what each key does: the session list or search results on the left, the open
+ * session's Timeline, Event and Brief tabs on the right. It reads only through the application layer; drawing is
+ * `layout.ts`'s, the terminal `run.ts`'s.
+ */
+import { Input, matchesKey } from "@earendil-works/pi-tui";
+import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
+import { type EventWithChain, eventWithChain } from "../app/event-chain.ts";
+import type { TimelineRow } from "../search/timeline.ts";
+import type { SessionRow } from "../store/types.ts";
+import { Cursor } from "./cursor.ts";
+import type { Line } from "./lines.ts";
+import { Searcher, type SearchOutcome } from "./searcher.ts";
+import type { Style } from "./style.ts";
+
+export const TABS = ["timeline", "event", "brief"] as const;
+export type Tab = (typeof TABS)[number];
+export type Focus = "left" | "right" | "search";
+
+/** What the UI asks of its surroundings: the terminal's height, redraws, the clipboard, files, quitting. */
+export interface BrowserHost {
+  rows(): number;
+  requestRender(): void;
+  /** Puts text on the clipboard; returns where it went, for the status line. */
+  copy(text: string): string;
+  /** Writes the session's export; returns the path. */
+  exportSession(sessionId: string): string;
+  quit(then?: { resume: string[] }): void;
+}
+
+export interface Filters {
+  agent: string | null;
+  project: string | null;
+  since: string | null;
+}
+
+const SINCE = [null, "1d", "7d", "30d"] as const;
+
+export class Browser {
+  focus: Focus = "left";
+  tab: Tab = "timeline";
+  help = false;
+  status = "";
+  confirm: { prompt: string; argv: string[] } | null = null;
+  readonly filters: Filters = { agent: null, project: null, since: null };
+  sessions: SessionRow[] = [];
+  readonly sessionCursor = new Cursor();
+  results: SearchOutcome | null = null;
+  readonly hitCursor = new Cursor();
+  readonly input = new Input({ prompt: "/ ", placeholder: "search: words, error:, test:fail, decision:, file:…" });
+  open: SessionRow | null = null;
+  timeline: TimelineRow[] = [];
+  event: EventWithChain | null = null;
+  brief: { sessionId: string; text: string | null; error: string | null } | null = null;
+  readonly cursors: Record<Tab, Cursor> = { timeline: new Cursor(), event: new Cursor(), brief: new Cursor() };
+  /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
+  shown: Line[] = [];
+  private readonly searcher: Searcher;
+  private agents: string[] = [];
+  private projects: string[] = [];
+
+  readonly app: ReadCairn;
+  readonly style: Style;
+  private readonly host: BrowserHost;
+
+  constructor(app: ReadCairn, style: Style, host: BrowserHost) {
+    this.app = app;
+    this.style = style;
+    this.host = host;
+    this.searcher = new Searcher(app, (outcome) => {
+      this.results = outcome;
+      this.hitCursor.count = 0;
+      this.hitCursor.setCount(outcome.answer?.hits.length ?? 0);
+      this.hitCursor.moveTo(0);
+      host.requestRender();
+    });
+    this.input.onSubmit = () => this.leaveInput();
+    this.loadSessions();
+    const all = app.sessions({ limit: 500 });
+    this.agents = [...new Set(all.map((s) => s.provider))].sort();
+    this.projects = [...new Set(all.map((s) => s.project).filter((p): p is string => p !== null))].sort();
+  }
+
+  /** The query as sent: the filters as the query language's own words, then what was typed. */
+  query(): string {
+    const f = this.filters;
+    const words = [
+      f.agent ? `provider:${f.agent}` : "",
+      f.project ? `project:${f.project}` : "",
+      f.since ? `since:${f.since}` : "",
+      this.input.getValue().trim(),
+    ];
+    return words.filter(Boolean).join(" ");
+  }
+
+  loadSessions(): void {
+    const f = this.filters;
+    const keep = this.sessions[this.sessionCursor.index]?.session_id;
+    this.sessions = this.app.sessions({
+      limit: 500,
+      ...(f.agent ? { providers: [f.agent as SessionRow["provider"]] } : {}),
+      ...(f.project ? { projects: [f.project] } : {}),
+      ...(f.since ? { since: f.since } : {}),
+    });
+    this.sessionCursor.setCount(this.sessions.length);
+    const at = this.sessions.findIndex((s) => s.session_id === keep);
+    if (at >= 0) this.sessionCursor.moveTo(at);
+  }
+
+  /** Opens a session's timeline, at an event or at its end (where the work stopped). */
+  openSession(sessionId: string, at?: { event_id: string; ordinal: number }): void {
+    this.open = this.app.session(sessionId);
+    this.timeline = this.app.timeline({ session: this.open.session_id }).rows;
+    this.event = null;
+    this.brief = null;
+    for (const c of Object.values(this.cursors)) c.moveTo(0);
+    const cursor = this.cursors.timeline;
+    cursor.setCount(this.timeline.length);
+    cursor.moveTo(at ? this.rowOf(at) : this.timeline.length - 1);
+    this.tab = "timeline";
+    this.focus = "right";
+  }
+
+  /** Follows new events of the open session (and new sessions), for a live index. */
+  poll(withSessions: boolean): void {
+    if (this.open) {
+      const now = this.app.session(this.open.session_id);
+      if (now.event_count !== this.open.event_count || now.updated_at !== this.open.updated_at) {
+        this.open = now;
+        this.timeline = this.app.timeline({ session: now.session_id }).rows;
+        this.cursors.timeline.setCount(this.timeline.length, true);
+        this.host.requestRender();
+      }
+    }
+    if (withSessions && !this.results) {
+      const before = this.sessions.map((s) => `${s.session_id}:${s.event_count}`).join();
+      this.loadSessions();
+      if (this.sessions.map((s) => `${s.session_id}:${s.event_count}`).join() !== before) this.host.requestRender();
+    }
+  }
+
+  private rowOf(at: { event_id: string; ordinal: number }): number {
+    const exact = this.timeline.findIndex((r) => r.event_id === at.event_id);
+    if (exact >= 0) return exact;
+    let best = 0;
+    this.timeline.forEach((r, i) => {
+      if (r.ordinal <= at.ordinal) best = i;
+    });
+    return best;
+  }
+
+  /** Shows an event in the timeline of its session (opening it when it is another). */
+  jumpTo(ref: string): void {
+    const sessionId = this.open?.session_id;
+    let e: ReturnType<ReadCairn["resolveEvent"]>;
+    try {
+      e = this.app.resolveEvent(ref, sessionId ? { sessionId } : {});
+    } catch {
+      e = this.app.resolveEvent(ref);
+    }
+    if (e.session_id !== sessionId) this.openSession(e.session_id, e);
+    else {
+      this.cursors.timeline.moveTo(this.rowOf(e));
+      this.tab = "timeline";
+      this.focus = "right";
+    }
+    this.status = `at [e:${ref}] @${e.ordinal} ${e.event_type}`;
+  }
+
+  showEvent(ref: string): void {
+    this.event = eventWithChain(this.app, ref);
+    this.cursors.event.moveTo(0);
+    this.tab = "event";
+    this.focus = "right";
+  }
+
+  showTab(tab: Tab): void {
+    if (!this.open) return;
+    this.tab = tab;
+    this.focus = "right";
+    if (tab === "event" && !this.event) {
+      const row = this.timeline[this.cursors.timeline.index];
+      if (row) this.showEvent(row.event_id);
+    }
+    if (tab === "brief" && this.brief?.sessionId !== this.open.session_id) this.loadBrief(this.open.session_id);
+  }
+
+  private loadBrief(sessionId: string): void {
+    const mine = { sessionId, text: null as string | null, error: null as string | null };
+    this.brief = mine;
+    this.cursors.brief.moveTo(0);
+    this.app.brief({ session: sessionId }).then(
+      (b) => {
+        mine.text = b.text;
+        this.host.requestRender();
+      },
+      (error: unknown) => {
+        mine.error = error instanceof Error ? error.message : String(error);
+        this.host.requestRender();
+      },
+    );
+  }
+
+  handleInput(data: string): void {
+    try {
+      this.onKey(data);
+    } catch (error) {
+      this.status = this.style.red(error instanceof Error ? error.message : String(error));
+    }
+    this.host.requestRender();
+  }
+
+  private onKey(data: string): void {
+    if (matchesKey(data, "ctrl+c")) return this.host.quit();
+    if (this.confirm) {
+      const { argv } = this.confirm;
+      this.confirm = null;
+      this.status = "";
+      if (matchesKey(data, "enter")) this.host.quit({ resume: argv });
+      return;
+    }
+    if (this.focus === "search") return this.onSearchKey(data);
+    this.status = "";
+    if (data === "?") {
+      this.help = !this.help;
+      return;
+    }
+    if (this.help && (data === "q" || matchesKey(data, "escape"))) {
+      this.help = false;
+      return;
+    }
+    if (data === "/") return this.enterInput();
+    if (matchesKey(data, "tab") || matchesKey(data, "shift+tab")) {
+      this.focus = this.focus === "left" && this.open ? "right" : "left";
+      return;
+    }
+    if (data === "q" || matchesKey(data, "escape")) return this.back();
+    const tab = ({ "1": "timeline", "2": "event", "3": "brief" } as const)[data as "1" | "2" | "3"];
+    if (tab) return this.showTab(tab);
+    if (this.onAction(data)) return;
+    if (this.focus === "left" && this.onFilterKey(data)) return;
+    if (this.onMove(data)) return;
+    if (matchesKey(data, "enter")) this.enter();
+  }
+
+  private onSearchKey(data: string): void {
+    if (matchesKey(data, "escape")) return this.leaveInput();
+    if (matchesKey(data, "up") || matchesKey(data, "down")) {
+      this.hitCursor.moveBy(matchesKey(data, "up") ? -1 : 1);
+      return;
+    }
+    const before = this.input.getValue();
+    this.input.handleInput(data);
+    if (this.input.getValue() !== before) this.searcher.ask(this.query());
+  }
+
+  private enterInput(): void {
+    this.focus = "search";
+    this.input.focused = true;
+    this.help = false;
+    if (!this.results && this.input.getValue()) this.searcher.ask(this.query());
+  }
+
+  private leaveInput(): void {
+    this.input.focused = false;
+    this.focus = "left";
+  }
+
+  private back(): void {
+    if (this.focus === "right") this.focus = "left";
+    else if (this.results) {
+      this.searcher.cancel();
+      this.results = null;
+      this.input.setValue("");
+    } else this.host.quit();
+  }
+
+  private onFilterKey(data: string): boolean {
+    const f = this.filters;
+    if (data === "a") f.agent = next(this.agents, f.agent);
+    else if (data === "p") f.project = next(this.projects, f.project);
+    else if (data === "s") f.since = next(SINCE.slice(1) as string[], f.since);
+    else return false;
+    this.loadSessions();
+    if (this.results) this.searcher.ask(this.query());
+    return true;
+  }
+
+  private onAction(data: string): boolean {
+    if (data === "y") this.copy();
+    else if (data === "e" && this.open) this.status = `exported to ${this.host.exportSession(this.open.session_id)}`;
+    else if (data === "r") this.askResume();
+    else return false;
+    return true;
+  }
+
+  private copy(): void {
+    let text: string | null = null;
+    if (this.focus === "right" && this.tab === "brief") text = this.brief?.text ?? null;
+    else if (this.focus === "right") {
+      const target = this.shown[this.cursors[this.tab].index]?.target;
+      text = target ? `[e:${target}]` : null;
+    } else text = this.selectedSessionId();
+    if (!text) return;
+    const where = this.host.copy(text);
+    this.status = `copied ${text.length > 40 ? `${text.length} characters` : text} (${where})`;
+  }
+
+  private askResume(): void {
+    const id = this.open?.session_id ?? this.selectedSessionId();
+    if (!id) return;
+    const provider = this.open?.provider ?? this.sessions.find((s) => s.session_id === id)?.provider;
+    // Only pi can be started with the brief here; the other agents get the command that starts them with it.
+    const argv = provider === "pi" ? [id, "--exec", "pi"] : [id, "--print-command", provider ?? "claude"];
+    this.confirm = { prompt: `cairn resume ${argv.join(" ")}`, argv };
+  }
+
+  selectedSessionId(): string | null {
+    if (this.results) {
+      const hit = this.results.answer?.hits[this.hitCursor.index];
+      return hit?.session_id ?? null;
+    }
+    return this.sessions[this.sessionCursor.index]?.session_id ?? null;
+  }
+
+  private activeCursor(): Cursor {
+    if (this.focus === "right" && this.open) return this.cursors[this.tab];
+    return this.results ? this.hitCursor : this.sessionCursor;
+  }
+
+  private onMove(data: string): boolean {
+    const c = this.activeCursor();
+    const page = Math.max(1, this.host.rows() - 4);
+    if (matchesKey(data, "up") || data === "k") c.moveBy(-1);
+    else if (matchesKey(data, "down") || data === "j") c.moveBy(1);
+    else if (matchesKey(data, "pageUp")) c.moveBy(-page);
+    else if (matchesKey(data, "pageDown") || data === " ") c.moveBy(page);
+    else if (matchesKey(data, "home") || data === "g") c.moveTo(0);
+    else if (matchesKey(data, "end") || data === "G") c.moveTo(c.count - 1);
+    else if ((data === "n" || data === "N") && this.focus === "right") this.nextTarget(c, data === "n" ? 1 : -1);
+    else return false;
+    return true;
+  }
+
+  private nextTarget(c: Cursor, step: 1 | -1): void {
+    for (let i = c.index + step; i >= 0 && i < this.shown.length; i += step)
+      if (this.shown[i]?.target) return c.moveTo(i);
+  }
+
+  /** Scrolls the list under the mouse wheel. */
+  wheel(delta: number): void {
+    this.activeCursor().moveBy(delta);
+    this.host.requestRender();
+  }
+
+  private enter(): void {
+    if (this.focus === "left") {
+      const hit = this.results?.answer?.hits[this.hitCursor.index];
+      if (this.results && hit)
+        return this.openSession(hit.session_id, { event_id: hit.event_id, ordinal: ordinalOf(this, hit.event_id) });
+      const s = this.sessions[this.sessionCursor.index];
+      if (!this.results && s) this.openSession(s.session_id);
+      return;
+    }
+    const target = this.shown[this.cursors[this.tab].index]?.target;
+    if (!target) return;
+    if (this.tab === "timeline") this.showEvent(target);
+    else this.jumpTo(target);
+  }
+}
+
+function ordinalOf(b: Browser, eventId: string): number {
+  return b.app.resolveEvent(eventId).ordinal;
+}
+
+function next<T>(list: readonly T[], current: T | null): T | null {
+  if (current === null) return list[0] ?? null;
+  const i = list.indexOf(current);
+  return i < 0 || i === list.length - 1 ? null : list[i + 1]!;
+}
+
+export type { SearchAnswer };

@@ -1,0 +1,148 @@
+/**
+ * What each pane shows, as lines of text: sessions and search hits for the left pane, the timeline, an event with
+ * its evidence chain and edges, and the brief for the right. Lines that lead somewhere carry the event id Enter
+ * follows. Everything here is pure: widths are the caller's, colours come from the style.
+ */
+import type { EventWithChain } from "../app/event-chain.ts";
+import type { TimelineMark, TimelineRow } from "../search/timeline.ts";
+import type { SessionRow } from "../store/types.ts";
+import type { Style } from "./style.ts";
+
+/** A line of a pane; `target` is the event Enter opens from it. */
+export interface Line {
+  text: string;
+  target?: string;
+}
+
+const GLYPH: Record<TimelineMark, string> = {
+  prompt: "›",
+  reply: "‹",
+  call: "→",
+  output: "←",
+  error: "✗",
+  test_pass: "✓",
+  test_unknown: "?",
+  test_fail: "✗",
+  decision: "◆",
+  resume: "⟲",
+  note: "·",
+  file: "□",
+  command: "$",
+  outcome: "⇒",
+};
+
+/** `11-24 10:02` (UTC, as stored), or blanks. */
+export function shortTime(ts: string | null): string {
+  return ts ? `${ts.slice(5, 10)} ${ts.slice(11, 16)}` : "           ";
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** A session as two lines: agent, project and time; then its title and counts. */
+export function sessionLines(s: SessionRow, style: Style): [string, string] {
+  const counts = `${s.prompt_count}p ${s.tool_count}t${s.error_count ? ` ${style.red(`${s.error_count}✗`)}` : ""}`;
+  const head = `${style.agent(s.provider)(s.provider.padEnd(6))} ${shortTime(s.updated_at)} ${style.bold(s.project ?? "-")}`;
+  const title = oneLine(s.title ?? s.session_id);
+  return [head, `  ${counts} ${style.dim(title)}`];
+}
+
+export function markPaint(mark: TimelineMark, style: Style): (s: string) => string {
+  switch (mark) {
+    case "error":
+    case "test_fail":
+      return style.red;
+    case "test_pass":
+      return style.green;
+    case "decision":
+    case "outcome":
+      return style.yellow;
+    case "resume":
+      return style.cyan;
+    case "output":
+    case "call":
+      return style.dim;
+    default:
+      return (s) => s;
+  }
+}
+
+/** One timeline row: time, position, indentation for derived rows and sidechains, the mark and the summary. */
+export function timelineLine(r: TimelineRow, style: Style): Line {
+  const indent = `${r.sidechain ? "│ " : ""}${"  ".repeat(r.depth)}`;
+  const paint = markPaint(r.mark, style);
+  const branch = r.branch_from ? style.dim("↳ ") : "";
+  const text = `${style.dim(`${(r.timestamp ?? "").slice(11, 16).padEnd(5)} ${String(r.ordinal).padStart(5)}`)} ${indent}${branch}${paint(GLYPH[r.mark])} ${paint(oneLine(r.summary))}`;
+  return { text, target: r.event_id };
+}
+
+/** The Event tab: the event, the chain it came from, and its edges; events among them can be followed. */
+export function eventLines(a: EventWithChain, width: number, style: Style, wrap: Wrap): Line[] {
+  const e = a.event;
+  const out: Line[] = [];
+  out.push({ text: style.bold(`${e.event_type} ${e.event_id}`) });
+  const facts = [
+    `@${e.ordinal}`,
+    e.timestamp ?? "",
+    e.status ? `status ${e.status}` : "",
+    e.tool_name ? `tool ${e.tool_name}` : "",
+  ].filter(Boolean);
+  out.push({ text: style.dim(`${a.session.provider} ${a.session.project ?? ""} ${facts.join(" · ")}`) });
+  if (e.command) out.push({ text: `$ ${oneLine(e.command)}` });
+  if (e.file_path) out.push({ text: `file ${e.file_path}` });
+  out.push({ text: "" });
+  const body = e.text.split("\n").slice(0, 60);
+  for (const l of body) for (const w of wrap(l, width)) out.push({ text: w });
+  if (e.text.split("\n").length > 60) out.push({ text: style.dim("… (more in 'cairn show')") });
+  if (a.chain.length > 0) {
+    out.push({ text: "" }, { text: style.bold("Evidence chain (came from)") });
+    for (const c of a.chain)
+      out.push({ text: `  ↑ ${c.event_type} @${c.ordinal} ${style.dim(oneLine(c.text))}`, target: c.event_id });
+  }
+  for (const [title, edges] of [
+    ["Edges out", a.edges.out],
+    ["Edges in", a.edges.in],
+  ] as const) {
+    if (edges.length === 0) continue;
+    out.push({ text: "" }, { text: style.bold(title) });
+    for (const edge of edges) {
+      const line = `  ${edge.edge_type} → ${edge.other_type ?? edge.other_kind} ${style.dim(oneLine(edge.display))}`;
+      out.push(edge.other_kind === "event" ? { text: line, target: edge.other } : { text: line });
+    }
+  }
+  return out;
+}
+
+export type Wrap = (text: string, width: number) => string[];
+
+const CITATION = /\[e:([0-9a-zA-Z_:.-]+)\]/;
+
+/** The Brief tab: the brief's text wrapped; a line with a citation `[e:ID]` leads to its first cited event. */
+export function briefLines(text: string, width: number, wrap: Wrap): Line[] {
+  const out: Line[] = [];
+  for (const raw of text.split("\n")) {
+    for (const w of wrap(raw, width)) {
+      const m = CITATION.exec(w);
+      out.push(m ? { text: w, target: m[1]! } : { text: w });
+    }
+  }
+  return out;
+}
+
+export const HELP: ReadonlyArray<[string, string]> = [
+  ["↑ ↓  j k", "move"],
+  ["PgUp PgDn  g G", "page, first, last"],
+  ["Tab", "switch between the left and right pane"],
+  ["Enter", "open: a session, a hit at its event, a row's event, a citation"],
+  ["/", "search as you type (the full query language)"],
+  ["a  p  s", "in results: cycle the agent, project and since filters"],
+  ["1 2 3", "Timeline, Event and Brief tabs"],
+  ["n N", "next / previous line that leads to an event"],
+  ["y", "copy the event citation (or the brief, on the Brief tab)"],
+  ["e", "export the session as Markdown into the current folder"],
+  ["r", "resume: show the command, Enter runs it"],
+  ["q  Esc", "back; quit from the session list"],
+  ["Ctrl-C", "quit"],
+  ["?", "this help"],
+];

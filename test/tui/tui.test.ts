@@ -1,0 +1,102 @@
+/**
+ * The terminal UI end to end, as a user drives it: the real CLI in tmux on the real transcripts. Each step waits
+ * for what the screen should show (capture-pane polled), never a fixed time.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
+import { realFixturesDir } from "../helpers/transcripts.ts";
+import { hasTmux } from "../pi/helpers/tmux.ts";
+import { startCairnTui, type TuiRun } from "./tui-tmux.ts";
+
+let index: TempIndex;
+let run: TuiRun | undefined;
+let scratch: string | undefined;
+
+beforeAll(() => {
+  index = tempIndex("cairn-tui-index-", [realFixturesDir()]);
+  return () => index.remove();
+});
+afterEach(() => {
+  run?.kill();
+  run = undefined;
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+function start(): TuiRun {
+  scratch = mkdtempSync(join(tmpdir(), "cairn-tui-"));
+  run = startCairnTui({ dir: scratch, db: index.db });
+  return run;
+}
+
+const selectedRight = (r: TuiRun, screen: string) => r.right(screen).find((row) => row.startsWith("▸")) ?? "";
+
+describe.skipIf(!hasTmux())("cairn tui (tmux, real transcripts)", () => {
+  it("opens a timeline, searches and opens a hit, follows a brief citation, exports, resizes and quits clean", {
+    timeout: 180_000,
+  }, async () => {
+    const r = start();
+    await r.waitFor(/Sessions \(\d+\)/);
+    // The first session's timeline: Enter opens it with the cursor on its last row.
+    r.sendKeys("Enter");
+    let screen = await r.waitFor("[1 Timeline]");
+    expect(selectedRight(r, screen)).toMatch(/^▸\s*\d\d:\d\d\s+\d+ /);
+
+    // Search as you type; Enter goes to the results, Enter again opens the hit's session at the hit.
+    r.sendKeys("/");
+    r.sendText("test:fail");
+    screen = await r.waitFor(/Results \(\d+\)/);
+    expect(screen).toContain("why: ");
+    r.sendKeys("Enter", "Enter");
+    screen = await r.waitUntil("the hit's timeline", (s) => /[✗] \w+ `/.test(selectedRight(r, s)));
+
+    // The Brief tab; n moves to the next line with a citation, Enter follows it to the event in the timeline.
+    r.sendKeys("3");
+    await r.waitFor("Resume brief");
+    r.sendKeys("n");
+    screen = await r.waitUntil("a citation selected", (s) => /\[e:\w+\]/.test(selectedRight(r, s)));
+    const cited = /\[e:(\w+)\]/.exec(selectedRight(r, screen))![1]!;
+    r.sendKeys("Enter");
+    screen = await r.waitFor(`at [e:${cited}]`);
+    expect(screen).toContain("[1 Timeline]");
+
+    // Export into the folder it was started in.
+    r.sendKeys("e");
+    screen = await r.waitFor("exported to ");
+    const path = /exported to (\S+\.md)/.exec(screen)![1]!;
+    expect(existsSync(path)).toBe(true);
+    expect(readFileSync(path, "utf8")).toContain("[e:");
+
+    // 80×24 and back: the layout follows the terminal.
+    r.resize(80, 24);
+    screen = await r.waitUntil("the 80×24 layout", (s) => {
+      const rows = s.split("\n");
+      return rows.length >= 24 && /Results \(\d+\)/.test(s) && rows.every((row) => [...row].length <= 80);
+    });
+    // The footer keeps the last of the 24 rows.
+    expect(screen.split("\n")[23]).toContain("exported to");
+    r.resize(120, 32);
+    await r.waitUntil("the wide layout", (s) => s.split("\n").some((row) => [...row].length > 100));
+
+    // q backs out pane by pane, then quits; the shell's screen comes back as it was.
+    r.sendKeys("q", "q", "q");
+    screen = await r.waitFor("cairn exited 0");
+    expect(screen).toContain("before-tui");
+    expect(screen).not.toMatch(/Sessions \(|Timeline/);
+  });
+
+  it("Ctrl-C quits from anywhere with the terminal restored", { timeout: 60_000 }, async () => {
+    const r = start();
+    await r.waitFor(/Sessions \(\d+\)/);
+    r.sendKeys("/");
+    r.sendText("error");
+    await r.waitFor(/Results \(\d+\)/);
+    r.sendKeys("C-c");
+    const screen = await r.waitFor("cairn exited 0");
+    expect(screen).toContain("before-tui");
+    expect(screen).not.toContain("Results (");
+  });
+});
