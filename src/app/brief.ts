@@ -48,6 +48,7 @@ export type BriefJson = Pick<
   | "text"
   | "sections"
   | "citations"
+  | "must_keep"
   | "source"
 > & {
   validation: ShownValidation;
@@ -115,6 +116,7 @@ export function briefJson(b: ResumeBrief, budgetNote: string | null): BriefJson 
     sections: b.sections,
     citations: b.citations,
     validation: validation(b.validation),
+    must_keep: b.must_keep,
     fallback: b.fallback.map((f) => ({ ...f, validation: validation(f.validation) })),
     source: b.source,
     budget_note: budgetNote,

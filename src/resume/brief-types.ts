@@ -58,6 +58,26 @@ export interface CitationRef {
   source_line: number;
 }
 
+export const MUST_KEEP_KINDS = [
+  "modified_file",
+  "open_failure",
+  "failing_check",
+  "failing_test",
+  "open_decision",
+  "plan_item",
+  "constraint",
+  "step",
+  "latest_request",
+] as const;
+export type MustKeepKind = (typeof MUST_KEEP_KINDS)[number];
+
+/** A fact the brief must hold word for word (validation looks for it; so does the check of an AI-written brief). */
+export interface MustKeep {
+  kind: MustKeepKind;
+  /** What must appear in the brief (a prefix of the fact when the fact itself may be clipped). */
+  needle: string;
+}
+
 export interface ResumeBrief {
   session_id: string;
   /** The event the brief is as of. */
@@ -74,6 +94,8 @@ export interface ResumeBrief {
   /** Every cited event, in timeline order. */
   citations: CitationRef[];
   validation: Validation;
+  /** The facts the brief had to keep, as validation looked for them. */
+  must_keep: MustKeep[];
   /** The ladder's steps when the first brief did not validate; empty when it did. */
   fallback: FallbackRecord[];
   /** The budget asked for and how the brief built at it validated (the same as above when no ladder ran). */

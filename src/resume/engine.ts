@@ -10,6 +10,7 @@ import { runLadder } from "./ladder.ts";
 import { sourceLines } from "./render.ts";
 import { loadTimeline } from "./timeline.ts";
 import type { TokenCounter } from "./tokens.ts";
+import { mustKeep } from "./validate.ts";
 
 export interface ResumeOptions {
   sessionId: string;
@@ -110,6 +111,7 @@ function result(
     sections: a.summaries,
     citations: a.citations,
     validation: a.validation,
+    must_keep: mustKeep(f.ledger),
     fallback,
     requested: { budget_tokens: first.budget, tokens: first.tokens, validation: first.validation },
     tokenizer: counter.name,

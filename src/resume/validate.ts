@@ -4,29 +4,10 @@
  * whole brief text, whitespace-insensitively, wherever the builder put them.
  */
 import { clip } from "../topology/text.ts";
-import type { Validation } from "./brief-types.ts";
+import type { MustKeep, Validation } from "./brief-types.ts";
 import { commandHead, mentionsCommand, signatureView, weightedJaccard } from "./entities.ts";
 import type { Ledger } from "./ledger-types.ts";
 import type { Timeline } from "./timeline.ts";
-
-export const MUST_KEEP_KINDS = [
-  "modified_file",
-  "open_failure",
-  "failing_check",
-  "failing_test",
-  "open_decision",
-  "plan_item",
-  "constraint",
-  "step",
-  "latest_request",
-] as const;
-export type MustKeepKind = (typeof MUST_KEEP_KINDS)[number];
-
-export interface MustKeep {
-  kind: MustKeepKind;
-  /** What must appear in the brief (a prefix of the fact when the fact itself may be clipped). */
-  needle: string;
-}
 
 export const MIN_COVERAGE = 0.95;
 export const MIN_OVERLAP = 0.8;

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "./transcripts.ts";
@@ -25,4 +25,30 @@ export function cairn(
     maxBuffer: 256 * 1024 * 1024,
   });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/**
+ * Runs the built CLI without blocking this process, for tests whose fake servers answer from it; `onOut` sees
+ * stdout as it comes.
+ */
+export function cairnAsync(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; onOut?: (soFar: string) => void } = {},
+): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd ?? REPO,
+      env: { ...process.env, ...opts.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      opts.onOut?.(stdout);
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }

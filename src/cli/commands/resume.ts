@@ -1,14 +1,18 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { type AiResume, aiResume } from "../../app/ai-resume.ts";
+import { chooseModel, createAnswerModel } from "../../app/ask-model.ts";
 import type { BriefJson } from "../../app/brief.ts";
 import { readCairn } from "../app.ts";
 import { naturalInt, parseFlags } from "../args.ts";
 import { AGENTS, type Agent, agentArgv, MAX_BRIEF_ARG_BYTES } from "../brief-handoff.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { aiJson, aiVerdict } from "./resume-ai.ts";
 import { verifyCommand } from "./resume-verify.ts";
 
 const USAGE = `Usage: cairn resume [<session>|--latest] [--cwd DIR] [--at ID] [--step N] [--budget N|--ratio R]
                    [--strict] [--format md|json | --json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
+                   [--ai [--provider P --model M | --url URL --model M]]
        cairn resume verify <resumed-session> [--actions N] [--json] [--db PATH]
 
 Builds a cited brief to resume a session from: the ledger (goal, latest request, constraints, decisions, file
@@ -20,8 +24,10 @@ validate, the fallback ladder runs (the smallest larger budget that validates, a
 the transcript) and is reported; a brief over the budget asked for is named on stderr, or with --strict refused.
 --exec pi starts pi in the session's folder with the brief as its first message; --print-command prints the
 shell command that starts that agent with the brief. A brief over ${MAX_BRIEF_ARG_BYTES / 1000} KB reaches the agent through a file
-in $XDG_CACHE_HOME/cairn/briefs (Linux refuses longer arguments). 'resume verify' checks a session started from
-a brief.`;
+in $XDG_CACHE_HOME/cairn/briefs (Linux refuses longer arguments). --ai has a model (chosen as for 'cairn ask')
+rewrite the brief shorter; the rewrite is used only when it keeps every must-keep fact word for word and every
+citation checks out, else cairn says why and uses the deterministic brief. 'resume verify' checks a session
+started from a brief.`;
 
 export const resumeCommand: Command = {
   name: "resume",
@@ -43,6 +49,10 @@ export const resumeCommand: Command = {
         json: { type: "boolean" },
         exec: { type: "string" },
         "print-command": { type: "string" },
+        ai: { type: "boolean" },
+        provider: { type: "string" },
+        model: { type: "string", short: "m" },
+        url: { type: "string" },
         db: { type: "string" },
       },
       true,
@@ -66,36 +76,50 @@ export const resumeCommand: Command = {
     const ratio = positiveNumber("--ratio", values.ratio, false);
     if (ratio !== undefined && ratio > 1) throw new UsageError("--ratio is a share of the session, at most 1");
     const step = naturalInt("--step", values.step);
+    if (!values.ai && (values.provider ?? values.model ?? values.url) !== undefined)
+      throw new UsageError("--provider, --model and --url choose the model of --ai");
+    // the model is chosen before the index is read, so that a missing one is said at once
+    const choice = values.ai ? chooseModel(values, io.env) : null;
 
     const app = readCairn(io, values.db);
     let brief: BriefJson;
     let cwd: string | null;
+    let ai: AiResume | null = null;
     try {
       // A session named, the latest anywhere (--latest alone), or the latest in --cwd (default: here).
       const where = positionals[0] || (values.latest && values.cwd === undefined) ? {} : { cwd: values.cwd ?? "." };
-      brief = await app.brief({
+      const req = {
         ...(positionals[0] ? { session: positionals[0] } : { session: "latest" }),
         ...where,
         ...(values.at !== undefined ? { at: values.at } : {}),
         ...(step !== undefined ? { step } : {}),
         ...(budget !== undefined ? { budget } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
-      });
+      };
+      if (choice) {
+        const model = await createAnswerModel(choice, io.env);
+        ai = await aiResume(app, model, { ...req, ...(io.signal ? { signal: io.signal } : {}) });
+        brief = ai.brief;
+      } else brief = await app.brief(req);
       cwd = app.session(brief.session_id).cwd;
     } finally {
       app.close();
     }
     const over = brief.budget_note;
-    if (over && values.strict)
+    if (over && values.strict && ai?.chosen !== "ai")
       throw new Error(`${over}; --strict refuses it (give a larger --budget, or drop --strict to take it)`);
-    if (over) io.stderr.write(`cairn resume: ${over}\n`);
+    if (over && ai?.chosen !== "ai") io.stderr.write(`cairn resume: ${over}\n`);
+    if (ai) {
+      io.stderr.write(`cairn resume: ${aiVerdict(ai)}\n`);
+      brief = { ...brief, text: ai.text };
+    }
 
     if (values.exec === "pi") return execPi(agentArgv("pi", brief, io.env), cwd, io);
     if (agent !== undefined) {
       io.stdout.write(`${agentCommand(agentArgv(agent as Agent, brief, io.env), cwd)}\n`);
       return 0;
     }
-    if (format === "json") writeJson(io, brief);
+    if (format === "json") writeJson(io, ai ? { ...brief, ai: aiJson(ai) } : brief);
     else io.stdout.write(brief.text);
     return 0;
   },
