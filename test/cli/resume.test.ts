@@ -67,6 +67,7 @@ describe("cairn resume", { timeout: 120_000 }, () => {
       "sections",
       "citations",
       "validation",
+      "must_keep",
       "fallback",
       "source",
       "budget_note",

@@ -134,8 +134,10 @@ function render(b: BriefJson) {
     entity_overlap: x.entity_overlap,
     missing: x.missing.slice(0, 20).map((m) => oneLine(m, 200)),
   });
+  // must_keep repeats facts the text already holds: the answer's room is better spent on the text
+  const { must_keep: _facts, ...shown } = b;
   const structured = {
-    ...b,
+    ...shown,
     text: body.text,
     sections: b.sections.map((sec) => ({ ...sec, cites: sec.cites.slice(0, 5) })),
     citations: [] as BriefJson["citations"],
