@@ -14,7 +14,14 @@ export interface TuiRun extends TmuxSession {
   right(screen: string): string[];
 }
 
-export function startCairnTui(opts: { dir: string; db: string; width?: number; height?: number }): TuiRun {
+export function startCairnTui(opts: {
+  dir: string;
+  db: string;
+  /** The arguments before --db; `tui` unless given. */
+  args?: string[];
+  width?: number;
+  height?: number;
+}): TuiRun {
   const home = join(opts.dir, "home");
   const work = join(opts.dir, "work");
   mkdirSync(home, { recursive: true });
@@ -23,7 +30,7 @@ export function startCairnTui(opts: { dir: string; db: string; width?: number; h
   const quoted = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const script = [
     "echo before-tui",
-    `${quoted(process.execPath)} ${quoted(CLI)} tui --db ${quoted(opts.db)}`,
+    [process.execPath, CLI, ...(opts.args ?? ["tui"]), "--db", opts.db].map(quoted).join(" "),
     'echo "cairn exited $?"',
     "exec sleep 600",
   ].join("; ");

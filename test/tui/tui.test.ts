@@ -2,10 +2,11 @@
  * The terminal UI end to end, as a user drives it: the real CLI in tmux on the real transcripts. Each step waits
  * for what the screen should show (capture-pane polled), never a fixed time.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cairn } from "../helpers/cli.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 import { hasTmux } from "../pi/helpers/tmux.ts";
@@ -98,5 +99,52 @@ describe.skipIf(!hasTmux())("cairn tui (tmux, real transcripts)", () => {
     const screen = await r.waitFor("cairn exited 0");
     expect(screen).toContain("before-tui");
     expect(screen).not.toContain("Results (");
+  });
+});
+
+describe.skipIf(!hasTmux())("cairn alone in a terminal (tmux)", () => {
+  it("indexes, opens the UI, and shows events indexed while it is open", { timeout: 180_000 }, async () => {
+    scratch = mkdtempSync(join(tmpdir(), "cairn-tui-live-"));
+    const source = join(realFixturesDir(), "claude/codemie-incremental-subagents/turn-2.jsonl");
+    const lines = readFileSync(source, "utf8").split("\n").filter(Boolean);
+    const transcripts = join(scratch, "transcripts");
+    mkdirSync(transcripts);
+    const copy = join(transcripts, "session.jsonl");
+    const half = Math.floor(lines.length / 2);
+    writeFileSync(copy, `${lines.slice(0, half).join("\n")}\n`);
+    const db = join(scratch, "live.db");
+
+    run = startCairnTui({ dir: scratch, db, args: ["--root", transcripts] });
+    const r = run;
+    await r.waitFor("Sessions (1)");
+    r.sendKeys("Enter");
+    let screen = await r.waitFor("[1 Timeline]");
+    const events = (s: string) => Number(/· (\d+) events ·/.exec(s)?.[1] ?? Number.NaN);
+    const before = events(screen);
+    expect(before).toBeGreaterThan(0);
+
+    appendFileSync(copy, `${lines.slice(half).join("\n")}\n`);
+    const indexed = cairn(["index", "--root", transcripts, "--db", db]);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    screen = await r.waitUntil("the new events in the open timeline", (s) => events(s) > before);
+    // The cursor was on the last row, so it follows the new end.
+    const last =
+      r
+        .right(screen)
+        .filter((row) => /^\S?\s*\d\d:\d\d\s+\d+ /.test(row))
+        .at(-1) ?? "";
+    expect(last.startsWith("▸")).toBe(true);
+    r.sendKeys("q", "q");
+    await r.waitFor("cairn exited 0");
+  });
+
+  it("prints the overview when stdout is not a terminal", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-tui-pipe-"));
+    scratch = dir;
+    const res = cairn(["--root", join(realFixturesDir(), "codex"), "--db", join(dir, "c.db")], {
+      env: { HOME: dir },
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain("By agent and project");
   });
 });

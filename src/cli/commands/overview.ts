@@ -14,7 +14,8 @@ const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
 
 Indexes the agents' transcripts (Claude Code, Codex, pi; or the folders given with --root) and shows what is
 there: sessions per agent and project, the latest sessions and what is still failing in them, and what to run
-next. Run 'cairn help' for every command.`;
+next. In a terminal (stdin and stdout a TTY, no --json) it then opens the terminal UI ('cairn tui') instead of
+printing. Run 'cairn help' for every command.`;
 
 export const overviewCommand: Command = {
   name: "overview",
@@ -27,6 +28,7 @@ export const overviewCommand: Command = {
       json: { type: "boolean" },
     });
     const app = writeCairn(io, values.db);
+    let browse = false;
     try {
       const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
       const progress = createProgress(io, values.json === true);
@@ -63,13 +65,22 @@ export const overviewCommand: Command = {
         });
         return 0;
       }
-      print(io, overview, run.indexed, run.busy_pid, app.dbPath, rootDirs);
-      return 0;
+      // In a terminal, once there is something to browse, the overview is the terminal UI.
+      browse = overview.sessions > 0 && interactive(io);
+      if (!browse) print(io, overview, run.indexed, run.busy_pid, app.dbPath, rootDirs);
     } finally {
       app.close();
     }
+    if (!browse) return 0;
+    const { openTui } = await import("./tui.ts");
+    return openTui(io, values.db);
   },
 };
+
+/** A person at a terminal: stdin and stdout both a TTY (a pipe, a redirect or --json print the overview). */
+function interactive(io: CliIo): boolean {
+  return process.stdin.isTTY === true && io.stdout.isTTY === true && io.env["TERM"] !== "dumb";
+}
 
 function print(
   io: CliIo,
