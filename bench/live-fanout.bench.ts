@@ -71,17 +71,22 @@ for (let i = 0; i < viewports; i++) {
   ws.on("message", (data) => {
     const now = clock();
     const text = data.toString();
-    // Chunks are found by a string scan, not JSON.parse: the harness must not be what is being measured.
-    const at = text.indexOf('"delta":"');
+    // Chunks are found by a string scan, not JSON.parse: the harness must not be what is being measured. A
+    // message holds one frame or an array of the frames of one server turn; each chunk in it counts.
+    let at = text.indexOf('"delta":"');
     if (at !== -1) {
-      received++;
-      const sentAt = parseFloat(text.slice(at + 9));
-      if (sentAt >= warmupUntil) latencies.push(now - sentAt);
+      while (at !== -1) {
+        received++;
+        const sentAt = parseFloat(text.slice(at + 9));
+        if (sentAt >= warmupUntil) latencies.push(now - sentAt);
+        at = text.indexOf('"delta":"', at + 9);
+      }
       return;
     }
-    const frame = JSON.parse(text);
-    if (frame.kind === "hello") ws.send(JSON.stringify({ type: "subscribe", clientMsgId: "s" + i }));
-    else if (frame.kind === "ack" && ++ready === viewports) parentPort.postMessage({ type: "ready" });
+    for (const frame of [].concat(JSON.parse(text))) {
+      if (frame.kind === "hello") ws.send(JSON.stringify({ type: "subscribe", clientMsgId: "s" + i }));
+      else if (frame.kind === "ack" && ++ready === viewports) parentPort.postMessage({ type: "ready" });
+    }
   });
   ws.on("close", () => closed++);
 }

@@ -156,7 +156,9 @@ export function connect(url: string, events: ConnectionEvents, options: ConnectO
       if (socket !== ws) return;
       lastHeard = Date.now();
       try {
-        onFrame(JSON.parse(String(message.data)) as ServerFrame);
+        // A message is one frame, or an array of the frames one server turn produced (docs/live-protocol.md §3).
+        const data = JSON.parse(String(message.data)) as ServerFrame | ServerFrame[];
+        for (const frame of Array.isArray(data) ? data : [data]) onFrame(frame);
       } catch (error) {
         console.error("cairn live: bad frame", error);
       }

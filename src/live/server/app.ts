@@ -290,7 +290,6 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
         ws.on("close", () => viewports.delete(ws));
         const connection = attachViewport({
           socket: ws,
-          stream: socket,
           controller,
           viewportId: randomUUID(),
           rateLimit: { perSecond: limits.commandsPerSecond, burst: limits.commandBurst },

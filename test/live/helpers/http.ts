@@ -32,6 +32,8 @@ export function request(
 export interface TestSocket {
   ws: WebSocket;
   frames: ServerFrame[];
+  /** Each WebSocket message as it came (one frame, or an array of one server turn's frames). */
+  messages: string[];
   /** Resolves with the first frame (already received or future) that matches. */
   waitFor(match: (f: ServerFrame) => boolean, timeoutMs?: number): Promise<ServerFrame>;
   closed: Promise<{ code: number; reason: string }>;
@@ -42,9 +44,12 @@ export function connect(port: number, headers: Record<string, string>): Promise<
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
     const frames: ServerFrame[] = [];
+    const messages: string[] = [];
     const listeners = new Set<() => void>();
     ws.on("message", (data) => {
-      frames.push(JSON.parse(data.toString()) as ServerFrame);
+      messages.push(data.toString());
+      // One frame, or an array of the frames of one server turn.
+      frames.push(...([] as ServerFrame[]).concat(JSON.parse(data.toString()) as ServerFrame | ServerFrame[]));
       for (const l of [...listeners]) l();
     });
     const closed = new Promise<{ code: number; reason: string }>((r) =>
@@ -56,6 +61,7 @@ export function connect(port: number, headers: Record<string, string>): Promise<
       resolve({
         ws,
         frames,
+        messages,
         closed,
         send: (value) => ws.send(typeof value === "string" ? value : JSON.stringify(value)),
         waitFor(match, timeoutMs = 5_000) {
