@@ -4,12 +4,17 @@
  * would send at 2k and 8k tokens and reports its recall of the judged events (all of them, and the grade-2 ones).
  * Offline: no model is called. Prints figures; asserts nothing. `--verbose` lists each query; `--budgets 2000,32000`
  * chooses the budgets.
+ * With a model configured as for `cairn ask` (CAIRN_ASK_PROVIDER/MODEL/URL or --provider/--model/--url), it also asks
+ * every query at the largest budget and reports the share of answer sentences making a claim whose citation checks
+ * out; without one it says so and calls nothing.
  * Goal: recall ≥ 0.9 at 8k.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evidencePack } from "../src/app/ask.ts";
+import { askQuestion } from "../src/app/ask-answer.ts";
+import { chooseModel, createAnswerModel, type ModelChoice } from "../src/app/ask-model.ts";
 import { createCairn } from "../src/app/cairn.ts";
 import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
@@ -20,6 +25,19 @@ import { loadJudged, usableFixturePaths } from "./search-eval/judged.ts";
 const flag = process.argv.indexOf("--budgets");
 const BUDGETS = flag > 0 ? process.argv[flag + 1]!.split(",").map(Number) : [2000, 8000];
 const verbose = process.argv.includes("--verbose");
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+/** The model the flags or the environment choose, or null (no model: nothing is sent). */
+function configuredModel(): ModelChoice | null {
+  try {
+    return chooseModel({ provider: arg("provider"), model: arg("model"), url: arg("url") }, process.env);
+  } catch {
+    return null;
+  }
+}
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-ask-eval-"));
 const store = openStore(join(dir, "eval.db"));
@@ -68,6 +86,7 @@ try {
         .padStart(7)}`,
     );
   }
+  await citationShare(judged.map((q) => q.query));
   if (verbose)
     for (const id of new Set(rows.map((r) => r.id)))
       console.log(
@@ -79,4 +98,29 @@ try {
 } finally {
   app.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** With a model: the share of claim sentences whose citation checks out, over every query at the largest budget. */
+async function citationShare(questions: string[]): Promise<void> {
+  const choice = configuredModel();
+  if (!choice) {
+    console.log(
+      "\nanswer citations: not measured (no model configured; set CAIRN_ASK_URL and CAIRN_ASK_MODEL, or pass --url/--provider with --model)",
+    );
+    return;
+  }
+  const model = await createAnswerModel(choice, process.env);
+  const budget = Math.max(...BUDGETS);
+  let claims = 0;
+  let supported = 0;
+  let uncited = 0;
+  for (const question of questions) {
+    const { check } = await askQuestion(app, model, { question, budget });
+    claims += check.claims;
+    supported += check.supported;
+    uncited += check.sentences.filter((x) => x.verdict === "uncited").length;
+  }
+  console.log(
+    `\nanswer citations (${model.name}, ${questions.length} questions at ${budget / 1000}k): ${supported} of ${claims} claim sentences cite evidence that supports them (${(supported / Math.max(1, claims)).toFixed(3)}); ${uncited} cite nothing`,
+  );
 }
