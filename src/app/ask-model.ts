@@ -7,6 +7,7 @@
  */
 import type { AnswerModel, AnswerOptions, AskPrompt } from "../ask/prompt.ts";
 import { CairnError } from "../common/errors.ts";
+import { readConfig, writeConfig } from "./config.ts";
 import type { Env } from "./open.ts";
 
 export interface ModelChoice {
@@ -26,16 +27,30 @@ export interface ModelFlags {
 export const NO_MODEL_HINT =
   "pass --provider P --model M (key from the provider's variable, e.g. ANTHROPIC_API_KEY), or --url " +
   "http://localhost:11434/v1 --model M for an OpenAI-compatible server, or set CAIRN_ASK_PROVIDER, " +
-  "CAIRN_ASK_MODEL, CAIRN_ASK_URL; --dry-run prints the evidence without a model (see docs/ask.md)";
+  "CAIRN_ASK_MODEL, CAIRN_ASK_URL (add --save to remember a choice); --dry-run prints the evidence without a model (see docs/ask.md)";
 
 const COMPATIBLE = "openai-compatible";
 
-/** The model the flags or the environment choose; throws `no_model` when there is none. */
+/**
+ * The model the flags, else the environment, else the saved choice (`cairn ask --save`) choose; throws `no_model`
+ * when there is none. A source is taken whole: flags or variables never mix with a saved choice.
+ */
 export function chooseModel(flags: ModelFlags, env: Env): ModelChoice {
-  const set = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
-  const url = set(flags.url) ?? set(env["CAIRN_ASK_URL"]) ?? null;
-  const provider = set(flags.provider) ?? set(env["CAIRN_ASK_PROVIDER"]) ?? (url ? COMPATIBLE : undefined);
-  const model = set(flags.model) ?? set(env["CAIRN_ASK_MODEL"]);
+  const set = (v: string | undefined | null) =>
+    v === undefined || v === null || v.trim() === "" ? undefined : v.trim();
+  const given = [
+    flags.url,
+    flags.provider,
+    flags.model,
+    env["CAIRN_ASK_URL"],
+    env["CAIRN_ASK_PROVIDER"],
+    env["CAIRN_ASK_MODEL"],
+  ];
+  const saved = given.some((v) => set(v) !== undefined) ? undefined : readConfig(env).model;
+  const url = set(flags.url) ?? set(env["CAIRN_ASK_URL"]) ?? set(saved?.url) ?? null;
+  const provider =
+    set(flags.provider) ?? set(env["CAIRN_ASK_PROVIDER"]) ?? set(saved?.provider) ?? (url ? COMPATIBLE : undefined);
+  const model = set(flags.model) ?? set(env["CAIRN_ASK_MODEL"]) ?? set(saved?.model);
   if (!provider && !model) throw new CairnError("no_model", "no model is configured to answer with", NO_MODEL_HINT);
   if (!provider) throw new CairnError("no_model", `--model ${model} needs --provider or --url`, NO_MODEL_HINT);
   if (!model) throw new CairnError("no_model", `--provider ${provider} needs --model`, NO_MODEL_HINT);
@@ -43,6 +58,11 @@ export function chooseModel(flags: ModelFlags, env: Env): ModelChoice {
     throw new CairnError("no_model", "an OpenAI-compatible provider needs --url", NO_MODEL_HINT);
   if (url && !/^https?:\/\//.test(url)) throw new CairnError("usage", `--url must be an http(s) URL, not '${url}'`);
   return { provider, model, url };
+}
+
+/** Saves the choice as the default for `ask` and `resume --ai`; returns the settings file's path. */
+export function saveModel(choice: ModelChoice, env: Env): string {
+  return writeConfig(env, { ...readConfig(env), model: choice });
 }
 
 type PiAi = typeof import("@earendil-works/pi-ai");
@@ -97,23 +117,45 @@ export async function createAnswerModel(choice: ModelChoice, env: Env): Promise<
     models = builtinModels({ authContext });
   }
   const model = models.getModel(choice.provider, choice.model);
-  if (!model) {
-    const known = models.getProviders().some((p) => p.id === choice.provider);
+  if (model && (choice.url || (await models.checkAuth(choice.provider)))) return piAnswerModel(models, model);
+  // pi's own providers and stored logins (auth.json, models.json) when pi is installed
+  const pi = choice.url ? null : await piRuntime();
+  const piModel = pi?.getModel(choice.provider, choice.model);
+  if (pi && piModel && (await pi.checkAuth(choice.provider))) return piAnswerModel(pi, piModel);
+  if (!model && !piModel) {
+    const known =
+      models.getProviders().some((p) => p.id === choice.provider) || pi?.getProvider(choice.provider) !== undefined;
     throw new CairnError(
       "no_model",
       known
         ? `provider '${choice.provider}' has no model '${choice.model}'`
-        : `no provider '${choice.provider}' in pi-ai`,
+        : `no provider '${choice.provider}' in pi-ai${pi ? " or pi's models.json" : ""}`,
       NO_MODEL_HINT,
     );
   }
-  if (!choice.url && !(await models.checkAuth(choice.provider)))
-    throw new CairnError(
-      "no_model",
-      `provider '${choice.provider}' has no key in the environment`,
-      "set its API key variable (pi-ai's names: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …; see docs/ask.md)",
-    );
-  return piAnswerModel(models, model);
+  throw new CairnError(
+    "no_model",
+    `provider '${choice.provider}' has no key in the environment${pi ? " or in pi's stored logins" : ""}`,
+    "set its API key variable (pi-ai's names: ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY, …; see docs/ask.md), or log in with pi (/login)",
+  );
+}
+
+/**
+ * pi's model runtime, reading pi's stored credentials and custom models from its agent folder (PI_CODING_AGENT_DIR,
+ * default ~/.pi/agent), without refreshing catalogs over the network; null when pi is not installed.
+ */
+async function piRuntime(): Promise<
+  | (import("@earendil-works/pi-ai").Models & {
+      getProvider(id: string): unknown;
+    })
+  | null
+> {
+  try {
+    const { ModelRuntime } = await import("@earendil-works/pi-coding-agent");
+    return await ModelRuntime.create({ allowModelNetwork: false, refreshOnCreate: false });
+  } catch {
+    return null;
+  }
 }
 
 /** An `AnswerModel` over a pi-ai collection and one of its models (a faux provider's in tests). */

@@ -2,7 +2,7 @@
  * `cairn ask` through the real CLI against a fake OpenAI-compatible server on 127.0.0.1 (chat completions,
  * streamed as server-sent events), over the real transcripts indexed into a temp database.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +121,33 @@ describe("cairn ask", () => {
     fake.hold = null;
     expect(sawFirstAlone).toBe(true);
     expect(r.stdout).toContain("FIRST-PIECE second piece.");
+  });
+
+  it("uses pi's own providers and stored logins (models.json, auth.json) when the environment has no key", async () => {
+    const agent = join(dir, "pi-agent");
+    mkdirSync(agent, { recursive: true });
+    writeFileSync(
+      join(agent, "models.json"),
+      JSON.stringify({
+        providers: {
+          "team-llm": { baseUrl: fake.url, api: "openai-completions", models: [{ id: "fake-model" }] },
+        },
+      }),
+    );
+    writeFileSync(join(agent, "auth.json"), JSON.stringify({ "team-llm": { type: "api_key", key: "k-stored-123" } }), {
+      mode: 0o600,
+    });
+    fake.reply = (ex) => {
+      const id = blockWith(ex.user, "target shim binary not found");
+      return [`error: target shim binary not found [e:${id}].`];
+    };
+    const r = await cairnAsync(["ask", QUESTION, "--db", db, "--provider", "team-llm", "--model", "fake-model"], {
+      env: { ...env(), PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1" },
+    });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(fake.seen.at(-1)!.authorization).toBe("Bearer k-stored-123");
+    expect(r.stdout).toContain("checked: 1 of 1 claims cite evidence that supports them");
   });
 
   it("without a model says how to configure one and exits 3; --dry-run prints the pack and sends nothing", async () => {

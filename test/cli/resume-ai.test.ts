@@ -3,6 +3,8 @@
  * must-keep fact word for word with valid citations is handed over; one that drops a constraint or an open failure,
  * or cites an event the brief does not, is rejected with the reason and the deterministic brief is printed.
  */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cairn, cairnAsync } from "../helpers/cli.ts";
 import { type Exchange, type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
@@ -23,7 +25,14 @@ afterAll(async () => {
   index?.remove();
 });
 
-const env = () => ({ HOME: index.dir, CAIRN_ASK_PROVIDER: "", CAIRN_ASK_MODEL: "", CAIRN_ASK_URL: "", NO_COLOR: "1" });
+const env = () => ({
+  HOME: index.dir,
+  XDG_CONFIG_HOME: join(index.dir, "config"),
+  CAIRN_ASK_PROVIDER: "",
+  CAIRN_ASK_MODEL: "",
+  CAIRN_ASK_URL: "",
+  NO_COLOR: "1",
+});
 const resume = (...args: string[]) => cairnAsync(["resume", SESSION, "--db", index.db, ...args], { env: env() });
 const AI = () => ["--ai", "--url", fake.url, "--model", "fake-model"];
 
@@ -105,5 +114,28 @@ describe("cairn resume --ai", { timeout: 120_000 }, () => {
     const stray = cairn(["resume", SESSION, "--db", index.db, "--model", "x"], { env: env() });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain("--provider, --model and --url choose the model of --ai");
+  });
+
+  it("uses the model 'cairn ask --save' remembered, and names a malformed settings file", async () => {
+    fake.reply = () => ["Nothing here answers it."];
+    const saved = await cairnAsync(
+      ["ask", "what failed?", "--db", index.db, "--url", fake.url, "--model", "saved-model", "--save"],
+      { env: env() },
+    );
+    expect(saved.code).toBe(0);
+    const file = join(index.dir, "config", "cairn", "config.json");
+    expect(saved.stderr).toContain(`saved openai-compatible/saved-model as the default model in ${file}`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      model: { provider: "openai-compatible", model: "saved-model", url: fake.url },
+    });
+    fake.reply = (ex) => faithful(ex);
+    const r = await resume("--ai");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("openai-compatible/saved-model wrote the brief");
+    writeFileSync(file, "{ not json");
+    const broken = cairn(["resume", SESSION, "--db", index.db, "--ai"], { env: env() });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(`${file} is not JSON`);
+    rmSync(file);
   });
 });

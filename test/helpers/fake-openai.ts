@@ -9,6 +9,8 @@ import type { AddressInfo } from "node:net";
 export interface Exchange {
   system: string;
   user: string;
+  /** The request's Authorization header, if any. */
+  authorization: string | undefined;
 }
 
 export interface FakeModel {
@@ -51,6 +53,7 @@ export async function startFakeModel(): Promise<FakeModel> {
       const ex = {
         system: text(parsed.messages.find((m) => m.role === "system" || m.role === "developer")),
         user: text(parsed.messages.find((m) => m.role === "user")),
+        authorization: req.headers.authorization,
       };
       fake.seen.push(ex);
       res.writeHead(200, { "content-type": "text/event-stream" });

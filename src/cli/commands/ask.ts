@@ -1,6 +1,6 @@
 import { evidencePack } from "../../app/ask.ts";
 import { type AskAnswer, askQuestion } from "../../app/ask-answer.ts";
-import { chooseModel, createAnswerModel } from "../../app/ask-model.ts";
+import { chooseModel, createAnswerModel, saveModel } from "../../app/ask-model.ts";
 import type { CheckedSentence } from "../../ask/check.ts";
 import { DEFAULT_PACK_BUDGET, renderPack } from "../../ask/pack.ts";
 import { readCairn } from "../app.ts";
@@ -10,7 +10,7 @@ import { dim, green, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn ask "<question>" [--session S] [--provider P --model M | --url URL --model M]
-                  [--budget N] [--json] [--dry-run] [--strict] [--db PATH]
+                  [--budget N] [--json] [--dry-run] [--strict] [--save] [--db PATH]
 
 Answers a question about your agents' history from an evidence pack (search hits with their evidence chains, the
 outcomes and decisions beside them, and the ledger of --session), bounded by --budget tokens (default ${DEFAULT_PACK_BUDGET}).
@@ -20,7 +20,9 @@ shares a key term with the sentence) and lists the cited events.
   --url URL --model M      any OpenAI-compatible server (Ollama, LM Studio, vLLM); key from CAIRN_ASK_API_KEY if set
   --dry-run                print the pack that would be sent and send nothing
   --strict                 print only the sentences whose citations check out
-Without flags, CAIRN_ASK_PROVIDER, CAIRN_ASK_MODEL and CAIRN_ASK_URL choose the model; with none, nothing is sent.
+  --save                   remember this model for ask and resume --ai (in $XDG_CONFIG_HOME/cairn/config.json)
+Without flags, CAIRN_ASK_PROVIDER, CAIRN_ASK_MODEL and CAIRN_ASK_URL choose the model, then the saved choice; with
+none, nothing is sent. Keys come from the provider's variable or pi's stored logins, never from cairn's files.
 Exits 3 when no model is configured, 2 for a usage mistake. See docs/ask.md.`;
 
 export const askCommand: Command = {
@@ -39,6 +41,7 @@ export const askCommand: Command = {
         json: { type: "boolean" },
         "dry-run": { type: "boolean" },
         strict: { type: "boolean" },
+        save: { type: "boolean" },
         db: { type: "string" },
       },
       true,
@@ -49,6 +52,7 @@ export const askCommand: Command = {
     if (budget < 200) throw new UsageError("--budget must be at least 200 tokens");
     const req = { question, budget, ...(values.session ? { session: values.session } : {}) };
     // the model is chosen before the index is read, so that a missing one is said at once
+    if (values.save && values["dry-run"]) throw new UsageError("--save remembers a model; --dry-run uses none");
     const choice = values["dry-run"] ? null : chooseModel(values, io.env);
     const app = readCairn(io, values.db);
     try {
@@ -67,6 +71,8 @@ export const askCommand: Command = {
         return EXIT.ok;
       }
       const model = await createAnswerModel(choice, io.env);
+      if (values.save)
+        io.stderr.write(dim(io, `saved ${model.name} as the default model in ${saveModel(choice, io.env)}\n`));
       const stream = !values.json && !values.strict;
       const result = await askQuestion(app, model, {
         ...req,
