@@ -11,7 +11,7 @@
  *   CAIRN_BENCH_DIR             where the million-event index of `npm run bench -- web-search` lives
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,31 +61,55 @@ function largestSession(): string | null {
   return (best as { path: string } | null)?.path ?? null;
 }
 
-/** Wall time of one process, in milliseconds; throws when it fails unexpectedly. */
-function timed(args: string[], env: NodeJS.ProcessEnv = process.env, okCodes = [0]): number {
+interface Timing {
+  wall: number;
+  /** User + system CPU of the process (all its threads), when /usr/bin/time can tell: steadier than wall time
+   * on a shared machine, where wall time mostly measures waiting for a core. */
+  cpu: number | null;
+}
+
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+let timeFile = "";
+
+/** Runs `node …args` under /usr/bin/time (when present): the command and the file its CPU figures go to. */
+function under(args: string[]): { command: string; args: string[] } {
+  if (!TIME) return { command: process.execPath, args };
+  return { command: TIME, args: ["-f", "%U %S", "-o", timeFile, process.execPath, ...args] };
+}
+
+function cpuOf(): number | null {
+  if (!TIME) return null;
+  const [user, sys] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+  return ((user ?? 0) + (sys ?? 0)) * 1000;
+}
+
+/** Wall and CPU time of one process, in milliseconds; throws when it fails unexpectedly. */
+function timed(args: string[], env: NodeJS.ProcessEnv = process.env, okCodes = [0]): Timing {
+  const run = under(args);
   const start = performance.now();
-  const r = spawnSync(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
-  const ms = performance.now() - start;
+  const r = spawnSync(run.command, run.args, { env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const wall = performance.now() - start;
   if (!okCodes.includes(r.status ?? -1)) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  return { wall, cpu: cpuOf() };
 }
 
 /** Spawn → first `search_history` answer of `cairn mcp`, driven by the MCP SDK's own client over stdio. */
-async function mcpFirstSearch(cli: string, db: string): Promise<number> {
+async function mcpFirstSearch(cli: string, db: string): Promise<Timing> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const run = under([cli, "mcp", "--db", db]);
   const start = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, "mcp", "--db", db],
-    env: getDefaultEnvironment(),
-  });
+  const transport = new StdioClientTransport({ ...run, env: getDefaultEnvironment() });
   const client = new Client({ name: "cairn-bench", version: "0" });
   await client.connect(transport);
   await client.callTool({ name: "search_history", arguments: { query: "error: TS2554", limit: 10 } });
-  const ms = performance.now() - start;
+  const wall = performance.now() - start;
   await client.close();
-  return ms;
+  // The CPU figure covers the whole server process, its shutdown after the answer included.
+  await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && TIME && readFileSync(timeFile, "utf8").trim() === ""; i++)
+    await new Promise((r) => setTimeout(r, 20));
+  return { wall, cpu: cpuOf() };
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -94,14 +118,17 @@ const pct = (xs: number[], p: number): number => {
 };
 
 const times = new Map<string, number[]>();
-const record = (key: string, ms: number): void => {
-  const list = times.get(key) ?? [];
-  list.push(ms);
-  times.set(key, list);
+const cpuTimes = new Map<string, number[]>();
+const record = (key: string, t: Timing): void => {
+  times.set(key, [...(times.get(key) ?? []), t.wall]);
+  if (t.cpu !== null) cpuTimes.set(key, [...(cpuTimes.get(key) ?? []), t.cpu]);
+  if (TIME) writeFileSync(timeFile, "");
 };
 
 const session = largestSession();
 const work = mkdtempSync(join(tmpdir(), "cairn-cold-"));
+timeFile = join(work, "time.txt");
+writeFileSync(timeFile, "");
 let resumeArgs: { db: string; id: string } | null = null;
 if (session) {
   // Indexed once, not timed: `resume` reads the index as a user's would after `cairn index`.
@@ -163,31 +190,38 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-const empty = pct(times.get("node -e 0")!, 50);
 const GOALS: Record<string, string> = {
   "--help": "≤ 1.5 × empty node",
   "search lexical 1M": "p95 ≤ 120 ms",
   "mcp first search 1M": "p95 ≤ 150 ms",
   "resume largest session": "≤ 200 ms",
 };
-console.log(`\n${"case".padEnd(44)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p50/node".padStart(9)}  goal`);
-for (const [key, list] of times) {
-  const goal = Object.entries(GOALS).find(([k]) => key.endsWith(k))?.[1] ?? "";
+const ms = (x: number): string => `${x.toFixed(0).padStart(6)}ms`;
+function table(title: string, figures: Map<string, number[]>): void {
+  const empty = figures.get("node -e 0");
+  if (!empty) return;
+  const base = pct(empty, 50);
   console.log(
-    `${key.padEnd(44)} ${pct(list, 50).toFixed(0).padStart(6)}ms ${pct(list, 95).toFixed(0).padStart(6)}ms ${(pct(list, 50) / empty).toFixed(2).padStart(8)}×  ${goal}`,
+    `\n${title}\n${"case".padEnd(44)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p50/node".padStart(9)}  goal`,
   );
+  for (const [key, list] of figures) {
+    const goal = Object.entries(GOALS).find(([k]) => key.endsWith(k))?.[1] ?? "";
+    const ratio = `${(pct(list, 50) / base).toFixed(2)}×`.padStart(9);
+    console.log(`${key.padEnd(44)} ${ms(pct(list, 50))} ${ms(pct(list, 95))} ${ratio}  ${goal}`);
+  }
+  if (!baseline) return;
+  for (const key of figures.keys()) {
+    const other = key.startsWith("this: ") ? figures.get(key.replace("this: ", "baseline: ")) : undefined;
+    if (other)
+      console.log(
+        `${key.slice(6).padEnd(38)} this/baseline p50 ${(pct(figures.get(key)!, 50) / pct(other, 50)).toFixed(2)}`,
+      );
+  }
 }
-if (baseline)
-  for (const key of times.keys())
-    if (key.startsWith("this: ")) {
-      const other = times.get(key.replace("this: ", "baseline: "));
-      if (other)
-        console.log(
-          `${key.slice(6).padEnd(38)} this/baseline p50 ${(pct(times.get(key)!, 50) / pct(other, 50)).toFixed(2)}`,
-        );
-    }
+table("wall time, spawn to exit (mcp: spawn to the first search answer)", times);
+table("CPU time (user + system, every thread of the process)", cpuTimes);
 console.log(
   `load ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(" ")} at end (other processes share these cores: compare ratios)`,
+    .join(" ")} at end (other processes share these cores: compare ratios, and CPU time before wall time)`,
 );
