@@ -290,6 +290,7 @@ export class Browser {
     if (data === "y") this.copy();
     else if (data === "e" && this.open) this.status = `exported to ${this.host.exportSession(this.open.session_id)}`;
     else if (data === "r") this.askResume();
+    else if (data === "w") this.webPath();
     else return false;
     return true;
   }
@@ -304,6 +305,17 @@ export class Browser {
     if (!text) return;
     const where = this.host.copy(text);
     this.status = `copied ${text.length > 40 ? `${text.length} characters` : text} (${where})`;
+  }
+
+  /** The web page's view of what is selected: a path on the URL `cairn serve` prints (its port and token are its own). */
+  private webPath(): void {
+    const id = this.open?.session_id ?? this.selectedSessionId();
+    if (!id) return;
+    const target = this.focus === "right" ? this.shown[this.cursors[this.tab].index]?.target : undefined;
+    const path =
+      this.tab === "brief" && this.focus === "right" ? `/s/${id}/brief` : `/s/${id}${target ? `?at=${target}` : ""}`;
+    const where = this.host.copy(path);
+    this.status = `web view: ${path} on the URL 'cairn serve' prints (copied: ${where})`;
   }
 
   private askResume(): void {

@@ -142,6 +142,7 @@ export const HELP: ReadonlyArray<[string, string]> = [
   ["y", "copy the event citation (or the brief, on the Brief tab)"],
   ["e", "export the session as Markdown into the current folder"],
   ["r", "resume: show the command, Enter runs it"],
+  ["w", "the web page's path for this view (for 'cairn serve')"],
   ["q  Esc", "back; quit from the session list"],
   ["Ctrl-C", "quit"],
   ["?", "this help"],

@@ -32,6 +32,8 @@ export interface TuiOptions {
   terminal?: Terminal;
   /** How often the open session is checked for new events. */
   pollMs?: number;
+  /** Told the browser once it exists: for benches that drive the UI in-process. */
+  onBrowser?: (browser: Browser) => void;
 }
 
 /** How the UI ended: plainly, or asking to resume a session with these `cairn resume` arguments. */
@@ -75,6 +77,7 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
     };
     try {
       const browser = new Browser(opts.app, createStyle(opts.color), host);
+      opts.onBrowser?.(browser);
       const root: Component = {
         render: (width) => renderScreen(browser, width, terminal.rows),
         handleInput: (data) => browser.handleInput(data),

@@ -19,7 +19,7 @@ export class Searcher {
   private readonly onResult: (outcome: SearchOutcome) => void;
   private readonly limit: number;
 
-  constructor(app: Pick<ReadCairn, "search">, onResult: (outcome: SearchOutcome) => void, limit = 50) {
+  constructor(app: Pick<ReadCairn, "search">, onResult: (outcome: SearchOutcome) => void, limit = 30) {
     this.app = app;
     this.onResult = onResult;
     this.limit = limit;

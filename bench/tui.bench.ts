@@ -1,0 +1,214 @@
+/**
+ * Issue 19: the terminal UI's keystroke-to-frame latency while searching as you type, on the million-event index
+ * (the one `npm run bench -- web-search` builds), and its memory with a 10,000-event timeline open. The UI runs
+ * in-process on pi-tui's alternate screen over a virtual terminal: a key goes in where the terminal's input
+ * would, and the time is taken when pi-tui writes the frame that shows the answer to the query that key made.
+ * Keys are typed one at a time, each after the last one's frame. Goal: p95 ≤ 50 ms.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Terminal } from "@earendil-works/pi-tui";
+import { createCairn, type ReadCairn } from "../src/app/cairn.ts";
+import type { Browser } from "../src/tui/browser.ts";
+import { runTui } from "../src/tui/run.ts";
+import { generateCorpus } from "./corpus.ts";
+
+const root = process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench");
+const million = join(root, "web-search", "index-1000000.db");
+
+/** A terminal of a fixed size that keeps nothing but tells who waits when a frame is written. */
+class VirtualTerminal implements Terminal {
+  onWrite: (() => void) | null = null;
+  input: (data: string) => void = () => {};
+  writes = 0;
+  readonly columns: number;
+  readonly rows: number;
+  constructor(columns: number, rows: number) {
+    this.columns = columns;
+    this.rows = rows;
+  }
+  start(onInput: (data: string) => void): void {
+    this.input = onInput;
+  }
+  stop(): void {}
+  async drainInput(): Promise<void> {}
+  write(): void {
+    this.writes++;
+    this.onWrite?.();
+  }
+  get kittyProtocolActive(): boolean {
+    return false;
+  }
+  moveBy(): void {}
+  hideCursor(): void {}
+  showCursor(): void {}
+  clearLine(): void {}
+  clearFromCursor(): void {}
+  clearScreen(): void {}
+  setTitle(): void {}
+  setProgress(): void {}
+}
+
+interface Ui {
+  terminal: VirtualTerminal;
+  browser: () => Browser;
+  quit: () => void;
+  done: Promise<unknown>;
+}
+
+function open(app: ReadCairn): Ui {
+  const terminal = new VirtualTerminal(120, 40);
+  const controller = new AbortController();
+  let browser: Browser | null = null;
+  const done = runTui({
+    app,
+    color: true,
+    cwd: tmpdir(),
+    env: {},
+    signal: controller.signal,
+    terminal,
+    pollMs: 60_000,
+    onBrowser: (b) => {
+      browser = b;
+    },
+  });
+  return { terminal, browser: () => browser!, quit: () => controller.abort(), done };
+}
+
+/**
+ * Types `key`; resolves with the time to the first frame written after it (the typed text shown) and to the frame
+ * that shows the answer to the query it made.
+ */
+function keyToFrame(ui: Ui, key: string): Promise<{ echo: number; answer: number; query: string }> {
+  return new Promise((resolve) => {
+    let expected: string | null = null;
+    let echo: number | null = null;
+    const started = performance.now();
+    ui.terminal.onWrite = () => {
+      if (expected === null) return;
+      echo ??= performance.now() - started;
+      if (ui.browser().results?.query !== expected) return;
+      ui.terminal.onWrite = null;
+      resolve({ echo, answer: performance.now() - started, query: expected });
+    };
+    ui.terminal.input(key);
+    expected = ui.browser().query();
+  });
+}
+
+const QUERIES = ["error: TS2554", "test:fail", "theme selector", "file:theme.ts", "tool:Bash git", "wrapAnsi"];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const summary = (times: number[], what: string) => {
+  const s = [...times].sort((a, b) => a - b);
+  return `${s.length} ${what}, p50 ${pct(s, 50).toFixed(1)} ms, p95 ${pct(s, 95).toFixed(1)} ms, max ${s.at(-1)!.toFixed(1)} ms`;
+};
+
+async function typing(): Promise<void> {
+  if (!existsSync(million)) {
+    console.log(`search as you type: skipped, ${million} is missing (build it with: npm run bench -- web-search)`);
+    return;
+  }
+  const app = createCairn({ db: million, env: {} });
+  const events = app.reader().counts().events;
+  const ui = open(app);
+  const frames: number[] = [];
+  const echoes: number[] = [];
+  const slowest: Array<{ prefix: string; ms: number }> = [];
+  const direct: number[] = [];
+  ui.terminal.input("/");
+  for (const q of QUERIES) {
+    for (const key of q) {
+      const t = await keyToFrame(ui, key);
+      echoes.push(t.echo);
+      frames.push(t.answer);
+      slowest.push({ prefix: t.query, ms: t.answer });
+    }
+    // Clear the field (Ctrl-U) for the next query; its empty answer is not timed.
+    ui.terminal.input("\x15");
+    await new Promise((r) => setTimeout(r, 0));
+    const t = performance.now();
+    await app.search({ query: q, limit: 50 });
+    direct.push(performance.now() - t);
+  }
+  ui.quit();
+  await ui.done;
+  app.close();
+  console.log(`index: ${million} (${events} events)`);
+  slowest.sort((a, b) => b.ms - a.ms);
+  console.log(`keystroke to the frame with its answer: ${summary(frames, "keys")}`);
+  console.log(
+    `  slowest: ${slowest
+      .slice(0, 5)
+      .map((x) => `${JSON.stringify(x.prefix)} ${x.ms.toFixed(0)} ms`)
+      .join(", ")}`,
+  );
+  console.log(`keystroke to the frame showing the typed text: ${summary(echoes, "keys")}`);
+  console.log(`baseline, app.search in-process (the whole queries): ${summary(direct, "queries")}`);
+  console.log("goal: keystroke to frame p95 ≤ 50 ms");
+}
+
+/** A session of at least 10,000 events: web-timeline's if that bench made one, else one made here. */
+async function bigSession(): Promise<{ db: string; id: string; events: number }> {
+  const candidates = [join(root, "web-timeline"), join(root, "tui")];
+  for (const dir of candidates) {
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir).filter((n) => n.startsWith("big-") && n.endsWith(".db"))) {
+      const app = createCairn({ db: join(dir, f), env: {} });
+      let s: ReturnType<ReadCairn["sessions"]>[number] | undefined;
+      try {
+        s = app.sessions({ limit: 5, all: true }).sort((a, b) => b.event_count - a.event_count)[0];
+      } catch {
+        // An index of an older cairn: not ours to upgrade.
+      } finally {
+        app.close();
+      }
+      if (s && s.event_count >= 10_000) return { db: join(dir, f), id: s.session_id, events: s.event_count };
+    }
+  }
+  const base = join(root, "tui");
+  mkdirSync(base, { recursive: true });
+  let bytes = 8_000_000;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const db = join(base, `big-${bytes}.db`);
+    for (const ext of ["", "-wal", "-shm"]) rmSync(db + ext, { force: true });
+    const dir = join(base, `big-${bytes}`);
+    generateCorpus(dir, [bytes], "tui-big");
+    const writer = createCairn({ db, env: {}, mode: "write" });
+    await writer.index({ roots: [dir], embed: false, parallel: false });
+    writer.close();
+    const app = createCairn({ db, env: {} });
+    const s = app.sessions({ limit: 5, all: true }).sort((a, b) => b.event_count - a.event_count)[0]!;
+    app.close();
+    if (s.event_count >= 10_000) return { db, id: s.session_id, events: s.event_count };
+    bytes = Math.ceil((bytes * 10_000 * 1.15) / Math.max(1, s.event_count));
+  }
+  throw new Error("could not make a session of 10,000 events");
+}
+
+async function memory(): Promise<void> {
+  const big = await bigSession();
+  const app = createCairn({ db: big.db, env: {} });
+  const ui = open(app);
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss;
+  const started = performance.now();
+  ui.browser().openSession(big.id);
+  ui.browser().handleInput("G");
+  await new Promise((r) => setTimeout(r, 50));
+  const openMs = performance.now() - started;
+  globalThis.gc?.();
+  const after = process.memoryUsage().rss;
+  const rows = ui.browser().timeline.length;
+  ui.quit();
+  await ui.done;
+  app.close();
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `timeline of ${big.events} events (${rows} rows) open: RSS ${mb(after)}, ${mb(before)} before it opened (+${mb(after - before)}); opened and drawn in ${openMs.toFixed(0)} ms`,
+  );
+}
+
+await typing();
+await memory();
