@@ -43,6 +43,7 @@ import type {
   WatchRequest,
 } from "./indexing.ts";
 import { dbPathFor, type Env, givenOpener, type Opener, readOpener, writeOpener } from "./open.ts";
+import { listSecrets, type PurgeAnswer, purgeSecrets, type SecretsAnswer, type SecretsRequest } from "./secrets.ts";
 import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
 import { cairnVersion } from "./version.ts";
 
@@ -163,6 +164,8 @@ export interface ReadCairn {
   /** The embedder queries are embedded with (the index's choice), or null for words only. */
   embedder(): Embedder | null;
   problems(limit?: number): Problem[];
+  /** The secrets found in indexed history: where each was, its kind and fingerprint, never the value. */
+  secrets(req?: SecretsRequest): SecretsAnswer;
   close(): void;
 }
 
@@ -180,6 +183,8 @@ export interface Cairn extends ReadCairn {
   checkpoint(req: CheckpointRequest): CheckpointRow & { ordinal: number };
   /** Forgets the sessions whose transcripts are gone from disk; `dry_run` only lists them. */
   prune(req?: { dry_run?: boolean; onWait?: (pid: number) => void }): Promise<PruneAnswer>;
+  /** Takes a finding's (or a session's) secret values out of the local index; the agents' files are untouched. */
+  purgeSecrets(req: { target: string; onWait?: (pid: number) => void }): Promise<PurgeAnswer>;
 }
 
 export interface PruneAnswer {
@@ -324,6 +329,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     },
     embedder,
     problems: (limit) => store().problems(limit),
+    secrets: (req = {}) => listSecrets(store(), req, now()),
     close: () => opener.close(),
 
     defaultRoots: () => defaultRoots(env, env["HOME"] ?? homedir()),
@@ -348,6 +354,15 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     embed: async (req = {}) => (await indexing()).runEmbed(deps, req),
     updateVectors: async (o = {}) => (await indexing()).updateVectors(deps, o),
     prune: async (req = {}) => (await indexing()).runPrune(deps, req),
+    async purgeSecrets(req) {
+      requireIndex();
+      const lock = await (await indexing()).lockFor(deps, { ...(req.onWait ? { onWait: req.onWait } : {}) });
+      try {
+        return purgeSecrets(writer(), req.target);
+      } finally {
+        lock.release();
+      }
+    },
     checkpoint(req) {
       requireIndex();
       const s = writer();
@@ -382,6 +397,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     updateVectors: _u,
     checkpoint: _c,
     prune: _p,
+    purgeSecrets: _ps,
     ...read
   } = app;
   return read;

@@ -78,7 +78,7 @@ export function checkRoots(roots: ReadonlyArray<string | TranscriptRoot>): void 
   }
 }
 
-async function lockFor(
+export async function lockFor(
   deps: IndexDeps,
   req: { lock?: "wait" | "try"; waitMs?: number; onWait?: (pid: number) => void },
 ) {

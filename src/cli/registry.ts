@@ -53,6 +53,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "list work threads: sessions of any agent joined by the rare files, errors and branches they share",
     load: async () => (await import("./commands/threads.ts")).threadsCommand,
   },
+  secrets: {
+    summary: "list the secrets found in agent history (never their values); --purge removes them from the index",
+    load: async () => (await import("./commands/secrets.ts")).secretsCommand,
+  },
   prune: {
     summary: "forget sessions whose transcripts are gone from disk",
     load: async () => (await import("./commands/prune.ts")).pruneCommand,

@@ -14,6 +14,8 @@ export interface ReadRequest {
   line: number;
   state: TranscriptState | null;
   chunkBytes?: number;
+  /** Scan event text for secrets (default on). */
+  secrets?: boolean;
 }
 
 export interface PreparedChunk {
@@ -41,6 +43,11 @@ export function* inThreadSource(req: ReadRequest): Generator<PreparedChunk | nul
     const next = chunks.next();
     if (next.done) return next.value;
     const { batch, problems, at } = next.value;
-    yield { prepared: prepareBatch(batch, problems), events: batch.events.length, problems: problems.length, at };
+    yield {
+      prepared: prepareBatch(batch, problems, { secrets: req.secrets }),
+      events: batch.events.length,
+      problems: problems.length,
+      at,
+    };
   }
 }

@@ -27,6 +27,7 @@ export interface FileResult {
 export interface FileOptions {
   now?: () => Date;
   chunkBytes?: number;
+  secrets?: boolean;
   /** Called after each chunk with the bytes of this file read so far. */
   onBytes?: (bytes: number) => void;
   /** Running totals the file adds to as it goes (so that a run stopped mid-file can say what it kept). */
@@ -121,6 +122,7 @@ export function* indexFileSteps(
       line: start.line,
       state: start.state,
       chunkBytes: opts.chunkBytes,
+      secrets: opts.secrets,
     });
     let res: ReadFileResult;
     for (;;) {

@@ -46,6 +46,8 @@ export interface IndexOptions {
   onFile?: (r: FileResult) => void;
   now?: () => Date;
   chunkBytes?: number;
+  /** Scan event text for secrets as it is indexed (default on; `npm run bench -- index` measures it off too). */
+  secrets?: boolean;
   /** Parse new files on a worker thread while this one writes (default: when it pays off). */
   parallel?: boolean;
 }
@@ -205,6 +207,7 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
           {
             now,
             chunkBytes: opts.chunkBytes,
+            secrets: opts.secrets,
             tally: result,
             onBytes(bytes) {
               group.bytes += bytes - read;
@@ -278,7 +281,14 @@ function startPoolFor(
   if (fresh.length === 0 || (opts.parallel === undefined && bytes < WORKER_MIN_BYTES)) return undefined;
   const pool = startParsePool();
   pool.enqueue(
-    fresh.map((path) => ({ path, offset: 0, line: 1, state: null, chunkBytes: opts.chunkBytes ?? WORKER_CHUNK })),
+    fresh.map((path) => ({
+      path,
+      offset: 0,
+      line: 1,
+      state: null,
+      chunkBytes: opts.chunkBytes ?? WORKER_CHUNK,
+      secrets: opts.secrets,
+    })),
   );
   return pool;
 }

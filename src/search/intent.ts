@@ -19,7 +19,7 @@ export interface Intent {
 
 /** The intent of a plain-words question, or null (a query with prefixes or kinds already says what it wants). */
 export function intentOf(parsed: ParsedQuery, stopwords: ReadonlySet<string>): Intent | null {
-  if (parsed.prefixes.length > 0 || parsed.kinds.length > 0) return null;
+  if (parsed.prefixes.length > 0 || parsed.kinds.length > 0 || parsed.secrets) return null;
   const plain = parsed.terms.filter((t) => !t.phrase && !t.negated && !t.or);
   const words = plain.map((t) => t.text.toLowerCase().replace(/[?.!,]+$/, ""));
   if (!words.some((w) => DECIDE.has(w))) return null;

@@ -41,6 +41,8 @@ export interface ParsedQuery {
   since?: string;
   until?: string;
   kinds: EventType[];
+  /** `kind:secret`: events that hold a secret (any event type). */
+  secrets?: boolean;
   /** The query asked for the latest state ("last", "at the end"): later events of a session rank first. */
   recent?: boolean;
 }
@@ -149,8 +151,12 @@ export function parseQuery(input: string, now: Date): ParsedQuery {
         break;
       case "kind":
         for (const v of values) {
+          if (/^secrets?$/i.test(v)) {
+            q.secrets = true;
+            continue;
+          }
           const k = (EVENT_TYPES as readonly string[]).includes(v) ? (v as EventType) : KIND_ALIASES[v.toLowerCase()];
-          if (!k) throw new QueryError(t.raw, `unknown kind '${v}' (use ${EVENT_TYPES.join(", ")})`);
+          if (!k) throw new QueryError(t.raw, `unknown kind '${v}' (use ${EVENT_TYPES.join(", ")}, secret)`);
           q.kinds.push(k);
         }
         break;

@@ -124,6 +124,7 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
     else if (fileOnly) types.add("file_action");
   }
   if (types.size > 0) out.types = [...types];
+  if (q.secrets) out.secrets = true;
   if (q.providers.length > 0) out.providers = q.providers;
   if (q.projects.length > 0) out.projects = q.projects;
   if (q.sessions[0]) out.sessionPrefix = q.sessions[0];
@@ -138,6 +139,7 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
     !out.tool &&
     !out.command &&
     !out.file &&
+    !out.secrets &&
     !out.providers &&
     !out.projects &&
     !out.sessionPrefix &&

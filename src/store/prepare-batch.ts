@@ -3,8 +3,9 @@
  * implicit parent edge folded into its event, stored edges only. Pure, so the indexer can prepare batches in a
  * worker thread while the main thread writes.
  */
+import { findSecrets } from "../secrets/detect.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
-import { PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
+import { DERIVED_EVENT_TYPES, PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
 
 /**
@@ -45,7 +46,50 @@ export interface PreparedBatch {
   sessionIds: string[];
 }
 
-export function prepareBatch(batch: TopologyBatch, problems: readonly Problem[]): PreparedBatch {
+/** The facet token of an event that holds a secret (`kind:secret` in search). */
+export const SECRET_FACET = "k_secret";
+/** The edge from an event to each secret it holds; meta has the kind and where it stands in the text. */
+export const SECRET_EDGE = "exposes";
+
+export interface PrepareOptions {
+  /** Scan event text for secrets (default on; the index benchmark turns it off to measure what it costs). */
+  secrets?: boolean;
+}
+
+/**
+ * The secrets in an event's text as `secret` entities (`secret:<kind>:<fingerprint>`, never the value) and an
+ * `exposes` edge from the event to each, with the spans in its meta. Derived events repeat a part of the text
+ * of the event they come from, so only primary events are scanned.
+ */
+function exposeSecrets(
+  ev: TopologyBatch["events"][number],
+  edges: PreparedBatch["edges"],
+  entities: PreparedBatch["entities"],
+): boolean {
+  if (ev.parent_event_id !== null && DERIVED.has(ev.event_type)) return false;
+  const found = findSecrets(ev.text);
+  if (found.length === 0) return false;
+  const byEntity = new Map<string, { kind: string; spans: Array<[number, number]> }>();
+  for (const f of found) {
+    const id = `secret:${f.kind}:${f.fingerprint}`;
+    const entry = byEntity.get(id) ?? { kind: f.kind, spans: [] };
+    entry.spans.push([f.at, f.length]);
+    byEntity.set(id, entry);
+  }
+  for (const [id, { kind, spans }] of byEntity) {
+    entities.push([id, "secret", id.slice("secret:".length), `${kind} ${id.slice(-12)}`]);
+    edges.push([ev.event_id, id, SECRET_EDGE, ev.session_id, JSON.stringify({ kind, spans })]);
+  }
+  return true;
+}
+
+const DERIVED = new Set<string>(DERIVED_EVENT_TYPES);
+
+export function prepareBatch(
+  batch: TopologyBatch,
+  problems: readonly Problem[],
+  options: PrepareOptions = {},
+): PreparedBatch {
   const parentEdge = new Map<string, string>();
   const edges: PreparedBatch["edges"] = [];
   for (const e of batch.edges) {
@@ -68,9 +112,11 @@ export function prepareBatch(batch: TopologyBatch, problems: readonly Problem[])
       unique.push(ev);
     } else unique[at] = ev;
   }
+  const entities: PreparedBatch["entities"] = batch.entities.map((e) => [e.entity_id, e.kind, e.key, e.display]);
   const events: PreparedBatch["events"] = unique.map((ev) => {
     sessionIds.add(ev.session_id);
     const fts = ftsColumns(ev);
+    if (options.secrets !== false && exposeSecrets(ev, edges, entities)) fts.facets += ` ${SECRET_FACET}`;
     return {
       values: [
         ev.event_id,
@@ -100,7 +146,7 @@ export function prepareBatch(batch: TopologyBatch, problems: readonly Problem[])
     sessions: batch.sessions.map((s) => ({ ...s, meta: JSON.stringify(s.meta) })),
     events,
     edges,
-    entities: batch.entities.map((e) => [e.entity_id, e.kind, e.key, e.display]),
+    entities,
     problems: problems.map((p) => [p.source_file, p.source_line, p.reason, p.excerpt]),
     sessionIds: [...sessionIds],
   };

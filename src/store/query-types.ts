@@ -39,6 +39,8 @@ export interface EventQuery {
   command?: string;
   /** Tool name, case-insensitive. */
   tool?: string;
+  /** Only events that hold a secret (an `exposes` edge; `kind:secret`). */
+  secrets?: boolean;
   /** Event statuses to keep (e.g. `fail` for tests). */
   statuses?: string[];
   /** Subagent and `codex exec` sessions are searched unless this is false. */

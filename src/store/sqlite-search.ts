@@ -64,6 +64,8 @@ export function filters(q: EventQuery): Filters {
     where.push("(e.command LIKE ? ESCAPE '\\' OR (e.event_type = 'command' AND e.text LIKE ? ESCAPE '\\'))");
     params.push(`%${likeEscape(q.command)}%`, `%${likeEscape(q.command)}%`);
   }
+  if (q.secrets)
+    where.push("EXISTS (SELECT 1 FROM event_edges x WHERE x.src = e.event_id AND x.edge_type = 'exposes')");
   if (q.tool) {
     where.push("e.tool_name = ? COLLATE NOCASE");
     params.push(q.tool);
@@ -84,6 +86,7 @@ function facetsOf(q: EventQuery): string | null {
   if (q.providers?.length) groups.push(q.providers.map((p) => facetToken("p", p)));
   if (q.statuses?.length) groups.push(q.statuses.map((s) => facetToken("s", s)));
   if (q.tool) groups.push([facetToken("t", q.tool)]);
+  if (q.secrets) groups.push([facetToken("k", "secret")]);
   if (groups.length === 0) return null;
   const all = groups.map((g) => (g.length === 1 ? `"${g[0]}"` : `(${g.map((t) => `"${t}"`).join(" OR ")})`));
   return `{facets}: (${all.join(" AND ")})`;

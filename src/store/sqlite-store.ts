@@ -12,6 +12,7 @@ import { ftsColumns } from "./fts-text.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { createBundleStore } from "./sqlite-bundles.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
+import { createPurge } from "./sqlite-purge.ts";
 import { createReader } from "./sqlite-read.ts";
 import { createSearch } from "./sqlite-search.ts";
 import { createThreadReads } from "./sqlite-threads.ts";
@@ -89,6 +90,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     ...checkpoints,
     ...createThreadReads(db),
     ...createBundleStore(db),
+    ...createPurge(db),
     close: () => db.close(),
   };
 }

@@ -107,6 +107,8 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
 
 /** The index with its writes: what the indexer and the application layer's write mode hold. */
 export interface Store extends ReadonlyStore, VectorUpkeep {
+  /** Rewrites these events (and those derived from them, and their sessions' titles) with secrets redacted. */
+  redactEvents(eventIds: readonly string[]): number;
   /** Runs `fn` atomically (a savepoint when a group or another transaction is open). */
   transaction<T>(fn: () => T): T;
   /** An outer transaction spanning many files' writes; `transaction` calls inside it become savepoints. */

@@ -11,7 +11,7 @@ import type { Problem, Provider } from "./types.ts";
  * What the normalizer derives from records, versioned: raise it when derived data changes (typed tool input,
  * cleaned tool output, new derived events) and every indexed file is read again from its start, unchanged or not.
  */
-export const TOPOLOGY_VERSION = 3;
+export const TOPOLOGY_VERSION = 4;
 
 export interface TranscriptState {
   provider: Provider;
