@@ -5,6 +5,7 @@
  */
 import { buildPack, DEFAULT_PACK_BUDGET, type EvidencePack, type PackCandidate } from "../ask/pack.ts";
 import { createTokenCounter, type TokenCounter } from "../resume/tokens.ts";
+import { redactText } from "../secrets/redact.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import { citedIds } from "../topology/citation.ts";
 import type { SessionEvent } from "../topology/types.ts";
@@ -57,6 +58,8 @@ export async function evidencePack(app: ReadCairn, req: PackRequest): Promise<Ev
   }
   candidates.push(...around);
   sharedCounter ??= createTokenCounter();
+  // The pack goes to a model the user picked, possibly another provider than the agent's: never a secret.
+  for (const c of candidates) c.text = redactText(c.text);
   return buildPack(req.question, candidates, {
     budget,
     counter: sharedCounter,

@@ -32,6 +32,7 @@ import { type ExportDocument, exportDocument } from "./export/document.ts";
 
 export { IdError } from "../store/resolve.ts";
 
+import { redactDeep } from "../secrets/redact.ts";
 import type {
   EmbedRequest,
   GoneFile,
@@ -157,7 +158,7 @@ export interface ReadCairn {
   resolveEvent(ref: string, opts?: { sessionId?: string }): SessionEvent;
   thread(ref: string): Thread;
   /** A session (or a thread's sessions) whole, for `export`: a session id or prefix, else a thread's. */
-  exportDocument(ref: string): ExportDocument;
+  exportDocument(ref: string, opts?: { redact?: boolean }): ExportDocument;
   checkpoints(session: string): CheckpointsAnswer;
   verify(req: { session: string; actions?: number }): Promise<VerifyResult>;
   embedStatus(): EmbedStatus;
@@ -282,7 +283,12 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     },
     async brief(req) {
       const { buildBrief } = await import("./brief.ts");
-      return buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) });
+      const brief = await buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) });
+      // A brief is handed to another agent (and its provider): secrets go as their markers.
+      if (req.redact === false) return brief;
+      const { knownSecrets } = await import("../secrets/redact.ts");
+      const held = store().searchEvents({ match: null, secrets: true, sessionPrefix: brief.session_id, limit: 500 });
+      return redactDeep(brief, knownSecrets(held.map((h) => h.event.text)));
     },
     threads: (req = {}) => listThreads(store(), req),
     overview: () => buildOverview(store()),
@@ -311,7 +317,11 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     },
     resolveEvent: (ref, o = {}) => resolveEventId(store(), ref, o),
     thread: (ref) => resolveThread(store(), ref),
-    exportDocument: (ref) => exportDocument(store(), ref, `cairn ${cairnVersion()}`),
+    exportDocument(ref, o = {}) {
+      const doc = exportDocument(store(), ref, `cairn ${cairnVersion()}`);
+      // An export is a document to share: secrets leave as their markers unless the user owns the destination.
+      return o.redact === false ? doc : redactDeep(doc);
+    },
     checkpoints(ref) {
       const s = resolveSessionId(store(), ref);
       return { session_id: s.session_id, checkpoints: listCheckpoints(store(), s.session_id) };

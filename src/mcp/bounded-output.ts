@@ -18,6 +18,7 @@ export interface ToolOutput {
 }
 
 import { clip } from "../app/text.ts";
+import { redactDeep, redactText } from "../secrets/redact.ts";
 
 export { clip, oneLine } from "../app/text.ts";
 
@@ -71,10 +72,11 @@ export function fitRange(sizes: readonly ItemSize[], anchor: number, budget: Bud
 
 /** A successful result: both channels, each cut to the bound as a last resort (tools fit themselves first). */
 export function toolResult(out: ToolOutput): CallToolResult {
-  const { text, cut } = clip(out.text, MAX_RESPONSE_CHARS);
+  // The calling agent may run on another provider than the one that saw the secret: answers carry markers only.
+  const { text, cut } = clip(redactText(out.text), MAX_RESPONSE_CHARS);
   return {
     content: [{ type: "text", text: cut > 0 ? `${text}\n… [${cut} more characters cut]` : text }],
-    structuredContent: out.structured,
+    structuredContent: redactDeep(out.structured),
   };
 }
 

@@ -4,7 +4,7 @@
  * promise is involved, which lets the parse worker run them inline. A rule whose handler returns a promise (the
  * GCP rule reads `.p12` files from disk) is skipped: cairn scans text, never files.
  */
-import { rules as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import { createRequire } from "node:module";
 
 /** One report: which rule, the value the rule quoted, and where the rule says it is. */
 export interface RuleHit {
@@ -60,21 +60,37 @@ function quoted(props: Record<string, unknown> | undefined): string {
 let sink: RuleHit[] = [];
 let current = "";
 
-const compiled = (recommended as unknown as RuleModule[])
-  .filter((r) => !SKIPPED.has(r.meta.id))
-  .map((rule) => {
-    const context: RuleContext = {
-      report: ({ message, range }) => {
-        if (!DROPPED_MESSAGES.has(message.id))
-          sink.push({ rule: current, value: message.value, at: range[0], end: range[1] });
-      },
-      ignore: () => {},
-      createTranslator: () => (id, props) => ({ id, value: quoted(props) }),
-    };
-    // The AWS rule scans access key ids only when asked (its default leaves them out as not secret alone).
-    const options = rule.meta.id.endsWith("-aws") ? { enableIDScanRule: true } : {};
-    return { id: rule.meta.id, handlers: rule.create(context, options) };
-  });
+/**
+ * The rules, loaded on first use (most commands never scan, and the preset is a large module): `require` of the
+ * ES module is synchronous, so the parse worker still scans inline.
+ */
+let loaded: Array<{ id: string; handlers: ReturnType<RuleModule["create"]> }> | null = null;
+
+function compiled() {
+  loaded ??= load();
+  return loaded;
+}
+
+function load() {
+  const preset = createRequire(import.meta.url)("@secretlint/secretlint-rule-preset-recommend") as {
+    rules: RuleModule[];
+  };
+  return preset.rules
+    .filter((r) => !SKIPPED.has(r.meta.id))
+    .map((rule) => {
+      const context: RuleContext = {
+        report: ({ message, range }) => {
+          if (!DROPPED_MESSAGES.has(message.id))
+            sink.push({ rule: current, value: message.value, at: range[0], end: range[1] });
+        },
+        ignore: () => {},
+        createTranslator: () => (id, props) => ({ id, value: quoted(props) }),
+      };
+      // The AWS rule scans access key ids only when asked (its default leaves them out as not secret alone).
+      const options = rule.meta.id.endsWith("-aws") ? { enableIDScanRule: true } : {};
+      return { id: rule.meta.id, handlers: rule.create(context, options) };
+    });
+}
 
 /** How far around a marker a rule's match can reach (the longest token formats are about 1,300 characters). */
 const BEFORE = 64;
@@ -113,7 +129,7 @@ function shift(hit: RuleHit, by: number): RuleHit {
 function runOn(content: string): RuleHit[] {
   sink = [];
   const source: RuleSource = { content, ext: "", contentType: "text" };
-  for (const { id, handlers } of compiled) {
+  for (const { id, handlers } of compiled()) {
     current = id;
     handlers.file?.(source);
   }

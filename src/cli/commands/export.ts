@@ -6,7 +6,7 @@ import { readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
 
-const USAGE = `Usage: cairn export <session|thread> [--format md|html|json] [--output FILE] [--db PATH]
+const USAGE = `Usage: cairn export <session|thread> [--format md|html|json] [--output FILE] [--no-redact] [--db PATH]
 
 Writes a session, or every session of a work thread merged by time, as one document to share:
   --format md     Markdown (the default): messages as written, each tool call and its result folded in
@@ -14,6 +14,7 @@ Writes a session, or every session of a work thread merged by time, as one docum
   --format html   one self-contained HTML file: no script, no request of its own, every text escaped
   --format json   the sessions and their events whole
   --output FILE   write to FILE instead of standard output
+  --no-redact     keep secrets as written (by default each is replaced by [secret:<kind>:<fingerprint>])
 The id is a session id or prefix, or else a thread id or prefix ('cairn threads').`;
 
 export const exportCommand: Command = {
@@ -27,6 +28,7 @@ export const exportCommand: Command = {
         format: { type: "string", short: "f" },
         output: { type: "string", short: "o" },
         json: { type: "boolean" },
+        "no-redact": { type: "boolean" },
         db: { type: "string" },
       },
       true,
@@ -40,7 +42,7 @@ export const exportCommand: Command = {
     const app = readCairn(io, values.db);
     let text: string;
     try {
-      text = renderExport(app.exportDocument(id), format);
+      text = renderExport(app.exportDocument(id, { redact: values["no-redact"] !== true }), format);
     } finally {
       app.close();
     }
