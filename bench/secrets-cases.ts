@@ -27,6 +27,8 @@ export interface SecretCase {
   text: string;
   /** The planted value (absent for a look-alike that must not be found). */
   secret?: string;
+  /** A secret detection is known to miss (no prefix, no key position): counted in the eval, left out of tests. */
+  knownMiss?: boolean;
 }
 
 function pem(seed: number): string {
@@ -60,6 +62,18 @@ export function plantedCases(): SecretCase[] {
   const key = pem(17);
   const npm = p("np", "m_", fakeChars(18, 36));
   const password = `${fakeChars(19, 6)}!${fakeChars(20, 5)}`;
+  const slackHook = p(
+    "https://hooks.",
+    "slack.com/services/T",
+    fakeChars(21, 8, UPPER_NUM),
+    "/B",
+    fakeChars(22, 8, UPPER_NUM),
+    "/",
+    fakeChars(23, 24),
+  );
+  const stripeRestricted = p("rk", "_test_", fakeChars(24, 40));
+  const googleBare = p("AI", "za", fakeChars(25, 35, `${ALNUM}_-`));
+  const proseSecret = `${fakeChars(26, 5)}#${fakeChars(27, 6)}`;
   return [
     { label: "openai key in a prompt", text: `here is my key ${openai} use it for the tests`, secret: openai },
     { label: "anthropic key in .env", text: `ANTHROPIC_API_KEY=${anthropic}\nDEBUG=1`, secret: anthropic },
@@ -95,6 +109,23 @@ export function plantedCases(): SecretCase[] {
     { label: "jwt", text: `session cookie: ${token}`, secret: token },
     { label: "npm token", text: `//registry.npmjs.org/:_authToken=${npm}`, secret: npm },
     { label: "password assignment", text: `DB_PASSWORD=${password}`, secret: password },
+    { label: "slack webhook", text: `curl -X POST ${slackHook}`, secret: slackHook },
+    {
+      label: "stripe key in prose",
+      text: `the restricted key is ${stripeRestricted}, rotate it`,
+      secret: stripeRestricted,
+    },
+    {
+      label: "google key bare (no name)",
+      text: `fetch("https://maps.example/api?k=${googleBare}")`,
+      secret: googleBare,
+    },
+    {
+      label: "password in prose (no name)",
+      text: `log in as admin with ${proseSecret} please`,
+      secret: proseSecret,
+      knownMiss: true,
+    },
   ];
 }
 
@@ -122,5 +153,8 @@ export function lookAlikeCases(): SecretCase[] {
     { label: "url without password", text: "postgres://localhost:5432/app and https://github.com/o/r" },
     { label: "example aws key", text: p("AK", "IAIOSFODNN7", "EXAMPLE") },
     { label: "public key", text: `PUBLIC_KEY=${fakeChars(35, 44, B64)}` },
+    { label: "sha256 as a cache key", text: `"cache_key": "${fakeChars(36, 64, HEX)}"` },
+    { label: "git sha as a key", text: `KEY=${fakeChars(37, 40, HEX)}` },
+    { label: "css hex colour token", text: "--token-primary: #1a2b3c4d5e6f;" },
   ];
 }

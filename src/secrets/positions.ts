@@ -26,6 +26,8 @@ function nameBefore(text: string, at: number, upTo: number): string {
   return text.slice(from, upTo);
 }
 const BEARER = /\b(?:Bearer|token)\s+([A-Za-z0-9\-._~+/]{20,}=*)/g;
+/** Google API keys have a fixed shape (`AIza` and 35 characters) that the recommended preset has no rule for. */
+const GOOGLE_KEY = /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g;
 const PEM =
   /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{40,16000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g;
@@ -51,12 +53,16 @@ function looksRandom(value: string, strongName: boolean): boolean {
   return value.length >= 16 && hasDigit && hasLetter && entropy(value) >= 3.2;
 }
 
+/** Names that say credential outright, beyond a bare `_key`. */
+const STRONG_NAME = /api[_-]?key|secret|token|passw|pwd|credential|private|access|auth/i;
+
 /** Password-like names take shorter values: a human-chosen password is short and low in entropy. */
 const PASSWORD_NAME = /passw(?:or)?d|passwd|pwd|secret/i;
 
 export function positionHits(text: string): PositionHit[] {
   const out: PositionHit[] = [];
   for (const m of text.matchAll(PEM)) out.push({ kind: "private-key", at: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(GOOGLE_KEY)) out.push({ kind: "google-key", at: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(JWT)) out.push({ kind: "jwt", at: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(BEARER)) {
     const value = m[1]!;
@@ -70,6 +76,8 @@ export function positionHits(text: string): PositionHit[] {
     const value = raw.replace(/[.]+$/, "");
     const name = nameBefore(text, m.index, m.index + m[0].length - raw.length).replace(/["'\s:=>]+$/, "");
     if (NOT_SECRET_NAME.test(name)) continue;
+    // A digest under a generic key name (`cache_key`, `etag_key`) is a hash, not a credential.
+    if (!STRONG_NAME.test(name) && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(value)) continue;
     if (!looksRandom(value, PASSWORD_NAME.test(name))) continue;
     const at = m.index + m[0].length - raw.length;
     out.push({ kind: "assigned-secret", at, end: at + value.length });
@@ -78,4 +86,4 @@ export function positionHits(text: string): PositionHit[] {
 }
 
 /** Text without one of these words has no value in a key position. */
-export const POSITION_MARKERS = /key|secret|token|passw|pwd|credential|bearer|eyJ|PRIVATE KEY/gi;
+export const POSITION_MARKERS = /key|secret|token|passw|pwd|credential|bearer|eyJ|PRIVATE KEY|AIza/gi;

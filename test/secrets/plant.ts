@@ -11,7 +11,7 @@ export function plantSecrets(file: string): string[] {
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const last = lines[lines.length - 1]!;
-  const cases = plantedCases();
+  const cases = plantedCases().filter((c) => !c.knownMiss);
   const base = {
     isSidechain: false,
     userType: "external",
