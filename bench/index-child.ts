@@ -14,6 +14,8 @@ const r = indexPaths({
   store,
   paths: roots,
   parallel: process.env["CAIRN_BENCH_PARALLEL"] === "0" ? false : undefined,
+  // Secret detection off, to measure what it costs (the index benchmark runs the corpus both ways).
+  secrets: process.env["CAIRN_BENCH_SECRETS"] === "0" ? false : undefined,
 });
 const c = process.cpuUsage(c0);
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;

@@ -22,6 +22,7 @@ const fileCount = Number(process.env["CAIRN_BENCH_FILES"] ?? 3000);
 function child(
   db: string,
   roots: string[],
+  env: Record<string, string> = {},
 ): {
   ms: number;
   cpu_ms: number;
@@ -35,6 +36,7 @@ function child(
   const r = spawnSync(process.execPath, [join(here, "index-child.ts"), db, ...roots], {
     encoding: "utf8",
     maxBuffer: 1 << 24,
+    env: { ...process.env, ...env },
   });
   if (r.status !== 0) throw new Error(`index child failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -87,6 +89,16 @@ const full = child(db, [root]);
 const mb = full.bytes / 1048576;
 console.log(
   `full index: ${full.files} files, ${mb.toFixed(0)} MB, ${full.events} events, ${full.sessions} sessions in ${(full.ms / 1000).toFixed(1)} s = ${(mb / (full.ms / 1000)).toFixed(1)} MB/s wall, ${(mb / (full.cpu_ms / 1000)).toFixed(1)} MB/s CPU; JSON.parse alone ${json.toFixed(0)} MB/s CPU; ratio to it ${(mb / (full.ms / 1000) / json).toFixed(2)} wall, ${(mb / (full.cpu_ms / 1000) / json).toFixed(2)} CPU; peak RSS ${full.max_rss_mb.toFixed(0)} MB; database ${(statSync(db).size / 1048576).toFixed(0)} MB`,
+);
+
+// The same corpus with secret detection off (issue 23's goal: detection on within 10 % of off).
+const offDb = join(base, `index-${fileCount}-nosecrets.db`);
+for (const ext of ["", "-wal", "-shm"]) rmSync(offDb + ext, { force: true });
+const off = child(offDb, [root], { CAIRN_BENCH_SECRETS: "0" });
+for (const ext of ["", "-wal", "-shm"]) rmSync(offDb + ext, { force: true });
+const rate = (r: typeof full) => ({ wall: mb / (r.ms / 1000), cpu: mb / (r.cpu_ms / 1000) });
+console.log(
+  `secret detection: on ${rate(full).wall.toFixed(1)} MB/s wall, ${rate(full).cpu.toFixed(1)} MB/s CPU; off ${rate(off).wall.toFixed(1)} MB/s wall, ${rate(off).cpu.toFixed(1)} MB/s CPU; on costs ${((full.ms / off.ms - 1) * 100).toFixed(1)} % wall, ${((full.cpu_ms / off.cpu_ms - 1) * 100).toFixed(1)} % CPU`,
 );
 
 const noChange = child(db, [root]);

@@ -28,6 +28,7 @@ function nameBefore(text: string, at: number, upTo: number): string {
 const BEARER = /\b(?:Bearer|token)\s+([A-Za-z0-9\-._~+/]{20,}=*)/g;
 /** Google API keys have a fixed shape (`AIza` and 35 characters) that the recommended preset has no rule for. */
 const GOOGLE_KEY = /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g;
+const BEARER_WORD = /bearer|token\s/i;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g;
 const PEM =
   /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{40,16000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g;
@@ -61,15 +62,21 @@ const PASSWORD_NAME = /passw(?:or)?d|passwd|pwd|secret/i;
 
 export function positionHits(text: string): PositionHit[] {
   const out: PositionHit[] = [];
-  for (const m of text.matchAll(PEM)) out.push({ kind: "private-key", at: m.index, end: m.index + m[0].length });
-  for (const m of text.matchAll(GOOGLE_KEY)) out.push({ kind: "google-key", at: m.index, end: m.index + m[0].length });
-  for (const m of text.matchAll(JWT)) out.push({ kind: "jwt", at: m.index, end: m.index + m[0].length });
-  for (const m of text.matchAll(BEARER)) {
-    const value = m[1]!;
-    if (!looksRandom(value, false)) continue;
-    const at = m.index + m[0].length - value.length;
-    out.push({ kind: "bearer-token", at, end: at + value.length });
-  }
+  // Each pattern runs only on text that holds its own word: most text with one of the markers holds one.
+  if (text.includes("PRIVATE KEY"))
+    for (const m of text.matchAll(PEM)) out.push({ kind: "private-key", at: m.index, end: m.index + m[0].length });
+  if (text.includes("AIza"))
+    for (const m of text.matchAll(GOOGLE_KEY))
+      out.push({ kind: "google-key", at: m.index, end: m.index + m[0].length });
+  if (text.includes("eyJ"))
+    for (const m of text.matchAll(JWT)) out.push({ kind: "jwt", at: m.index, end: m.index + m[0].length });
+  if (BEARER_WORD.test(text))
+    for (const m of text.matchAll(BEARER)) {
+      const value = m[1]!;
+      if (!looksRandom(value, false)) continue;
+      const at = m.index + m[0].length - value.length;
+      out.push({ kind: "bearer-token", at, end: at + value.length });
+    }
   for (const m of text.matchAll(ASSIGNMENT)) {
     if (text.startsWith("[secret:", m.index - 1)) continue; // a redaction marker, not a name
     const raw = m[1]!;
