@@ -33,6 +33,7 @@ import { type ExportDocument, exportDocument } from "./export/document.ts";
 export { IdError } from "../store/resolve.ts";
 
 import { redactDeep } from "../secrets/redact.ts";
+import { isPgUrl } from "../store/pg-url.ts";
 import type {
   EmbedRequest,
   GoneFile,
@@ -205,12 +206,12 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   const now = opts.now ?? (() => new Date());
   const dbPath = opts.store
     ? opts.store.path
-    : dbPathFor(opts.db === undefined ? undefined : resolve(cwd, opts.db), env);
+    : dbPathFor(opts.db === undefined || isPgUrl(opts.db) ? opts.db : resolve(cwd, opts.db), env);
   const opener: Opener<ReadonlyStore & Closable> = opts.store
     ? givenOpener(opts.store)
     : mode === "write"
-      ? writeOpener(dbPath)
-      : readOpener(dbPath);
+      ? writeOpener(dbPath, env)
+      : readOpener(dbPath, env);
   const writer = (): Store => {
     if (mode !== "write") throw new CairnError("failure", "this cairn was opened read-only");
     return opener.get() as Store;

@@ -12,6 +12,7 @@ import { acquireLock, type IndexLock, IndexLockedError, tryLock } from "../index
 import { watchIndex } from "../indexer/watch.ts";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
+import { isPgUrl } from "../store/pg-url.ts";
 import type { Store } from "../store/types.ts";
 import type { Env } from "./open.ts";
 
@@ -83,7 +84,7 @@ export async function lockFor(
   req: { lock?: "wait" | "try"; waitMs?: number; onWait?: (pid: number) => void },
 ) {
   // The lock file lives beside the database: its folder must exist before the lock can be taken.
-  if (deps.dbPath !== ":memory:") mkdirSync(dirname(deps.dbPath), { recursive: true });
+  if (deps.dbPath !== ":memory:" && !isPgUrl(deps.dbPath)) mkdirSync(dirname(deps.dbPath), { recursive: true });
   if (req.lock === "try") return tryLock(deps.dbPath);
   try {
     return await acquireLock(deps.dbPath, req.waitMs ?? 60_000, (e) => req.onWait?.(e.pid));

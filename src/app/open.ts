@@ -5,13 +5,18 @@
  */
 import { homedir } from "node:os";
 import { resolveDbPath } from "../indexer/db-path.ts";
+import { isPgUrl, openPgStore } from "../store/pg-store.ts";
 import { openReadonlyIndex } from "../store/sqlite-readonly.ts";
 import { type Closable, openStore } from "../store/sqlite-store.ts";
 import type { ReadonlyStore, Store } from "../store/types.ts";
+import { identityFrom } from "./machine.ts";
 
 export type Env = Record<string, string | undefined>;
 
-/** `--db`, then `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */
+/**
+ * `--db`, then `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. A `postgres://` connection string selects the
+ * team index on PostgreSQL (`store/pg-store.ts`) for every command.
+ */
 export function dbPathFor(flag: string | undefined, env: Env): string {
   return resolveDbPath(flag, env, env["HOME"] ?? homedir());
 }
@@ -25,11 +30,13 @@ export interface Opener<S> {
   close(): void;
 }
 
-export function readOpener(path: string): Opener<ReadonlyStore & Closable> {
+export function readOpener(path: string, env: Env = process.env): Opener<ReadonlyStore & Closable> {
   let open: { store: ReadonlyStore & Closable; notice: string | null } | null = null;
   return {
     get() {
-      open ??= openReadonlyIndex(path);
+      open ??= isPgUrl(path)
+        ? { store: openPgStore(path, identityFrom(env), { readonly: true }), notice: null }
+        : openReadonlyIndex(path);
       return open.store;
     },
     notice: () => open?.notice ?? null,
@@ -41,11 +48,11 @@ export function readOpener(path: string): Opener<ReadonlyStore & Closable> {
   };
 }
 
-export function writeOpener(path: string): Opener<Store> {
+export function writeOpener(path: string, env: Env = process.env): Opener<Store> {
   let store: Store | null = null;
   return {
     get() {
-      store ??= openStore(path);
+      store ??= isPgUrl(path) ? openPgStore(path, identityFrom(env)) : openStore(path);
       return store;
     },
     notice: () => null,

@@ -4,7 +4,10 @@
  * A lock left by a process that no longer exists is taken over. The lock sits beside the database's real path, so
  * two paths through symbolic links to one database share one lock.
  */
+
+import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from "node:fs";
+import { hostname, tmpdir, userInfo } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 
 export interface IndexLock {
@@ -36,6 +39,7 @@ function alive(pid: number): boolean {
  * Creates the database's folder, which a first run on a new machine does not have yet.
  */
 export function lockPathFor(dbPath: string): string {
+  if (/^postgres(ql)?:\/\//i.test(dbPath)) return teamLockPath(dbPath);
   const abs = resolve(dbPath);
   mkdirSync(dirname(abs), { recursive: true });
   let real: string;
@@ -46,6 +50,21 @@ export function lockPathFor(dbPath: string): string {
     real = join(realpathSync(dirname(abs)), basename(abs));
   }
   return `${real}.index-lock`;
+}
+
+/**
+ * A team index is shared by machines that each index their own transcripts, so its lock is one per database and
+ * machine, kept in this user's temporary folder (the database itself serializes the writes, `store/pg-store.ts`).
+ */
+function teamLockPath(url: string): string {
+  const machine = process.env["CAIRN_MACHINE"] || hostname();
+  const key = createHash("sha256")
+    .update(`${url.replace(/:[^:@/]*@/, "@")}\0${machine}`)
+    .digest("hex")
+    .slice(0, 16);
+  const dir = join(tmpdir(), `cairn-${userInfo().uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return join(dir, `team-${key}.index-lock`);
 }
 
 export function tryLock(dbPath: string): IndexLock {

@@ -10,7 +10,8 @@ import { takeRecency } from "./recency.ts";
 
 export const PREFIXES = ["decision", "outcome", "error", "test", "tool", "resume", "file", "cmd"] as const;
 export type Prefix = (typeof PREFIXES)[number];
-export const FILTERS = ["provider", "project", "session", "since", "until", "kind"] as const;
+/** `machine:` and `user:` narrow to where a session was indexed from: a team index (PostgreSQL) records both. */
+export const FILTERS = ["provider", "project", "session", "since", "until", "kind", "machine", "user"] as const;
 export type Filter = (typeof FILTERS)[number];
 
 /** A malformed query: its message names the bad part (surfaces show it as "bad query: …"). */
@@ -37,6 +38,8 @@ export interface ParsedQuery {
   prefixes: Array<{ prefix: Prefix; value: string }>;
   providers: Provider[];
   projects: string[];
+  machines?: string[];
+  users?: string[];
   sessions: string[];
   since?: string;
   until?: string;
@@ -148,6 +151,12 @@ export function parseQuery(input: string, now: Date): ParsedQuery {
         break;
       case "session":
         q.sessions.push(...values);
+        break;
+      case "machine":
+        q.machines = [...(q.machines ?? []), ...values];
+        break;
+      case "user":
+        q.users = [...(q.users ?? []), ...values];
         break;
       case "kind":
         for (const v of values) {

@@ -127,6 +127,8 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
   if (q.secrets) out.secrets = true;
   if (q.providers.length > 0) out.providers = q.providers;
   if (q.projects.length > 0) out.projects = q.projects;
+  if (q.machines?.length) out.machines = q.machines;
+  if (q.users?.length) out.users = q.users;
   if (q.sessions[0]) out.sessionPrefix = q.sessions[0];
   if (q.since) out.since = q.since;
   if (q.until) out.until = q.until;
@@ -142,6 +144,8 @@ export function toEventQuery(q: ParsedQuery, limit: number): EventQuery {
     !out.secrets &&
     !out.providers &&
     !out.projects &&
+    !out.machines &&
+    !out.users &&
     !out.sessionPrefix &&
     !out.since &&
     !out.until;

@@ -30,6 +30,9 @@ export interface EventQuery {
   types?: EventType[];
   providers?: Provider[];
   projects?: string[];
+  /** Machines and users a session was indexed from (a team index records them; SQLite refuses these). */
+  machines?: string[];
+  users?: string[];
   sessionPrefix?: string;
   since?: string;
   until?: string;

@@ -5,6 +5,7 @@
  * before the exact substring check, so they do not scan every command or file action.
  */
 import type Database from "better-sqlite3";
+import { CairnError } from "../common/errors.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { facetToken } from "./fts-text.ts";
@@ -34,6 +35,12 @@ export interface Filters {
 }
 
 export function filters(q: EventQuery): Filters {
+  if (q.machines?.length || q.users?.length)
+    throw new CairnError(
+      "bad_query",
+      "machine: and user: need a team index, which records where each session came from",
+      "search a PostgreSQL index (--db postgres://…)",
+    );
   const where: string[] = [];
   const params: unknown[] = [];
   const inList = (col: string, values: readonly string[] | undefined) => {

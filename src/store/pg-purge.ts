@@ -1,0 +1,66 @@
+/**
+ * Secrets taken out of the team index, as `sqlite-purge.ts` does locally: the events' text, command, path and meta
+ * rewritten redacted (with the events derived from them and their sessions' titles) and their `tsvector` rebuilt,
+ * so no token of a value stays searchable. Read in one call, written in one call.
+ */
+import { redactDeep, redactText } from "../secrets/redact.ts";
+import { ftsColumns } from "./fts-text.ts";
+import type { PgConnection, PgOp } from "./pg-bridge.ts";
+import { tsvectorOf } from "./pg-fts.ts";
+import { SECRET_FACET } from "./prepare-batch.ts";
+
+interface Row {
+  event_id: string;
+  parent_event_id: string | null;
+  session_id: string;
+  event_type: string;
+  provider: string;
+  tool_name: string | null;
+  status: string | null;
+  text: string;
+  command: string | null;
+  file_path: string | null;
+  meta: string;
+  title: string | null;
+}
+
+export function createPgPurge(db: PgConnection) {
+  return {
+    redactEvents(eventIds: readonly string[]): number {
+      if (eventIds.length === 0) return 0;
+      const asked = new Set(eventIds);
+      const rows = db.query<Row>(
+        `SELECT e.event_id, e.parent_event_id, e.session_id, e.event_type, e.provider, e.tool_name, e.status, e.text,
+           e.command, e.file_path, e.meta, s.title
+         FROM session_events e LEFT JOIN sessions s ON s.session_id = e.session_id
+         WHERE e.event_id = ANY($1::text[]) OR e.parent_event_id = ANY($1::text[])`,
+        [[...asked]],
+      );
+      const ops: PgOp[] = [];
+      const titles = new Map<string, string>();
+      for (const r of rows) {
+        const holdsSecret = asked.has(r.event_id);
+        if (holdsSecret && r.title) titles.set(r.session_id, r.title);
+        const text = redactText(r.text);
+        const command = r.command === null ? null : redactText(r.command);
+        const path = r.file_path === null ? null : redactText(r.file_path);
+        const meta = JSON.stringify(redactDeep(JSON.parse(r.meta) as unknown));
+        if (text === r.text && command === r.command && path === r.file_path && meta === r.meta) continue;
+        const fts = ftsColumns({ ...r, text, event_type: r.event_type as never, provider: r.provider as never });
+        const facets = holdsSecret ? `${fts.facets} ${SECRET_FACET}` : fts.facets;
+        ops.push({
+          sql: "UPDATE session_events SET text = $1, command = $2, file_path = $3, meta = $4, fts = $5::tsvector WHERE event_id = $6",
+          params: [text, command, path, meta, tsvectorOf([fts.text, fts.idents, facets, fts.stems]), r.event_id],
+        });
+      }
+      const changed = ops.length;
+      for (const [session, title] of titles) {
+        const red = redactText(title);
+        if (red !== title)
+          ops.push({ sql: "UPDATE sessions SET title = $1 WHERE session_id = $2", params: [red, session] });
+      }
+      db.many(ops);
+      return changed;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The PostgreSQL index's numbered migrations, its own (a SQLite schema version means nothing here). Each runs once,
+ * in order, in a transaction, recorded in `cairn_migrations`. Never edit a released one: add the next.
+ *
+ * Differences from the SQLite schema, and why: files are keyed by (machine, path), so two machines never share a
+ * file's bookkeeping; sessions and files record the machine and user they came from; the full-text index is one
+ * `tsvector` column per event, built by cairn (`pg-fts.ts`) from the same prepared columns SQLite's FTS5 gets,
+ * each column under its own weight (A written text, B identifier parts, C stems, D facets), with a GIN index.
+ */
+export interface PgMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    name: "team index",
+    sql: `
+CREATE TABLE source_files (
+  machine TEXT NOT NULL,
+  path TEXT COLLATE "C" NOT NULL,
+  user_name TEXT,
+  provider TEXT,
+  size DOUBLE PRECISION NOT NULL,
+  mtime_ms DOUBLE PRECISION NOT NULL,
+  inode DOUBLE PRECISION NOT NULL,
+  head_hash TEXT NOT NULL,
+  tail_hash TEXT,
+  "offset" BIGINT NOT NULL,
+  line BIGINT NOT NULL,
+  state TEXT,
+  indexed_at TEXT NOT NULL,
+  gone_at TEXT,
+  topology_version INTEGER,
+  PRIMARY KEY (machine, path)
+);
+
+CREATE TABLE sessions (
+  session_id TEXT COLLATE "C" PRIMARY KEY,
+  provider TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  cwd TEXT,
+  project TEXT,
+  title TEXT,
+  started_at TEXT COLLATE "C",
+  updated_at TEXT COLLATE "C",
+  parent_session_id TEXT COLLATE "C",
+  git_branch TEXT,
+  model TEXT,
+  source_file TEXT COLLATE "C" NOT NULL,
+  machine TEXT NOT NULL,
+  user_name TEXT,
+  meta TEXT NOT NULL DEFAULT '{}',
+  event_count INTEGER NOT NULL DEFAULT 0,
+  prompt_count INTEGER NOT NULL DEFAULT 0,
+  tool_count INTEGER NOT NULL DEFAULT 0,
+  error_count INTEGER NOT NULL DEFAULT 0,
+  test_count INTEGER NOT NULL DEFAULT 0,
+  resume_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX sessions_updated ON sessions(updated_at);
+CREATE INDEX sessions_project ON sessions(lower(project));
+CREATE INDEX sessions_source ON sessions(machine, source_file);
+
+CREATE TABLE session_events (
+  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  event_id TEXT COLLATE "C" NOT NULL UNIQUE,
+  session_id TEXT COLLATE "C" NOT NULL,
+  provider TEXT NOT NULL,
+  ordinal INTEGER NOT NULL,
+  "timestamp" TEXT COLLATE "C",
+  role TEXT,
+  event_type TEXT NOT NULL,
+  text TEXT NOT NULL,
+  tool_name TEXT,
+  command TEXT,
+  file_path TEXT,
+  status TEXT,
+  parent_event_id TEXT COLLATE "C",
+  parent_edge TEXT,
+  source_file TEXT COLLATE "C" NOT NULL,
+  source_line INTEGER NOT NULL,
+  turn INTEGER NOT NULL,
+  tokens INTEGER NOT NULL,
+  meta TEXT NOT NULL DEFAULT '{}',
+  fts TSVECTOR NOT NULL
+);
+CREATE INDEX events_session ON session_events(session_id, ordinal);
+CREATE INDEX events_type_time ON session_events(event_type, timestamp);
+CREATE INDEX events_time ON session_events(timestamp);
+CREATE INDEX events_parent ON session_events(parent_event_id) WHERE parent_event_id IS NOT NULL;
+CREATE INDEX events_fts ON session_events USING GIN (fts);
+
+CREATE TABLE event_edges (
+  src TEXT COLLATE "C" NOT NULL,
+  dst TEXT COLLATE "C" NOT NULL,
+  edge_type TEXT NOT NULL,
+  session_id TEXT COLLATE "C" NOT NULL,
+  meta TEXT,
+  PRIMARY KEY (src, dst, edge_type)
+);
+CREATE INDEX edges_dst ON event_edges(dst, edge_type);
+
+CREATE TABLE entities (
+  entity_id TEXT COLLATE "C" PRIMARY KEY,
+  kind TEXT NOT NULL,
+  key TEXT NOT NULL,
+  display TEXT NOT NULL
+);
+
+CREATE TABLE problems (
+  machine TEXT NOT NULL,
+  source_file TEXT COLLATE "C" NOT NULL,
+  source_line INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  excerpt TEXT NOT NULL,
+  PRIMARY KEY (machine, source_file, source_line, reason)
+);
+
+CREATE TABLE checkpoints (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY,
+  checkpoint_id TEXT COLLATE "C" PRIMARY KEY,
+  session_id TEXT COLLATE "C" NOT NULL,
+  event_id TEXT COLLATE "C",
+  step INTEGER,
+  label TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX checkpoints_session ON checkpoints(session_id);
+
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`,
+  },
+];
+
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);

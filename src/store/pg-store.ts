@@ -1,0 +1,197 @@
+/**
+ * The PostgreSQL store: the same `Store` the SQLite one is, over a connection run in a worker thread
+ * (`pg-bridge.ts`). Writers of several machines share one database: each writes under its own identity (file
+ * bookkeeping keyed by machine and path), and every write transaction first takes one advisory lock, so writers
+ * take turns group by group instead of deadlocking on the entities and edges their files share.
+ */
+import { CairnError } from "../common/errors.ts";
+import type { TopologyBatch } from "../topology/normalize.ts";
+import type { Problem } from "../topology/types.ts";
+import type { PendingBundle, QueuedAnchor, VectorHit, VectorState } from "./bundle-types.ts";
+import { connectPg, type PgConnection, redactUrl } from "./pg-bridge.ts";
+import { createPgPurge } from "./pg-purge.ts";
+import { createPgReader } from "./pg-read.ts";
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./pg-schema.ts";
+import { createPgSearch } from "./pg-search.ts";
+import { createPgThreadReads } from "./pg-threads.ts";
+import { createPgWriter, type Identity } from "./pg-write.ts";
+import { prepareBatch } from "./prepare-batch.ts";
+import type { CheckpointRow, ReadonlyStore, Store } from "./types.ts";
+
+export type { Identity } from "./pg-write.ts";
+
+/** The advisory lock every write transaction holds (one number for cairn's writers). */
+const WRITE_LOCK = 0x636169726e;
+
+export { isPgUrl } from "./pg-url.ts";
+
+export interface PgStore extends Store {
+  readonly identity: Identity;
+}
+
+export function openPgStore(url: string, me: Identity, opts: { readonly: true }): ReadonlyStore & { close(): void };
+export function openPgStore(url: string, me: Identity, opts?: { readonly?: boolean }): PgStore;
+export function openPgStore(url: string, me: Identity, opts: { readonly?: boolean } = {}): PgStore {
+  const db = connectPg(url);
+  try {
+    if (opts.readonly) checkVersion(db, url);
+    else migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const reader = createPgReader(db);
+  const writer = createPgWriter(db, me);
+  let depth = 0;
+  let group = false;
+  const begin = () => db.many([{ sql: "BEGIN" }, { sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` }]);
+  return {
+    path: redactUrl(url),
+    identity: me,
+    ...reader,
+    ...writer,
+    ...createPgSearch(db),
+    ...createPgThreadReads(db),
+    ...noVectors(db),
+    ...createPgPurge(db),
+    transaction<T>(fn: () => T): T {
+      const outer = depth === 0 && !group;
+      const name = `s${depth}`;
+      if (outer) begin();
+      else db.query(`SAVEPOINT ${name}`);
+      depth++;
+      try {
+        const out = fn();
+        depth--;
+        db.query(outer ? "COMMIT" : `RELEASE SAVEPOINT ${name}`);
+        return out;
+      } catch (error) {
+        depth--;
+        db.query(outer ? "ROLLBACK" : `ROLLBACK TO SAVEPOINT ${name}`);
+        throw error;
+      }
+    },
+    beginGroup() {
+      if (group || depth > 0) return;
+      begin();
+      group = true;
+    },
+    commitGroup() {
+      if (!group) return;
+      group = false;
+      db.query("COMMIT");
+    },
+    rollbackGroup() {
+      if (!group) return;
+      group = false;
+      db.query("ROLLBACK");
+    },
+    inGroup: () => group || depth > 0,
+    pruneGone() {
+      const out = { files: 0, sessions: 0, events: 0 };
+      for (const f of writer.goneFiles()) {
+        out.sessions += f.sessions;
+        out.events += writer.deleteFile(f.path);
+        out.files++;
+      }
+      return out;
+    },
+    writeBatch(_sourceFile: string, batch: TopologyBatch, problems: Problem[]): void {
+      writer.writePrepared(prepareBatch(batch, problems));
+    },
+    putCheckpoint(row: CheckpointRow): void {
+      db.query(
+        `INSERT INTO checkpoints (checkpoint_id, session_id, event_id, step, label, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (checkpoint_id) DO UPDATE SET event_id = excluded.event_id, step = excluded.step, label = excluded.label,
+           created_at = excluded.created_at`,
+        [row.checkpoint_id, row.session_id, row.event_id, row.step, row.label, row.created_at],
+      );
+    },
+    close: () => db.close(),
+  };
+}
+
+/**
+ * The semantic layer is not kept in PostgreSQL yet: nothing is queued, no vectors exist, so a search there is
+ * lexical (hybrid search falls back to words, as on an index not yet embedded).
+ */
+function noVectors(db: PgConnection) {
+  return {
+    putSetting(key: string, value: string): void {
+      db.query(
+        "INSERT INTO settings(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [key, value],
+      );
+    },
+    vectorState: (): VectorState => ({ embedder: null, dimension: null, bundles: 0, embedded: 0, queued: 0 }),
+    vectorInfo: () => ({ embedder: null, dimension: null, any: false, pending: false }),
+    similarities: () => new Map<string, number>(),
+    nearestEvents: (): VectorHit[] => [],
+    bundleQueue: (): QueuedAnchor[] => [],
+    putBundles: () => {},
+    pendingBundles: (): PendingBundle[] => [],
+    putVectors: () => {},
+    compactVectors: () => false,
+    resetVectors: () => {},
+  };
+}
+
+function schemaVersion(db: PgConnection): number | null {
+  const [row] = db.query<{ v: number | null }>(
+    "SELECT CASE WHEN to_regclass('cairn_migrations') IS NULL THEN NULL ELSE (SELECT max(version) FROM cairn_migrations) END AS v",
+  );
+  return row?.v ?? null;
+}
+
+function checkVersion(db: PgConnection, url: string): void {
+  const v = schemaVersion(db);
+  if (v === null)
+    throw new CairnError("no_index", `no cairn index in ${redactUrl(url)}`, "run 'cairn index --db <url>' first");
+  if (v < PG_SCHEMA_VERSION)
+    throw new CairnError(
+      "index_unavailable",
+      `the index in ${redactUrl(url)} is older than this cairn`,
+      "run 'cairn index' to upgrade it",
+    );
+  if (v > PG_SCHEMA_VERSION)
+    throw new CairnError(
+      "index_unavailable",
+      `the index in ${redactUrl(url)} was written by a newer cairn (schema ${v})`,
+      "upgrade cairn",
+    );
+}
+
+function migrate(db: PgConnection): void {
+  // Two machines starting at once: the lock makes the second wait and then find the migrations done.
+  db.many([
+    { sql: "BEGIN" },
+    { sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` },
+    {
+      sql: "CREATE TABLE IF NOT EXISTS cairn_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    },
+  ]);
+  try {
+    const done = new Set(db.query<{ version: number }>("SELECT version FROM cairn_migrations").map((r) => r.version));
+    const newest = Math.max(0, ...done);
+    if (newest > PG_SCHEMA_VERSION)
+      throw new CairnError(
+        "index_unavailable",
+        `the team index was written by a newer cairn (schema ${newest})`,
+        "upgrade cairn",
+      );
+    for (const m of PG_MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      db.many([
+        { sql: m.sql },
+        {
+          sql: "INSERT INTO cairn_migrations(version, name, applied_at) VALUES ($1, $2, $3)",
+          params: [m.version, m.name, new Date().toISOString()],
+        },
+      ]);
+    }
+    db.query("COMMIT");
+  } catch (error) {
+    db.query("ROLLBACK");
+    throw error;
+  }
+}

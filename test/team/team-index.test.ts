@@ -1,0 +1,258 @@
+/**
+ * The team index against a real PostgreSQL server (a cluster made by initdb for this file): machines indexing at
+ * once, answers equal to SQLite's on the same transcripts, a re-run that changes nothing, kill -9 mid-run, and a
+ * read-only role. Everything runs through the built CLI.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, cairn } from "../helpers/cli.ts";
+import { type PgCluster, pgSkipReason, startPg } from "../helpers/postgres.ts";
+import { realFixturesDir } from "../helpers/transcripts.ts";
+
+const skip = pgSkipReason();
+
+/** A JSON answer without the machine and user a team index adds to each session. */
+function withoutOrigin(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutOrigin);
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (k !== "machine" && k !== "user_name") out[k] = withoutOrigin(x);
+  return out;
+}
+if (skip) console.warn(`team index tests skipped: ${skip}`);
+
+/** Runs the CLI without blocking, so two can run at once. */
+function cairnAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function ok(r: { code: number | null; stdout: string; stderr: string }): string {
+  if (r.code !== 0) throw new Error(`cairn exited ${r.code}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+describe.skipIf(skip !== null)(
+  "team index on PostgreSQL",
+  () => {
+    let pg: PgCluster;
+    let dir: string;
+    /** Two machines' transcripts: Claude Code's on one, Codex and pi on the other. */
+    let homeA: string;
+    let homeB: string;
+    let all: string;
+    const ids = (url: string, table: "session_events" | "sessions", col: string) =>
+      new Set(pg.psql(`SELECT ${col} FROM ${table}`, new URL(url).pathname.slice(1)).split("\n").filter(Boolean));
+
+    beforeAll(async () => {
+      pg = await startPg();
+      dir = mkdtempSync(join(tmpdir(), "cairn-team-"));
+      const real = realFixturesDir();
+      homeA = join(dir, "a");
+      homeB = join(dir, "b");
+      all = join(dir, "all");
+      mkdirSync(join(homeA, "t"), { recursive: true });
+      mkdirSync(join(homeB, "t"), { recursive: true });
+      cpSync(join(real, "claude"), join(homeA, "t", "claude"), { recursive: true });
+      cpSync(join(real, "codex"), join(homeB, "t", "codex"), { recursive: true });
+      cpSync(join(real, "pi"), join(homeB, "t", "pi"), { recursive: true });
+      cpSync(real, all, { recursive: true });
+    }, 120_000);
+
+    afterAll(() => {
+      pg?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    const envOf = (home: string, machine: string) => ({ HOME: home, CAIRN_MACHINE: machine });
+
+    it("two machines indexing at once give exactly the union of what each gives alone", async () => {
+      const alone = { a: pg.createDatabase("alone_a"), b: pg.createDatabase("alone_b") };
+      ok(cairn(["index", "--json", "--db", alone.a, join(homeA, "t")], { env: envOf(homeA, "laptop-a") }));
+      ok(cairn(["index", "--json", "--db", alone.b, join(homeB, "t")], { env: envOf(homeB, "laptop-b") }));
+      const team = pg.createDatabase("together");
+      const [ra, rb] = await Promise.all([
+        cairnAsync(["index", "--json", "--db", team, join(homeA, "t")], envOf(homeA, "laptop-a")),
+        cairnAsync(["index", "--json", "--db", team, join(homeB, "t")], envOf(homeB, "laptop-b")),
+      ]);
+      ok(ra);
+      ok(rb);
+      for (const [table, col] of [
+        ["session_events", "event_id"],
+        ["sessions", "session_id"],
+      ] as const) {
+        const a = ids(alone.a, table, col);
+        const b = ids(alone.b, table, col);
+        expect(a.size).toBeGreaterThan(0);
+        expect(b.size).toBeGreaterThan(0);
+        expect([...ids(team, table, col)].sort()).toEqual([...new Set([...a, ...b])].sort());
+      }
+      // Each session and file says where it came from.
+      expect(pg.psql("SELECT DISTINCT machine FROM sessions ORDER BY 1", "together").split("\n")).toEqual([
+        "laptop-a",
+        "laptop-b",
+      ]);
+      expect(pg.psql("SELECT count(*) FROM source_files WHERE user_name IS NULL", "together")).toBe("0");
+      // A re-run by either machine changes nothing.
+      const again = JSON.parse(
+        ok(cairn(["index", "--json", "--db", team, join(homeB, "t")], { env: envOf(homeB, "laptop-b") })),
+      );
+      expect(again).toMatchObject({ changed: 0, events: 0, gone: 0 });
+      // machine: narrows a search to one machine's sessions.
+      const hits = JSON.parse(ok(cairn(["search", "--json", "--db", team, "--limit", "50", "machine:laptop-a"])));
+      expect(hits.hits.length).toBeGreaterThan(0);
+      expect(new Set(hits.hits.map((h: { provider: string }) => h.provider))).toEqual(new Set(["claude"]));
+    }, 240_000);
+
+    it("the same path on two machines keeps two files' bookkeeping, and neither run marks the other's gone", () => {
+      const url = pg.createDatabase("same_path");
+      const shared = join(dir, "shared");
+      cpSync(join(homeA, "t"), shared, { recursive: true });
+      ok(cairn(["index", "--json", "--db", url, shared], { env: envOf(homeA, "box-1") }));
+      rmSync(shared, { recursive: true });
+      cpSync(join(homeB, "t"), shared, { recursive: true });
+      const b = JSON.parse(ok(cairn(["index", "--json", "--db", url, shared], { env: envOf(homeB, "box-2") })));
+      expect(b.gone).toBe(0);
+      expect(b.changed).toBeGreaterThan(0);
+      expect(pg.psql("SELECT count(*) FROM source_files WHERE gone_at IS NOT NULL", "same_path")).toBe("0");
+      expect(pg.psql("SELECT string_agg(DISTINCT machine, ',' ORDER BY machine) FROM source_files", "same_path")).toBe(
+        "box-1,box-2",
+      );
+      rmSync(shared, { recursive: true });
+    }, 240_000);
+
+    it("search, threads, resume and timeline answer as SQLite does on the same transcripts", () => {
+      const url = pg.createDatabase("same_answers");
+      const sqlite = join(dir, "cairn.db");
+      const home = { HOME: join(dir, "home") };
+      ok(cairn(["index", "--json", "--db", url, all], { env: home }));
+      ok(cairn(["index", "--json", "--db", sqlite, all], { env: home }));
+      const both = (args: string[]) =>
+        [url, sqlite].map((db) => JSON.parse(ok(cairn([...args, "--db", db], { env: home }))));
+
+      const queries = [
+        "kind:error",
+        "tool:bash",
+        "provider:codex",
+        "project:pi-mono kind:user_message",
+        "shim binary",
+        '"target shim binary"',
+        "systemPrompt",
+        "parseArgs",
+        "committed",
+        "npm -test",
+      ];
+      for (const query of queries) {
+        const [p, s] = both(["search", "--json", "--mode", "lexical", "--limit", "2000", query]);
+        const idsOf = (r: { hits: Array<{ event_id: string }> }) => r.hits.map((h) => h.event_id);
+        expect(idsOf(p).length, query).toBeGreaterThan(0);
+        // Filter-only queries come newest first in both; ranked ones hold the same events (the rankers differ).
+        if (/^[a-z_]+:/.test(query) && !query.includes(" ")) expect(idsOf(p), query).toEqual(idsOf(s));
+        else expect([...idsOf(p)].sort(), query).toEqual([...idsOf(s)].sort());
+      }
+
+      const [tp, ts] = both(["threads", "--json", "--all"]);
+      expect(tp).toEqual(ts);
+      const sessions = JSON.parse(ok(cairn(["sessions", "--json", "--db", sqlite], { env: home })));
+      const list: Array<{ session_id: string }> = sessions.sessions ?? sessions;
+      expect(list.length).toBeGreaterThan(3);
+      // The team index also says which machine and user each session came from.
+      const [sp] = both(["sessions", "--json"]);
+      const rowsOf = (r: { sessions?: unknown[] } | unknown[]) =>
+        (Array.isArray(r) ? r : (r.sessions ?? [])) as Array<Record<string, unknown>>;
+      expect(rowsOf(sp).every((r) => typeof r["machine"] === "string")).toBe(true);
+      const plain = rowsOf(sp).map(({ machine: _m, user_name: _u, ...r }) => r);
+      expect(plain).toEqual(rowsOf(sessions));
+      for (const s of list.slice(0, 4)) {
+        const [rp, rs] = both(["resume", s.session_id, "--json"]);
+        expect(withoutOrigin(rp), s.session_id).toEqual(rs);
+        const [lp, ls] = both(["timeline", s.session_id, "--json", "--limit", "50"]);
+        expect(withoutOrigin(lp), s.session_id).toEqual(ls);
+      }
+    }, 300_000);
+
+    it("kill -9 while indexing leaves no partial file, and the next run ends where a clean run does", async () => {
+      const clean = pg.createDatabase("clean");
+      ok(cairn(["index", "--json", "--db", clean, all], { env: envOf(homeA, "m") }));
+      const url = pg.createDatabase("killed");
+      const child = spawn(process.execPath, [CLI, "index", "--db", url, all], {
+        env: { ...process.env, ...envOf(homeA, "m") },
+        stdio: "ignore",
+      });
+      const exited = new Promise((r) => child.on("exit", r));
+      // Wait until some of its writes are committed, then kill it without warning.
+      const committed = () => {
+        try {
+          return Number(pg.psql("SELECT count(*) FROM session_events", "killed"));
+        } catch {
+          return 0; // not migrated yet
+        }
+      };
+      while (child.exitCode === null && committed() === 0) await new Promise((r) => setTimeout(r, 20));
+      expect(child.exitCode, "the run ended before it could be killed").toBeNull();
+      child.kill("SIGKILL");
+      await exited;
+      const events = committed();
+      expect(events).toBeGreaterThan(0);
+      expect(events).toBeLessThan(ids(clean, "session_events", "event_id").size);
+      // Every committed event belongs to a file whose position was committed with it.
+      expect(
+        pg.psql(
+          "SELECT count(*) FROM session_events e WHERE NOT EXISTS (SELECT 1 FROM source_files f WHERE f.path = e.source_file)",
+          "killed",
+        ),
+      ).toBe("0");
+      ok(cairn(["index", "--json", "--db", url, all], { env: envOf(homeA, "m") }));
+      expect([...ids(url, "session_events", "event_id")].sort()).toEqual(
+        [...ids(clean, "session_events", "event_id")].sort(),
+      );
+      expect(
+        pg.psql(
+          "SELECT count(*) FROM sessions s WHERE event_count <> (SELECT count(*) FROM session_events e WHERE e.session_id = s.session_id)",
+          "killed",
+        ),
+      ).toBe("0");
+    }, 240_000);
+
+    it("a read-only role runs every read command, and cannot index", () => {
+      const url = pg.createDatabase("reads");
+      const home = { HOME: join(dir, "home") };
+      ok(cairn(["index", "--json", "--db", url, all], { env: home }));
+      pg.psql("CREATE ROLE reader LOGIN");
+      pg.psql("GRANT CONNECT ON DATABASE reads TO reader; REVOKE CREATE ON SCHEMA public FROM PUBLIC", "reads");
+      pg.psql("GRANT USAGE ON SCHEMA public TO reader; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader", "reads");
+      const ro = pg.urlFor("reads", "reader");
+      const listed = JSON.parse(ok(cairn(["sessions", "--json", "--db", ro], { env: home })));
+      const first = (Array.isArray(listed) ? listed : listed.sessions)[0].session_id as string;
+      for (const args of [
+        ["search", "--json", "--mode", "lexical", "kind:error"],
+        ["search", "--json", "shim binary"],
+        ["threads", "--json", "--all"],
+        ["timeline", first, "--json"],
+        ["resume", first, "--json"],
+        ["export", first, "--format", "json"],
+      ])
+        ok(cairn([...args, "--db", ro], { env: home }));
+      const write = cairn(["index", "--json", "--db", ro, all], { env: home });
+      expect(write.code).not.toBe(0);
+      expect(write.stdout + write.stderr).toMatch(/permission denied/);
+    }, 240_000);
+  },
+  600_000,
+);
