@@ -17,12 +17,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(path, {
-    headers: { Accept: "application/json" },
-    credentials: "same-origin",
-    ...(signal ? { signal } : {}),
-  });
+/** The body of a JSON answer, or the server's error as an `ApiError`. */
+async function answerOf<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
     const error = (body as { error?: { code?: string; message?: string; hint?: string | null } } | null)?.error;
@@ -34,6 +30,15 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     );
   }
   return body as T;
+}
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(path, {
+    headers: { Accept: "application/json" },
+    credentials: "same-origin",
+    ...(signal ? { signal } : {}),
+  });
+  return answerOf<T>(response);
 }
 
 export type Loaded<T> =
@@ -58,4 +63,16 @@ export function useJson<T>(path: string | null): Loaded<T> {
     return () => abort.abort();
   }, [path]);
   return result;
+}
+
+/** Posts JSON to the page's own server (same origin, the session cookie); errors as `getJson`'s. */
+export async function postJson<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    credentials: "same-origin",
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+  return answerOf<T>(response);
 }

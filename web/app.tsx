@@ -49,6 +49,7 @@ const NAV: { name: Route["name"]; label: string; href: string; also: Route["name
   { name: "sessions", label: "Sessions", href: paths.sessions(), also: ["timeline", "brief", "event"] },
   { name: "search", label: "Search", href: paths.search(), also: [] },
   { name: "threads", label: "Threads", href: paths.threads(), also: ["thread"] },
+  { name: "ask", label: "Ask", href: paths.ask(), also: [] },
 ];
 
 function isTyping(target: EventTarget | null): boolean {

@@ -10,6 +10,7 @@ export type Route =
   | { name: "live" }
   | { name: "sessions"; query: URLSearchParams }
   | { name: "search"; query: URLSearchParams }
+  | { name: "ask"; query: URLSearchParams }
   | { name: "timeline"; sessionId: string; query: URLSearchParams }
   | { name: "brief"; sessionId: string; query: URLSearchParams }
   | { name: "event"; eventId: string }
@@ -25,6 +26,7 @@ export function parseRoute(url: URL): Route {
   if (parts.length === 1 && head === "sessions") return { name: "sessions", query };
   if (parts.length === 1 && head === "search") return { name: "search", query };
   if (parts.length === 1 && head === "threads") return { name: "threads", query };
+  if (parts.length === 1 && head === "ask") return { name: "ask", query };
   if (head === "s" && id && parts.length === 2) return { name: "timeline", sessionId: id, query };
   if (head === "s" && id && tail === "brief" && parts.length === 3) return { name: "brief", sessionId: id, query };
   if (head === "e" && id && parts.length === 2) return { name: "event", eventId: id };
@@ -40,6 +42,7 @@ export const paths = {
   brief: (sessionId: string) => `/s/${encodeURIComponent(sessionId)}/brief`,
   event: (eventId: string) => `/e/${encodeURIComponent(eventId)}`,
   threads: () => "/threads",
+  ask: (session?: string) => withQuery("/ask", { session }),
   thread: (threadId: string) => `/t/${encodeURIComponent(threadId)}`,
 };
 

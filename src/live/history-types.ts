@@ -182,3 +182,40 @@ export interface ThreadTimelineAnswer {
   earlier: { start_row: number } | null;
   later: { start_row: number } | null;
 }
+
+/** A sentence of a model's answer with its citations' verdicts (`ask/check.ts`). */
+export interface CheckedSentenceView {
+  text: string;
+  verdict: "supported" | "unsupported" | "uncited" | "no_claim";
+  citations: { event_id: string; verdict: string; shared: string[] }[];
+}
+
+/** `POST /api/ask`: the checked answer. */
+export interface AskAnswerView {
+  question: string;
+  model: string;
+  answer: string;
+  check: { sentences: CheckedSentenceView[]; claims: number; supported: number };
+  cited: {
+    event_id: string;
+    timestamp: string | null;
+    provider: string;
+    event_type: string;
+    status: string | null;
+    line: string;
+    in_pack: boolean;
+  }[];
+}
+
+/** `POST /api/ask/resume`: the AI brief, or why the deterministic one stands. */
+export interface AiResumeView {
+  session_id: string;
+  model: string;
+  chosen: "ai" | "deterministic";
+  text: string;
+  ai_text: string;
+  ai_tokens: number;
+  brief_tokens: number;
+  must_keep: number;
+  check: { accepted: boolean; reasons: string[]; missing: string[] };
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths, openStore } from "../../src/index.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
 import { type CliRun, cairn, cairnAsync } from "../helpers/cli.ts";
-import { type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
+import { blockWith, type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-ask-cli-"));
@@ -41,15 +41,6 @@ const env = () => ({ HOME: dir, CAIRN_ASK_PROVIDER: "", CAIRN_ASK_MODEL: "", CAI
 /** Runs `cairn ask` without blocking this process (the fake server answers from it). */
 function ask(args: string[], onOut?: (soFar: string) => void): Promise<CliRun> {
   return cairnAsync(["ask", ...args, "--db", db], { env: env(), ...(onOut ? { onOut } : {}) });
-}
-
-/** The id of the pack block whose text holds `needle`. */
-function blockWith(pack: string, needle: string): string {
-  for (const block of pack.split(/\n(?=\[e:)/)) {
-    const id = /^\[e:([^\]]+)\]/.exec(block)?.[1];
-    if (id && block.includes(needle)) return id;
-  }
-  throw new Error(`no block with ${needle}`);
 }
 
 const MODEL = () => ["--url", fake.url, "--model", "fake-model"];

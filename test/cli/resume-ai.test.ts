@@ -7,7 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cairn, cairnAsync } from "../helpers/cli.ts";
-import { type Exchange, type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
+import { type FakeModel, faithfulBrief, startFakeModel } from "../helpers/fake-openai.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 
@@ -36,34 +36,9 @@ const env = () => ({
 const resume = (...args: string[]) => cairnAsync(["resume", SESSION, "--db", index.db, ...args], { env: env() });
 const AI = () => ["--ai", "--url", fake.url, "--model", "fake-model"];
 
-/** The facts the prompt lists to keep, and the brief it was given. */
-function parsePrompt(ex: Exchange): { facts: string[]; brief: string } {
-  const [brief, list] = ex.user.split("## Facts to keep (word for word)");
-  const facts = (list ?? "")
-    .split("\n")
-    .filter((l) => l.startsWith("- "))
-    .map((l) => l.slice(2));
-  return { facts, brief: brief ?? "" };
-}
-
-const squash = (s: string) => s.replace(/\s+/g, " ");
-
-/** A faithful rewrite: each fact as a sentence citing the brief line that holds it. */
-function faithful(ex: Exchange, drop: (fact: string) => boolean = () => false): string[] {
-  const { facts, brief } = parsePrompt(ex);
-  const lines = brief.split("\n");
-  return facts
-    .filter((f) => !drop(f))
-    .map((fact) => {
-      const line = lines.find((l) => squash(l).includes(fact) && /\[e:[0-9a-f]+\]/.test(l));
-      const id = line ? /\[e:([0-9a-f]+)\]/.exec(line)![1] : null;
-      return `- ${fact}${id ? ` [e:${id}]` : ""}\n`;
-    });
-}
-
 describe("cairn resume --ai", { timeout: 120_000 }, () => {
   it("hands over the model's brief when it keeps every must-keep fact and its citations check out", async () => {
-    fake.reply = (ex) => faithful(ex);
+    fake.reply = (ex) => faithfulBrief(ex);
     const r = await resume(...AI());
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/fake-model wrote the brief .* keeps all \d+ must-keep facts/);
@@ -77,7 +52,7 @@ describe("cairn resume --ai", { timeout: 120_000 }, () => {
     const brief = JSON.parse(plain.stdout) as { text: string; must_keep: Array<{ kind: string; needle: string }> };
     const constraint = brief.must_keep.find((m) => m.kind === "constraint")!;
     expect(constraint).toBeDefined();
-    fake.reply = (ex) => faithful(ex, (f) => f === constraint.needle);
+    fake.reply = (ex) => faithfulBrief(ex, (f) => f === constraint.needle);
     const r = await resume(...AI());
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("was rejected: it dropped 1 fact the brief must keep");
@@ -90,20 +65,20 @@ describe("cairn resume --ai", { timeout: 120_000 }, () => {
     const brief = JSON.parse(plain.stdout) as { must_keep: Array<{ kind: string; needle: string }> };
     const failure = brief.must_keep.find((m) => m.kind === "open_failure")!;
     expect(failure).toBeDefined();
-    fake.reply = (ex) => faithful(ex, (f) => f === failure.needle);
+    fake.reply = (ex) => faithfulBrief(ex, (f) => f === failure.needle);
     const dropped = await resume(...AI(), "--json");
     const out = JSON.parse(dropped.stdout) as { ai: { chosen: string; missing: string[] } };
     expect(out.ai.chosen).toBe("deterministic");
     expect(out.ai.missing).toEqual([`open_failure: ${failure.needle}`]);
 
-    fake.reply = (ex) => [...faithful(ex), "- The deploy to production succeeded [e:0123456789abcdef].\n"];
+    fake.reply = (ex) => [...faithfulBrief(ex), "- The deploy to production succeeded [e:0123456789abcdef].\n"];
     const invented = await resume(...AI());
     expect(invented.stderr).toMatch(/was rejected: 1 of its \d+ citations do not check out \(unknown id\)/);
     expect(invented.stdout).toContain("## Ledger");
   });
 
   it("--print-command hands the accepted brief to the agent; no model is exit 3; model flags need --ai", async () => {
-    fake.reply = (ex) => faithful(ex);
+    fake.reply = (ex) => faithfulBrief(ex);
     const r = await resume(...AI(), "--print-command", "claude");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^cd .* && claude /);
@@ -128,7 +103,7 @@ describe("cairn resume --ai", { timeout: 120_000 }, () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
       model: { provider: "openai-compatible", model: "saved-model", url: fake.url },
     });
-    fake.reply = (ex) => faithful(ex);
+    fake.reply = (ex) => faithfulBrief(ex);
     const r = await resume("--ai");
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("openai-compatible/saved-model wrote the brief");

@@ -76,3 +76,37 @@ export async function startFakeModel(): Promise<FakeModel> {
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return fake;
 }
+
+/** The id of the evidence block (in a prompt `cairn ask` sent) whose text holds `needle`. */
+export function blockWith(pack: string, needle: string): string {
+  for (const block of pack.split(/\n(?=\[e:)/)) {
+    const id = /^\[e:([^\]]+)\]/.exec(block)?.[1];
+    if (id && block.includes(needle)) return id;
+  }
+  throw new Error(`no block with ${needle}`);
+}
+
+/** The facts the prompt lists to keep, and the brief it was given. */
+function parsePrompt(ex: Exchange): { facts: string[]; brief: string } {
+  const [brief, list] = ex.user.split("## Facts to keep (word for word)");
+  const facts = (list ?? "")
+    .split("\n")
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2));
+  return { facts, brief: brief ?? "" };
+}
+
+const squash = (s: string) => s.replace(/\s+/g, " ");
+
+/** What a faithful model answers `resume --ai`'s prompt: each fact to keep as a line citing the brief line holding it. */
+export function faithfulBrief(ex: Exchange, drop: (fact: string) => boolean = () => false): string[] {
+  const { facts, brief } = parsePrompt(ex);
+  const lines = brief.split("\n");
+  return facts
+    .filter((f) => !drop(f))
+    .map((fact) => {
+      const line = lines.find((l) => squash(l).includes(fact) && /\[e:[0-9a-f]+\]/.test(l));
+      const id = line ? /\[e:([0-9a-f]+)\]/.exec(line)![1] : null;
+      return `- ${fact}${id ? ` [e:${id}]` : ""}\n`;
+    });
+}

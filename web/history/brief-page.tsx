@@ -3,8 +3,9 @@
  * event it cites, with the budget, the size and whether it validated; `?at=EVENT` builds it as of an event.
  */
 import type { JSX } from "preact";
-import type { BriefAnswer } from "../../src/live/history-types.ts";
-import { useJson } from "../api.ts";
+import { useState } from "preact/hooks";
+import type { AiResumeView, BriefAnswer } from "../../src/live/history-types.ts";
+import { postJson, useJson } from "../api.ts";
 import { Link, paths, withQuery } from "../router.tsx";
 import { Failure } from "../ui/empty.tsx";
 import { shortId } from "../ui/format.ts";
@@ -41,11 +42,61 @@ export function BriefPage(props: { sessionId: string; query: URLSearchParams }):
             {Math.round(loaded.data.validation.coverage * 100)}%{loaded.data.validation.ok ? "" : " (did not validate)"}
             {loaded.data.budget_note && <span> · {loaded.data.budget_note}</span>}
           </p>
+          <p class="page-actions">
+            <Link href={paths.ask(props.sessionId)}>Ask about this session</Link>
+          </p>
+          <AiBrief sessionId={props.sessionId} budget={budget} />
           <article class="brief">
             <Markdown text={loaded.data.text} breaks />
           </article>
         </>
       )}
     </div>
+  );
+}
+
+type AiState =
+  | { state: "idle" }
+  | { state: "writing" }
+  | { state: "done"; ai: AiResumeView }
+  | { state: "error"; error: Error };
+
+/** AI Resume: the model's shorter brief, shown only when it keeps every must-keep fact and its citations check out. */
+function AiBrief(props: { sessionId: string; budget: string | undefined }): JSX.Element {
+  const [ai, setAi] = useState<AiState>({ state: "idle" });
+  const write = (): void => {
+    setAi({ state: "writing" });
+    const budget = props.budget !== undefined ? Number(props.budget) : undefined;
+    postJson<AiResumeView>("/api/ask/resume", { session: props.sessionId, ...(budget ? { budget } : {}) }).then(
+      (result) => setAi({ state: "done", ai: result }),
+      (error: unknown) => setAi({ state: "error", error: error as Error }),
+    );
+  };
+  return (
+    <section class="ai-brief" aria-label="AI Resume">
+      <button type="button" id="ai-resume" onClick={write} disabled={ai.state === "writing"}>
+        {ai.state === "writing" ? "Writing…" : "AI Resume"}
+      </button>
+      {ai.state === "error" && <Failure error={ai.error} what="the AI brief" />}
+      {ai.state === "done" && ai.ai.chosen === "ai" && (
+        <>
+          <p class="check ok" role="status">
+            {ai.ai.model} wrote it in {ai.ai.ai_tokens.toLocaleString("en")} tokens (the brief below:{" "}
+            {ai.ai.brief_tokens.toLocaleString("en")}); it keeps all {ai.ai.must_keep} must-keep facts and its citations
+            check out.
+          </p>
+          <article class="brief ai">
+            <Markdown text={ai.ai.text} breaks />
+          </article>
+        </>
+      )}
+      {ai.state === "done" && ai.ai.chosen !== "ai" && (
+        <p class="check partial" role="status">
+          The brief {ai.ai.model} wrote was rejected: {ai.ai.check.reasons.join(", and ")}
+          {ai.ai.check.missing.length > 0 && ` (${ai.ai.check.missing.slice(0, 3).join("; ")})`}. The brief below
+          stands.
+        </p>
+      )}
+    </section>
   );
 }

@@ -2,6 +2,7 @@
 import type { JSX } from "preact";
 import type { Route } from "../router.tsx";
 import { Empty } from "../ui/empty.tsx";
+import { AskPage } from "./ask-page.tsx";
 import { BriefPage } from "./brief-page.tsx";
 import { EventPage } from "./event-page.tsx";
 import { SearchPage } from "./search-page.tsx";
@@ -25,6 +26,8 @@ export function HistoryView(props: { route: Exclude<Route, { name: "live" }> }):
       return <EventPage key={route.eventId} eventId={route.eventId} />;
     case "threads":
       return <ThreadsPage query={route.query} />;
+    case "ask":
+      return <AskPage query={route.query} />;
     case "thread":
       return <ThreadPage key={route.threadId} threadId={route.threadId} />;
     case "not_found":

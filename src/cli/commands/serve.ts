@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { createAskService } from "../../app/ask-service.ts";
 import { createLiveController } from "../../live/controller.ts";
 import { createDriver } from "../../live/drivers/index.ts";
 import { parseScript, type Script } from "../../live/drivers/script-format.ts";
@@ -122,6 +123,7 @@ export const serveCommand: Command = {
     const server = await startLiveServer({
       controller,
       history,
+      ask: createAskService(history, io.env),
       webRoot,
       host,
       port,

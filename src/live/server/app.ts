@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
+import type { AskService } from "../../app/ask-service.ts";
 import { parseClientCommand } from "../commands.ts";
 import type { LiveController } from "../controller.ts";
 import { errorMessage } from "../errors.ts";
@@ -22,6 +23,7 @@ import { isPagePath } from "../page-paths.ts";
 import type { CommandReply, NackCode } from "../protocol.ts";
 import type { QueuedSinkOptions } from "../sink.ts";
 import type { AccessPolicy } from "./access.ts";
+import { answerAsk } from "./ask-routes.ts";
 import { answerHistory } from "./history-routes.ts";
 import type { HistoryApp } from "./history-shapes.ts";
 import { HttpError } from "./http-error.ts";
@@ -53,6 +55,8 @@ export interface LiveAppDeps {
   controller: LiveController;
   /** The index's history for `/api/history/…` (the application layer, read-only); null when there is none. */
   history?: HistoryApp | null;
+  /** Asking the index and AI Resume with the server's model (`/api/ask…`); null or absent: not offered. */
+  ask?: AskService | null;
   policy: AccessPolicy;
   web: StaticFiles;
   limits?: Partial<LiveAppLimits>;
@@ -190,6 +194,21 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
     sendJson(res, reply.kind === "ack" ? 200 : NACK_STATUS[reply.code], reply);
   };
 
+  // History goes to a model only on a same-origin, authenticated JSON POST; a closed tab stops the model.
+  const postAsk = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    policy.checkStateChanging(req);
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") throw new HttpError(415, "unsupported_media_type", "send application/json");
+    if (!httpLimiter.take()) throw new HttpError(429, "rate_limited", "too many requests; slow down");
+    const body = await readBody(req, limits.maxPayloadBytes);
+    const gone = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    const answer = await answerAsk(deps.ask ?? null, path, body, gone.signal);
+    sendJson(res, answer.status, answer.body);
+  };
+
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     policy.checkHost(req);
     const url = new URL(req.url ?? "/", "http://placeholder");
@@ -198,6 +217,11 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
     if (url.pathname === "/api/command") {
       if (method !== "POST") throw new HttpError(405, "method_not_allowed", "use POST");
       await postCommand(req, res);
+      return;
+    }
+    if (url.pathname === "/api/ask" || url.pathname === "/api/ask/resume") {
+      if (method !== "POST") throw new HttpError(405, "method_not_allowed", "use POST");
+      await postAsk(req, res, url.pathname);
       return;
     }
     if (method !== "GET" && method !== "HEAD") {

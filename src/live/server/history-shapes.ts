@@ -3,9 +3,14 @@
  * still carry every field the page reads (`../history-types.ts`). If the app renames a field, this file stops
  * compiling instead of the page showing blanks.
  */
+
+import type { AiResume } from "../../app/ai-resume.ts";
+import type { AskAnswer } from "../../app/ask-answer.ts";
 import type { ReadCairn } from "../../app/cairn.ts";
 import type { EventWithChain } from "../../app/event-chain.ts";
 import type {
+  AiResumeView,
+  AskAnswerView,
   BriefAnswer,
   ChainStep,
   EdgeView,
@@ -36,4 +41,6 @@ export const shapesFit: [
   Fits<Answer<"threads">, ThreadsAnswer>,
   Fits<Answer<"threadTimeline">, ThreadTimelineAnswer>,
   Fits<EventWithChain["chain"][number], ChainStep>,
-] = [true, true, true, true, true, true, true, true, true];
+  Fits<AskAnswer, AskAnswerView>,
+  Fits<Omit<AiResume, "brief"> & { session_id: string; brief_tokens: number; must_keep: number }, AiResumeView>,
+] = [true, true, true, true, true, true, true, true, true, true, true];

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AskService } from "../../app/ask-service.ts";
 import type { LiveController } from "../controller.ts";
 import type { QueuedSinkOptions } from "../sink.ts";
 import { createAccessPolicy, createAccessToken } from "./access.ts";
@@ -15,6 +16,8 @@ export interface StartLiveServerOptions {
   controller: LiveController;
   /** The index's history for the page's history views; omitted or null when there is none. */
   history?: HistoryApp | null;
+  /** Asking the index with the server's model; omitted or null when not offered. */
+  ask?: AskService | null;
   /** The built viewport page (dist/web). */
   webRoot: string;
   /** Defaults to 127.0.0.1. Anything else exposes an agent that can run commands; the CLI warns. */
@@ -61,6 +64,7 @@ export async function startLiveServer(options: StartLiveServerOptions): Promise<
   const app = createLiveApp({
     controller: options.controller,
     history: options.history ?? null,
+    ask: options.ask ?? null,
     policy,
     web: createStaticFiles(options.webRoot),
     ...(options.limits ? { limits: options.limits } : {}),
