@@ -238,7 +238,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     roots.map((r) => (typeof r === "string" ? resolve(cwd, r) : r));
   /** Writes other than indexing need an index to write into: they never create an empty one. */
   const requireIndex = () => {
-    if (!opts.store && !opener.isOpen() && dbPath !== ":memory:" && !existsSync(dbPath))
+    if (!opts.store && !opener.isOpen() && dbPath !== ":memory:" && !isPgUrl(dbPath) && !existsSync(dbPath))
       throw new CairnError(
         "no_index",
         `no cairn index at ${dbPath}`,

@@ -57,6 +57,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "list the secrets found in agent history (never their values); --purge removes them from the index",
     load: async () => (await import("./commands/secrets.ts")).secretsCommand,
   },
+  push: {
+    summary: "send what the local index has to a team index on PostgreSQL",
+    load: async () => (await import("./commands/push.ts")).pushCommand,
+  },
   prune: {
     summary: "forget sessions whose transcripts are gone from disk",
     load: async () => (await import("./commands/prune.ts")).pruneCommand,

@@ -36,6 +36,8 @@ export function pgFilters(q: EventQuery, from = 0): PgFilters {
     where.push(`(e.command ILIKE ${v} OR (e.event_type = 'command' AND e.text ILIKE ${v}))`);
   }
   if (q.tool) where.push(`lower(e.tool_name) = lower(${p(q.tool)})`);
+  if (q.secrets)
+    where.push("EXISTS (SELECT 1 FROM event_edges x WHERE x.src = e.event_id AND x.edge_type = 'exposes')");
   let join = false;
   if (q.projects?.length) {
     join = true;
@@ -74,6 +76,7 @@ export function createPgSearch(db: PgConnection) {
     if (q.providers?.length) groups.push(q.providers.map((x) => facetToken("p", x)));
     if (q.statuses?.length) groups.push(q.statuses.map((s) => facetToken("s", s)));
     if (q.tool) groups.push([facetToken("t", q.tool)]);
+    if (q.secrets) groups.push([facetToken("k", "secret")]);
     return facetQuery(groups);
   }
 

@@ -253,6 +253,47 @@ describe.skipIf(skip !== null)(
       expect(write.code).not.toBe(0);
       expect(write.stdout + write.stderr).toMatch(/permission denied/);
     }, 240_000);
+
+    it("push sends a local index's sessions to the team index once, and --redact hides the home folder", () => {
+      const sqlite = join(dir, "push.db");
+      const env = envOf(homeA, "laptop-a");
+      ok(cairn(["index", "--json", "--db", sqlite, join(homeA, "t")], { env }));
+      const direct = pg.createDatabase("push_direct");
+      ok(cairn(["index", "--json", "--db", direct, join(homeA, "t")], { env }));
+      const url = pg.createDatabase("pushed");
+      const first = JSON.parse(ok(cairn(["push", "--json", "--db", sqlite, "--to", url], { env })));
+      expect(first.sent).toBeGreaterThan(0);
+      expect(first.events).toBeGreaterThan(0);
+      for (const [table, col] of [
+        ["session_events", "event_id"],
+        ["sessions", "session_id"],
+      ] as const)
+        expect([...ids(url, table, col)].sort()).toEqual([...ids(direct, table, col)].sort());
+      const again = JSON.parse(ok(cairn(["push", "--json", "--db", sqlite, "--to", url], { env })));
+      expect(again).toMatchObject({ sent: 0, events: 0, unchanged: first.sent });
+      // What was pushed answers like the directly indexed copy.
+      const [p, d] = [url, direct].map((db) =>
+        JSON.parse(
+          ok(cairn(["search", "--json", "--mode", "lexical", "--limit", "500", "kind:error", "--db", db], { env })),
+        ),
+      );
+      expect(p.hits.map((h: { event_id: string }) => h.event_id)).toEqual(
+        d.hits.map((h: { event_id: string }) => h.event_id),
+      );
+
+      const red = pg.createDatabase("pushed_redacted");
+      ok(cairn(["push", "--json", "--redact", "--db", sqlite, "--to", red], { env }));
+      expect(Number(pg.psql("SELECT count(*) FROM sessions", "pushed_redacted"))).toBe(
+        ids(url, "sessions", "session_id").size,
+      );
+      expect(pg.psql(`SELECT count(*) FROM sessions WHERE source_file NOT LIKE '~/%'`, "pushed_redacted")).toBe("0");
+      expect(pg.psql(`SELECT count(*) FROM session_events WHERE source_file LIKE '${homeA}%'`, "pushed_redacted")).toBe(
+        "0",
+      );
+      // Not a team index: a clear usage error.
+      const wrong = cairn(["push", "--db", sqlite, "--to", join(dir, "other.db")], { env });
+      expect(wrong.code).toBe(2);
+    }, 240_000);
   },
   600_000,
 );

@@ -1,0 +1,143 @@
+/**
+ * `cairn push --to postgres://…`: sends what a local index has that the team index lacks. A session is sent whole
+ * in one transaction when the team index does not hold it with the same event count and last update, so a push
+ * is idempotent (the second sends nothing) and resumable (a push stopped midway has committed whole sessions, and
+ * the next one sends the rest). `--redact` replaces secrets with their markers and the home folder with `~` in
+ * everything sent.
+ */
+import { homedir } from "node:os";
+import { CairnError } from "../common/errors.ts";
+import { redactDeep, redactText } from "../secrets/redact.ts";
+import { isPgUrl } from "../store/pg-url.ts";
+import { prepareBatch } from "../store/prepare-batch.ts";
+import type { ReadonlyStore, SessionRow, Store } from "../store/types.ts";
+import type { Edge, Entity, SessionEvent } from "../topology/types.ts";
+import { type Env, readOpener, writeOpener } from "./open.ts";
+
+export interface PushRequest {
+  /** The local index (a SQLite path). */
+  from: string;
+  /** The team index's connection string. */
+  to: string;
+  env: Env;
+  redact?: boolean;
+  signal?: AbortSignal;
+  onSession?: (s: { session_id: string; events: number; done: number; total: number }) => void;
+}
+
+export interface PushAnswer {
+  from: string;
+  to: string;
+  sessions: number;
+  sent: number;
+  unchanged: number;
+  events: number;
+  redacted: boolean;
+  interrupted: boolean;
+}
+
+export function runPush(req: PushRequest): PushAnswer {
+  if (!isPgUrl(req.to)) throw new CairnError("usage", `--to must be a postgres:// connection string, not '${req.to}'`);
+  if (isPgUrl(req.from)) throw new CairnError("usage", "push sends a local SQLite index: --db must be a file");
+  const local = readOpener(req.from, req.env);
+  const team = writeOpener(req.to, req.env);
+  try {
+    return pushIndex(local.get(), team.get(), req);
+  } finally {
+    local.close();
+    team.close();
+  }
+}
+
+function pushIndex(local: ReadonlyStore, team: Store, req: PushRequest): PushAnswer {
+  const scrub = req.redact ? scrubber(req.env["HOME"] ?? homedir()) : (s: string) => s;
+  const have = new Map(team.listSessions({}).map((s) => [s.session_id, s]));
+  const sessions = local.listSessions({});
+  const out: PushAnswer = {
+    from: req.from,
+    to: team.path,
+    sessions: sessions.length,
+    sent: 0,
+    unchanged: 0,
+    events: 0,
+    redacted: req.redact === true,
+    interrupted: false,
+  };
+  // Oldest first, so a push stopped midway has sent a prefix of history.
+  for (const s of [...sessions].reverse()) {
+    if (req.signal?.aborted) {
+      out.interrupted = true;
+      break;
+    }
+    const there = have.get(s.session_id);
+    if (there && there.event_count === s.event_count && there.updated_at === s.updated_at) {
+      out.unchanged++;
+      continue;
+    }
+    const batch = sessionBatch(local, s, scrub);
+    const added = team.transaction(() => {
+      const n = team.writePrepared(prepareBatch(batch, []));
+      team.refreshSessions([s.session_id]);
+      return n;
+    });
+    out.sent++;
+    out.events += added;
+    req.onSession?.({
+      session_id: s.session_id,
+      events: added,
+      done: out.sent + out.unchanged,
+      total: sessions.length,
+    });
+  }
+  return out;
+}
+
+/** One session as the indexer would have written it: its events, stored edges and the entities they point at. */
+function sessionBatch(local: ReadonlyStore, s: SessionRow, scrub: (s: string) => string) {
+  const events = local.sessionEvents(s.session_id);
+  const edges: Edge[] = [];
+  for (const id of [`session:${s.session_id}`, ...events.map((e) => e.event_id)])
+    for (const e of local.edgesFrom(id)) if (e.edge_type !== "next") edges.push(e);
+  const eventIds = new Set(events.map((e) => e.event_id));
+  const entities: Entity[] = [];
+  for (const dst of new Set(edges.map((e) => e.dst))) {
+    if (eventIds.has(dst)) continue;
+    const entity = local.getEntity(dst);
+    if (entity) entities.push(entity);
+  }
+  const {
+    source_gone: _g,
+    event_count: _e,
+    prompt_count: _p,
+    tool_count: _t,
+    error_count: _r,
+    test_count: _c,
+    resume_count: _u,
+    ...info
+  } = s;
+  return {
+    sessions: [deepScrub(info, scrub)],
+    events: events.map((e) => deepScrub(e, scrub) as SessionEvent),
+    edges: edges.map((e) => deepScrub(e, scrub)),
+    entities: entities.map((e) => deepScrub(e, scrub)),
+  };
+}
+
+/** Secrets as their markers, then the home folder as `~`. */
+function scrubber(home: string): (s: string) => string {
+  const prefix = home.replace(/\/+$/, "");
+  return (s: string) => {
+    const red = redactText(s);
+    return prefix.length > 1 ? red.split(prefix).join("~") : red;
+  };
+}
+
+function deepScrub<T>(value: T, scrub: (s: string) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return scrub(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(redactDeep(value)) as T;
+}
