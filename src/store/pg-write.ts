@@ -3,7 +3,7 @@
  * the whole batch as one JSON array (`json_to_recordset`), so a batch costs the same few calls however many rows
  * it holds. File bookkeeping, problems and the sessions of a file are keyed by the writing machine as well.
  */
-import { TOPOLOGY_VERSION } from "../topology/transcript.ts";
+import { TOPOLOGY_VERSION } from "../topology/version.ts";
 import type { PgConnection, PgOp } from "./pg-bridge.ts";
 import { tsvectorOf } from "./pg-fts.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch } from "./prepare-batch.ts";

@@ -6,12 +6,7 @@ import { detectDatabaseReader, detectReader, readerFor } from "../readers/detect
 import type { LineProblem, RawRecord, Reader, SourceLine } from "../readers/types.ts";
 import { initialNormalizerState, type NormalizerState, normalize, type TopologyBatch } from "./normalize.ts";
 import type { Problem, Provider } from "./types.ts";
-
-/**
- * What the normalizer derives from records, versioned: raise it when derived data changes (typed tool input,
- * cleaned tool output, new derived events) and every indexed file is read again from its start, unchanged or not.
- */
-export const TOPOLOGY_VERSION = 4;
+import { TOPOLOGY_VERSION } from "./version.ts";
 
 export interface TranscriptState {
   provider: Provider;
