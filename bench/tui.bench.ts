@@ -201,14 +201,38 @@ async function memory(): Promise<void> {
   globalThis.gc?.();
   const after = process.memoryUsage().rss;
   const rows = ui.browser().timeline.length;
+  // Page up to the session's first row, reading every stretch on the way, as someone scrolling back would.
+  const pages: number[] = [];
+  const b = ui.browser();
+  for (let i = 0; i < 5000 && (b.view?.earlier || b.cursors.timeline.index > 0); i++) {
+    const t = performance.now();
+    b.handleInput("\x1b[5~");
+    pages.push(performance.now() - t);
+  }
+  globalThis.gc?.();
+  const scrolled = process.memoryUsage().rss;
+  const all = b.timeline.length;
   ui.quit();
   await ui.done;
+  globalThis.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  const t = performance.now();
+  const kept = app.timeline({ session: big.id }).rows;
+  const whole = { ms: performance.now() - t, rss: process.memoryUsage().rss - rssBefore, rows: kept.length };
   app.close();
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
   console.log(
     `timeline of ${big.events} events (${rows} rows) open: RSS ${mb(after)}, ${mb(before)} before it opened (+${mb(after - before)}); opened and drawn in ${openMs.toFixed(0)} ms`,
   );
+  console.log(
+    `paged up to its first row: ${pages.length} PgUp, ${summary(pages, "pages")}; ${all} rows read, RSS ${mb(scrolled)}`,
+  );
+  console.log(
+    `baseline, the whole timeline read at once (as before it read in stretches): ${whole.ms.toFixed(0)} ms, +${mb(whole.rss)}`,
+  );
 }
 
-await typing();
-await memory();
+// CAIRN_BENCH_TUI=memory (or typing) runs one part.
+const parts = (process.env["CAIRN_BENCH_TUI"] ?? "typing,memory").split(",");
+if (parts.includes("typing")) await typing();
+if (parts.includes("memory")) await memory();

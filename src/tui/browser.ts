@@ -9,9 +9,10 @@ import { type EventWithChain, eventWithChain } from "../app/event-chain.ts";
 import type { TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import { Cursor } from "./cursor.ts";
-import type { Line } from "./lines.ts";
+import { type Lines, NO_LINES } from "./lines.ts";
 import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
+import { TimelineView } from "./timeline-window.ts";
 
 export const TABS = ["timeline", "event", "brief"] as const;
 export type Tab = (typeof TABS)[number];
@@ -49,12 +50,12 @@ export class Browser {
   readonly hitCursor = new Cursor();
   readonly input = new Input({ prompt: "/ ", placeholder: "search: words, error:, test:fail, decision:, file:…" });
   open: SessionRow | null = null;
-  timeline: TimelineRow[] = [];
+  view: TimelineView | null = null;
   event: EventWithChain | null = null;
   brief: { sessionId: string; text: string | null; error: string | null } | null = null;
   readonly cursors: Record<Tab, Cursor> = { timeline: new Cursor(), event: new Cursor(), brief: new Cursor() };
   /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
-  shown: Line[] = [];
+  shown: Lines = NO_LINES;
   private readonly searcher: Searcher;
   private agents: string[] = [];
   private projects: string[] = [];
@@ -110,13 +111,20 @@ export class Browser {
   /** Opens a session's timeline, at an event or at its end (where the work stopped). */
   openSession(sessionId: string, at?: { event_id: string; ordinal: number }): void {
     this.open = this.app.session(sessionId);
-    this.timeline = this.app.timeline({ session: this.open.session_id }).rows;
+    const view = new TimelineView(this.app, this.open.session_id);
+    this.view = view;
     this.event = null;
     this.brief = null;
     for (const c of Object.values(this.cursors)) c.moveTo(0);
+    let index: number;
+    if (at) index = view.loadAround(at);
+    else {
+      view.loadEnd();
+      index = view.rows.length - 1;
+    }
     const cursor = this.cursors.timeline;
-    cursor.setCount(this.timeline.length);
-    cursor.moveTo(at ? this.rowOf(at) : this.timeline.length - 1);
+    cursor.setCount(view.rows.length);
+    cursor.moveTo(index);
     this.tab = "timeline";
     this.focus = "right";
   }
@@ -127,7 +135,7 @@ export class Browser {
       const now = this.app.session(this.open.session_id);
       if (now.event_count !== this.open.event_count || now.updated_at !== this.open.updated_at) {
         this.open = now;
-        this.timeline = this.app.timeline({ session: now.session_id }).rows;
+        this.view?.refresh();
         this.cursors.timeline.setCount(this.timeline.length, true);
         this.host.requestRender();
       }
@@ -139,14 +147,9 @@ export class Browser {
     }
   }
 
-  private rowOf(at: { event_id: string; ordinal: number }): number {
-    const exact = this.timeline.findIndex((r) => r.event_id === at.event_id);
-    if (exact >= 0) return exact;
-    let best = 0;
-    this.timeline.forEach((r, i) => {
-      if (r.ordinal <= at.ordinal) best = i;
-    });
-    return best;
+  /** The rows of the open session's timeline read so far. */
+  get timeline(): TimelineRow[] {
+    return this.view?.rows ?? [];
   }
 
   /** Shows an event in the timeline of its session (opening it when it is another). */
@@ -160,7 +163,9 @@ export class Browser {
     }
     if (e.session_id !== sessionId) this.openSession(e.session_id, e);
     else {
-      this.cursors.timeline.moveTo(this.rowOf(e));
+      const index = this.view!.loadAround(e);
+      this.cursors.timeline.setCount(this.timeline.length);
+      this.cursors.timeline.moveTo(index);
       this.tab = "timeline";
       this.focus = "right";
     }
@@ -299,7 +304,7 @@ export class Browser {
     let text: string | null = null;
     if (this.focus === "right" && this.tab === "brief") text = this.brief?.text ?? null;
     else if (this.focus === "right") {
-      const target = this.shown[this.cursors[this.tab].index]?.target;
+      const target = this.targetAt(this.cursors[this.tab].index);
       text = target ? `[e:${target}]` : null;
     } else text = this.selectedSessionId();
     if (!text) return;
@@ -311,7 +316,7 @@ export class Browser {
   private webPath(): void {
     const id = this.open?.session_id ?? this.selectedSessionId();
     if (!id) return;
-    const target = this.focus === "right" ? this.shown[this.cursors[this.tab].index]?.target : undefined;
+    const target = this.focus === "right" ? this.targetAt(this.cursors[this.tab].index) : undefined;
     const path =
       this.tab === "brief" && this.focus === "right" ? `/s/${id}/brief` : `/s/${id}${target ? `?at=${target}` : ""}`;
     const where = this.host.copy(path);
@@ -347,16 +352,45 @@ export class Browser {
     else if (matchesKey(data, "down") || data === "j") c.moveBy(1);
     else if (matchesKey(data, "pageUp")) c.moveBy(-page);
     else if (matchesKey(data, "pageDown") || data === " ") c.moveBy(page);
-    else if (matchesKey(data, "home") || data === "g") c.moveTo(0);
-    else if (matchesKey(data, "end") || data === "G") c.moveTo(c.count - 1);
+    else if (matchesKey(data, "home") || data === "g") this.toEdge(c, "start");
+    else if (matchesKey(data, "end") || data === "G") this.toEdge(c, "end");
     else if ((data === "n" || data === "N") && this.focus === "right") this.nextTarget(c, data === "n" ? 1 : -1);
     else return false;
+    if (c === this.cursors.timeline) this.readMore(c);
     return true;
   }
 
+  /** The first or last row: of the session, for a timeline read in stretches. */
+  private toEdge(c: Cursor, edge: "start" | "end"): void {
+    const view = c === this.cursors.timeline ? this.view : null;
+    if (view && edge === "start" && view.earlier) view.loadStart();
+    if (view && edge === "end" && view.later) view.loadEnd();
+    c.setCount(view ? view.rows.length : c.count);
+    c.moveTo(edge === "start" ? 0 : c.count - 1);
+  }
+
+  /** Reads the next stretch of the timeline when the cursor comes near an edge of what is read. */
+  private readMore(c: Cursor): void {
+    const view = this.view;
+    if (!view) return;
+    if (c.index < 10 && view.earlier) {
+      const added = view.extendEarlier();
+      c.setCount(view.rows.length);
+      c.index += added;
+      c.top += added;
+    }
+    if (c.index > view.rows.length - 10 && view.later) {
+      view.extendLater();
+      c.setCount(view.rows.length);
+    }
+  }
+
   private nextTarget(c: Cursor, step: 1 | -1): void {
-    for (let i = c.index + step; i >= 0 && i < this.shown.length; i += step)
-      if (this.shown[i]?.target) return c.moveTo(i);
+    for (let i = c.index + step; i >= 0 && i < this.shown.count; i += step) if (this.targetAt(i)) return c.moveTo(i);
+  }
+
+  private targetAt(index: number): string | undefined {
+    return index >= 0 && index < this.shown.count ? this.shown.line(index).target : undefined;
   }
 
   /** Scrolls the list under the mouse wheel. */
@@ -374,7 +408,7 @@ export class Browser {
       if (!this.results && s) this.openSession(s.session_id);
       return;
     }
-    const target = this.shown[this.cursors[this.tab].index]?.target;
+    const target = this.targetAt(this.cursors[this.tab].index);
     if (!target) return;
     if (this.tab === "timeline") this.showEvent(target);
     else this.jumpTo(target);

@@ -6,7 +6,18 @@
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import type { Browser } from "./browser.ts";
 import type { Cursor } from "./cursor.ts";
-import { briefLines, eventLines, HELP, type Line, oneLine, sessionLines, shortTime, timelineLine } from "./lines.ts";
+import {
+  briefLines,
+  eventLines,
+  HELP,
+  type Lines,
+  linesOf,
+  NO_LINES,
+  oneLine,
+  sessionLines,
+  shortTime,
+  timelineLine,
+} from "./lines.ts";
 
 const cell = (text: string, width: number): string => truncateToWidth(text, Math.max(0, width), "…", true);
 const wrap = (text: string, width: number): string[] => (text === "" ? [""] : wrapTextWithAnsi(text, width));
@@ -53,15 +64,22 @@ function footer(b: Browser): string {
 }
 
 /** A list drawn with its selection marked: ▸ (and reversed when coloured) where the focus is, · elsewhere. */
-function listRows(items: readonly string[][], cursor: Cursor, height: number, focused: boolean, b: Browser): string[] {
-  const per = items[0]?.length ?? 1;
+function listRows(
+  count: number,
+  item: (index: number) => readonly string[],
+  per: number,
+  cursor: Cursor,
+  height: number,
+  focused: boolean,
+  b: Browser,
+): string[] {
   const fitting = Math.max(1, Math.floor(height / per));
-  cursor.setCount(items.length);
+  cursor.setCount(count);
   const top = cursor.window(fitting);
   const out: string[] = [];
-  for (let i = top; i < Math.min(items.length, top + fitting); i++) {
+  for (let i = top; i < Math.min(count, top + fitting); i++) {
     const selected = i === cursor.index;
-    items[i]!.forEach((line, k) => {
+    item(i).forEach((line, k) => {
       const mark = k > 0 || !selected ? " " : focused ? "▸" : "·";
       out.push(selected && focused && k === 0 ? b.style.selected(`${mark}${line}`) : `${mark}${line}`);
     });
@@ -74,8 +92,8 @@ function leftPane(b: Browser, width: number, height: number): string[] {
   if (!b.results) {
     const title = b.style.bold(`Sessions (${b.sessions.length})`);
     if (b.sessions.length === 0) return [title, b.style.dim(" no sessions match")];
-    const items = b.sessions.map((s) => sessionLines(s, b.style));
-    return [title, ...listRows(items, b.sessionCursor, height - 1, focused, b)];
+    const item = (i: number) => sessionLines(b.sessions[i]!, b.style);
+    return [title, ...listRows(b.sessions.length, item, 2, b.sessionCursor, height - 1, focused, b)];
   }
   const r = b.results;
   if (r.error) return [b.style.red("bad query"), ...wrap(r.error, width - 1)];
@@ -85,12 +103,15 @@ function leftPane(b: Browser, width: number, height: number): string[] {
   );
   const hit = hits[b.hitCursor.index];
   const why = hit ? wrap(b.style.dim(`why: ${hit.why}`), width - 1).slice(0, 3) : [];
-  const items = hits.map((x) => [
-    `${b.style.agent(x.provider)(x.provider.padEnd(6))} ${shortTime(x.timestamp)} ${x.event_type}${x.status ? ` ${x.status}` : ""} ${b.style.bold(x.project ?? "")}`,
-    `  ${oneLine(x.snippet)}`,
-  ]);
+  const item = (i: number) => {
+    const x = hits[i]!;
+    return [
+      `${b.style.agent(x.provider)(x.provider.padEnd(6))} ${shortTime(x.timestamp)} ${x.event_type}${x.status ? ` ${x.status}` : ""} ${b.style.bold(x.project ?? "")}`,
+      `  ${oneLine(x.snippet)}`,
+    ];
+  };
   const list = hits.length
-    ? listRows(items, b.hitCursor, height - 1 - why.length, focused, b)
+    ? listRows(hits.length, item, 2, b.hitCursor, height - 1 - why.length, focused, b)
     : [b.style.dim(" no hits")];
   const pad = Array(Math.max(0, height - 1 - why.length - list.length)).fill("");
   return [title, ...list, ...pad, ...why];
@@ -100,7 +121,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
   if (b.help) return [b.style.bold("Keys"), ...HELP.map(([k, what]) => ` ${k.padEnd(16)} ${what}`)];
   const s = b.open;
   if (!s) {
-    b.shown = [];
+    b.shown = NO_LINES;
     return [
       b.style.bold("No session open"),
       "",
@@ -120,27 +141,26 @@ function rightPane(b: Browser, width: number, height: number): string[] {
   const lines = tabLines(b, width - 1);
   b.shown = lines;
   const cursor = b.cursors[b.tab];
-  const rows = listRows(
-    lines.map((l) => [l.text]),
-    cursor,
-    height - 2,
-    b.focus === "right",
-    b,
-  );
+  const rows = listRows(lines.count, (i) => [lines.line(i).text], 1, cursor, height - 2, b.focus === "right", b);
   return [tabs, info, ...rows];
 }
 
-function tabLines(b: Browser, width: number): Line[] {
+function tabLines(b: Browser, width: number): Lines {
   switch (b.tab) {
     case "timeline":
-      return b.timeline.length ? b.timeline.map((r) => timelineLine(r, b.style)) : [{ text: "(no events)" }];
+      return b.timeline.length
+        ? { count: b.timeline.length, line: (i) => timelineLine(b.timeline[i]!, b.style) }
+        : linesOf([{ text: "(no events)" }]);
     case "event":
-      return b.event ? eventLines(b.event, width, b.style, wrap) : [{ text: "Enter on a timeline row shows it here." }];
+      return linesOf(
+        b.event ? eventLines(b.event, width, b.style, wrap) : [{ text: "Enter on a timeline row shows it here." }],
+      );
     case "brief": {
       const brief = b.brief;
-      if (!brief || (brief.text === null && brief.error === null)) return [{ text: "building the resume brief…" }];
-      if (brief.error) return [{ text: b.style.red(brief.error) }];
-      return briefLines(brief.text!, width, wrap);
+      if (!brief || (brief.text === null && brief.error === null))
+        return linesOf([{ text: "building the resume brief…" }]);
+      if (brief.error) return linesOf([{ text: b.style.red(brief.error) }]);
+      return linesOf(briefLines(brief.text!, width, wrap));
     }
   }
 }

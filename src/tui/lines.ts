@@ -14,6 +14,18 @@ export interface Line {
   target?: string;
 }
 
+/** A pane's lines, made only when drawn: a 10,000-event timeline formats the rows on screen, not all of them. */
+export interface Lines {
+  count: number;
+  line(index: number): Line;
+}
+
+export function linesOf(lines: readonly Line[]): Lines {
+  return { count: lines.length, line: (i) => lines[i]! };
+}
+
+export const NO_LINES: Lines = linesOf([]);
+
 const GLYPH: Record<TimelineMark, string> = {
   prompt: "›",
   reply: "‹",

@@ -54,6 +54,15 @@ describe.skipIf(!hasTmux())("cairn tui (tmux, real transcripts)", () => {
     r.sendKeys("Enter", "Enter");
     screen = await r.waitUntil("the hit's timeline", (s) => /[✗] \w+ `/.test(selectedRight(r, s)));
 
+    // A long session is read a stretch at a time: g and G still reach its first and last rows.
+    const ordinal = (s: string) => Number(/^▸\s*(?:\d\d:\d\d)?\s+(\d+) /.exec(selectedRight(r, s))?.[1] ?? Number.NaN);
+    const atHit = ordinal(screen);
+    r.sendKeys("g");
+    await r.waitUntil("the session's first row", (s) => ordinal(s) <= 5);
+    r.sendKeys("G");
+    const total = Number(/· (\d+) events ·/.exec(screen)?.[1]);
+    await r.waitUntil("the session's last row", (s) => ordinal(s) > atHit && ordinal(s) >= total - 5);
+
     // The Brief tab; n moves to the next line with a citation, Enter follows it to the event in the timeline.
     r.sendKeys("3");
     await r.waitFor("Resume brief");
