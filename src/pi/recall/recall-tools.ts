@@ -3,8 +3,10 @@
  * and every fact they return carries the event id it came from, so the agent can cite it. They are registered only
  * when a `RecallSource` (cairn's index and resume engine) is available.
  */
+
 import { Type } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { redactText } from "../../secrets/redact.ts";
 import { cite } from "../../topology/citation.ts";
 import type { CairnState } from "../state.ts";
 import type { RecallHit } from "./recall-source.ts";
@@ -80,7 +82,8 @@ export function formatHits(query: string, hits: readonly RecallHit[]): string {
     const evidence = hit.evidence?.length ? ` (evidence: ${hit.evidence.map((id) => cite(id)).join(" ")})` : "";
     return `${cite(hit.eventId)} ${hit.timestamp} ${hit.provider} session ${hit.sessionId} ${hit.kind}: ${hit.snippet}${evidence}`;
   });
-  return [`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n");
+  // The agent asking may run on another provider than the one that saw a secret: hits carry markers only.
+  return redactText([`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n"));
 }
 
 function withStatus(text: string, status: string | undefined): string {
