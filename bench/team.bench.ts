@@ -1,0 +1,107 @@
+/**
+ * Issue 22 figures: the team index on PostgreSQL beside SQLite on the same generated corpus (real transcripts
+ * cloned into distinct sessions): index throughput (MB/s, events/s) into each, the bridge's cost per call, search
+ * latency p50/p95 warm on each at the events loaded, and the database sizes. Goal: search p95 ≤ 50 ms at 1 M
+ * events on PostgreSQL; the count measured is printed. CAIRN_BENCH_TEAM_FILES sets the corpus size (default 400).
+ * Needs PostgreSQL's server binaries (/usr/lib/postgresql/N/bin); the cluster is temporary and removed.
+ */
+import { rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { indexPaths } from "../src/indexer/indexer.ts";
+import { search } from "../src/search/search.ts";
+import { connectPg } from "../src/store/pg-bridge.ts";
+import { openPgStore } from "../src/store/pg-store.ts";
+import { openStore } from "../src/store/sqlite-store.ts";
+import type { Store } from "../src/store/types.ts";
+import { pgSkipReason, startPg } from "../test/helpers/postgres.ts";
+import { generateCorpus, realisticSizes } from "./corpus.ts";
+
+const skip = pgSkipReason();
+if (skip) {
+  console.log(`skipped: ${skip}`);
+  process.exit(0);
+}
+const files = Number(process.env["CAIRN_BENCH_TEAM_FILES"] ?? 400);
+const base = join(process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench"), `team-${files}`);
+const corpus = generateCorpus(
+  base,
+  realisticSizes(files, 22).map((s) => Math.min(s, 5_000_000)),
+  `team-${files}`,
+);
+const mb = corpus.reduce((a, f) => a + f.bytes, 0) / 1048576;
+console.log(`corpus: ${corpus.length} files, ${mb.toFixed(1)} MB`);
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const queries = [
+  "error: TS2554",
+  "test:fail",
+  "theme selector",
+  'cmd:"npm run check"',
+  "file:theme.ts",
+  "decision:",
+  "error: not found",
+  "provider:codex apply_patch",
+  "tool:Bash git",
+  "process.env",
+  "kind:error since:2025-11-21",
+  "wrapAnsi",
+  "project:pi-mono editor",
+  '"cannot find name"',
+];
+
+function indexInto(name: string, store: Store): void {
+  const t = performance.now();
+  const r = indexPaths({ store, paths: [base] });
+  const s = (performance.now() - t) / 1000;
+  console.log(
+    `index into ${name}: ${r.events} events in ${s.toFixed(1)} s: ${(mb / s).toFixed(2)} MB/s, ${Math.round(r.events / s)} events/s`,
+  );
+}
+
+function searchTimes(name: string, store: Store): void {
+  for (const q of queries) search(store, q, { limit: 20 }); // warm
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++)
+    for (const q of queries) {
+      const t = performance.now();
+      search(store, q, { limit: 20 });
+      times.push(performance.now() - t);
+    }
+  times.sort((a, b) => a - b);
+  console.log(
+    `search ${name} at ${store.counts().events} events (warm, lexical): p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+  );
+}
+
+const pg = await startPg();
+const sqlitePath = join(tmpdir(), `cairn-team-bench-${process.pid}.db`);
+try {
+  const conn = connectPg(pg.url);
+  for (let i = 0; i < 200; i++) conn.query("SELECT 1");
+  const n = 2_000;
+  let t = performance.now();
+  for (let i = 0; i < n; i++) conn.query("SELECT $1::int AS x", [i]);
+  console.log(`bridge: ${(((performance.now() - t) * 1000) / n).toFixed(0)} µs per call (worker + loopback server round trip)`);
+  conn.close();
+
+  const sqlite = openStore(sqlitePath);
+  indexInto("SQLite    ", sqlite);
+  const team = openPgStore(pg.url, { machine: "bench", user: "bench" });
+  indexInto("PostgreSQL", team);
+  searchTimes("SQLite    ", sqlite);
+  searchTimes("PostgreSQL", team);
+  t = performance.now();
+  team.close();
+  sqlite.close();
+  const pgBytes = Number(pg.psql("SELECT pg_database_size('cairn')"));
+  const sqliteBytes = statSync(sqlitePath).size;
+  console.log(
+    `size: PostgreSQL ${(pgBytes / 1048576).toFixed(0)} MB, SQLite ${(sqliteBytes / 1048576).toFixed(0)} MB, transcripts ${mb.toFixed(0)} MB`,
+  );
+} finally {
+  pg.stop();
+  rmSync(sqlitePath, { force: true });
+  rmSync(`${sqlitePath}-wal`, { force: true });
+  rmSync(`${sqlitePath}-shm`, { force: true });
+}
