@@ -32,7 +32,8 @@ const corpus = generateCorpus(
 const mb = corpus.reduce((a, f) => a + f.bytes, 0) / 1048576;
 console.log(`corpus: ${corpus.length} files, ${mb.toFixed(1)} MB`);
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const queries = [
   "error: TS2554",
   "test:fail",
@@ -82,7 +83,9 @@ try {
   const n = 2_000;
   let t = performance.now();
   for (let i = 0; i < n; i++) conn.query("SELECT $1::int AS x", [i]);
-  console.log(`bridge: ${(((performance.now() - t) * 1000) / n).toFixed(0)} µs per call (worker + loopback server round trip)`);
+  console.log(
+    `bridge: ${(((performance.now() - t) * 1000) / n).toFixed(0)} µs per call (worker + loopback server round trip)`,
+  );
   conn.close();
 
   const sqlite = openStore(sqlitePath);
