@@ -29,6 +29,9 @@ export interface BrowserHost {
   quit(then?: { resume: string[] }): void;
 }
 
+/** A key that acts on what is selected (`actions.ts`); returns what the footer should say, or null. */
+export type BrowserAction = (b: Browser, host: BrowserHost) => string | null;
+
 export interface Filters {
   agent: string | null;
   project: string | null;
@@ -62,12 +65,14 @@ export class Browser {
 
   readonly app: ReadCairn;
   readonly style: Style;
-  private readonly host: BrowserHost;
+  readonly host: BrowserHost;
+  private readonly actions: Readonly<Record<string, BrowserAction>>;
 
-  constructor(app: ReadCairn, style: Style, host: BrowserHost) {
+  constructor(app: ReadCairn, style: Style, host: BrowserHost, actions: Readonly<Record<string, BrowserAction>> = {}) {
     this.app = app;
     this.style = style;
     this.host = host;
+    this.actions = actions;
     this.searcher = new Searcher(app, (outcome) => {
       this.results = outcome;
       this.hitCursor.count = 0;
@@ -292,44 +297,16 @@ export class Browser {
   }
 
   private onAction(data: string): boolean {
-    if (data === "y") this.copy();
-    else if (data === "e" && this.open) this.status = `exported to ${this.host.exportSession(this.open.session_id)}`;
-    else if (data === "r") this.askResume();
-    else if (data === "w") this.webPath();
-    else return false;
+    const action = this.actions[data];
+    if (!action) return false;
+    const said = action(this, this.host);
+    if (said !== null) this.status = said;
     return true;
   }
 
-  private copy(): void {
-    let text: string | null = null;
-    if (this.focus === "right" && this.tab === "brief") text = this.brief?.text ?? null;
-    else if (this.focus === "right") {
-      const target = this.targetAt(this.cursors[this.tab].index);
-      text = target ? `[e:${target}]` : null;
-    } else text = this.selectedSessionId();
-    if (!text) return;
-    const where = this.host.copy(text);
-    this.status = `copied ${text.length > 40 ? `${text.length} characters` : text} (${where})`;
-  }
-
-  /** The web page's view of what is selected: a path on the URL `cairn serve` prints (its port and token are its own). */
-  private webPath(): void {
-    const id = this.open?.session_id ?? this.selectedSessionId();
-    if (!id) return;
-    const target = this.focus === "right" ? this.targetAt(this.cursors[this.tab].index) : undefined;
-    const path =
-      this.tab === "brief" && this.focus === "right" ? `/s/${id}/brief` : `/s/${id}${target ? `?at=${target}` : ""}`;
-    const where = this.host.copy(path);
-    this.status = `web view: ${path} on the URL 'cairn serve' prints (copied: ${where})`;
-  }
-
-  private askResume(): void {
-    const id = this.open?.session_id ?? this.selectedSessionId();
-    if (!id) return;
-    const provider = this.open?.provider ?? this.sessions.find((s) => s.session_id === id)?.provider;
-    // Only pi can be started with the brief here; the other agents get the command that starts them with it.
-    const argv = provider === "pi" ? [id, "--exec", "pi"] : [id, "--print-command", provider ?? "claude"];
-    this.confirm = { prompt: `cairn resume ${argv.join(" ")}`, argv };
+  /** The event the selected line of the right pane leads to, when that pane has the focus. */
+  selectedTarget(): string | undefined {
+    return this.focus === "right" ? this.targetAt(this.cursors[this.tab].index) : undefined;
   }
 
   selectedSessionId(): string | null {

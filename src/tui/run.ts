@@ -18,6 +18,7 @@ import {
 } from "@earendil-works/pi-tui";
 import type { ReadCairn } from "../app/cairn.ts";
 import { renderExport } from "../app/export/render.ts";
+import { ACTIONS } from "./actions.ts";
 import { Browser, type BrowserHost } from "./browser.ts";
 import { renderScreen } from "./layout.ts";
 import { createStyle } from "./style.ts";
@@ -76,7 +77,7 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
       quit,
     };
     try {
-      const browser = new Browser(opts.app, createStyle(opts.color), host);
+      const browser = new Browser(opts.app, createStyle(opts.color), host, ACTIONS);
       opts.onBrowser?.(browser);
       const root: Component = {
         render: (width) => renderScreen(browser, width, terminal.rows),

@@ -73,6 +73,12 @@ describe.skipIf(!hasTmux())("cairn tui (tmux, real transcripts)", () => {
     screen = await r.waitFor(`at [e:${cited}]`);
     expect(screen).toContain("[1 Timeline]");
 
+    // y copies the selected row's citation (OSC 52, and a file for terminals without it).
+    r.sendKeys("y");
+    screen = await r.waitFor(/copied \[e:\w+\]/);
+    const copied = /copied (\[e:\w+\])/.exec(screen)![1]!;
+    expect(readFileSync(join(scratch!, "home/.cache/cairn/clipboard.txt"), "utf8")).toBe(copied);
+
     // Export into the folder it was started in.
     r.sendKeys("e");
     screen = await r.waitFor("exported to ");
@@ -127,7 +133,7 @@ describe.skipIf(!hasTmux())("cairn alone in a terminal (tmux)", () => {
     const r = run;
     await r.waitFor("Sessions (1)");
     r.sendKeys("Enter");
-    let screen = await r.waitFor("[1 Timeline]");
+    const screen = await r.waitFor("[1 Timeline]");
     const events = (s: string) => Number(/· (\d+) events ·/.exec(s)?.[1] ?? Number.NaN);
     const before = events(screen);
     expect(before).toBeGreaterThan(0);
@@ -135,14 +141,16 @@ describe.skipIf(!hasTmux())("cairn alone in a terminal (tmux)", () => {
     appendFileSync(copy, `${lines.slice(half).join("\n")}\n`);
     const indexed = cairn(["index", "--root", transcripts, "--db", db]);
     expect(indexed.code, indexed.stderr).toBe(0);
-    screen = await r.waitUntil("the new events in the open timeline", (s) => events(s) > before);
-    // The cursor was on the last row, so it follows the new end.
-    const last =
+    // The cursor was on the last row, so it follows the new end (waited for whole: a capture can fall mid-frame).
+    const lastRow = (s: string) =>
       r
-        .right(screen)
+        .right(s)
         .filter((row) => /^\S?\s*\d\d:\d\d\s+\d+ /.test(row))
         .at(-1) ?? "";
-    expect(last.startsWith("▸")).toBe(true);
+    await r.waitUntil(
+      "the new events in the open timeline, the cursor on the last",
+      (s) => events(s) > before && lastRow(s).startsWith("▸"),
+    );
     r.sendKeys("q", "q");
     await r.waitFor("cairn exited 0");
   });
