@@ -11,14 +11,14 @@ import type { Problem, SessionEvent } from "../topology/types.ts";
 import type { PendingBundle, QueuedAnchor, VectorHit, VectorState } from "./bundle-types.ts";
 import { connectPg, type PgConnection, redactUrl } from "./pg-bridge.ts";
 import { createPgPurge } from "./pg-purge.ts";
-import { createPgReader, PG_EVENT_COLUMNS, pgEvent } from "./pg-read.ts";
+import { createPgReader, PG_EVENT_COLUMNS, PG_SESSION_SELECT, pgEvent, pgSession } from "./pg-read.ts";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./pg-schema.ts";
 import { createPgSearch } from "./pg-search.ts";
 import { createPgThreadReads } from "./pg-threads.ts";
 import { createPgWriter, type Identity } from "./pg-write.ts";
 import { prepareBatch } from "./prepare-batch.ts";
 import type { EventHit, EventQuery } from "./query-types.ts";
-import type { CheckpointRow, ReadonlyStore, Store } from "./types.ts";
+import type { CheckpointRow, ReadonlyStore, SessionRow, Store } from "./types.ts";
 
 export type { Identity } from "./pg-write.ts";
 
@@ -145,8 +145,8 @@ const PREFETCH_MS = 2_000;
 
 /**
  * Every round trip costs about half a millisecond or more, and a page of search hits reads the heads of each hit's
- * parents (up to four steps) and of its outcome one by one. After a search, those heads are fetched in one
- * recursive query and served from memory for the rest of that search.
+ * parents (up to four steps), of its outcome and its session one by one. After a search, those are fetched in one
+ * call (a recursive query for the chains) and served from memory for the rest of that search.
  */
 function withHeadPrefetch(
   db: PgConnection,
@@ -154,31 +154,43 @@ function withHeadPrefetch(
   searcher: ReturnType<typeof createPgSearch>,
 ) {
   let heads = new Map<string, SessionEvent>();
+  let sessions = new Map<string, SessionRow>();
   let until = 0;
   return {
     searchEvents(q: EventQuery): EventHit[] {
       const hits = searcher.searchEvents(q);
       heads = new Map();
+      sessions = new Map();
       if (hits.length === 0) return hits;
       const ids = hits.map((h) => h.event.event_id);
       const outcomes = hits
         .filter((h) => h.event.event_type === "user_message" && h.event.role === "user")
         .map((h) => derivedEventId(h.event.event_id, "outcome", 0));
-      const rows = db.query<Record<string, unknown>>(
-        `WITH RECURSIVE chain(event_id, parent_event_id, depth) AS (
+      const [rows, sessionRows] = db.many([
+        {
+          sql: `WITH RECURSIVE chain(event_id, parent_event_id, depth) AS (
            SELECT event_id, parent_event_id, 0 FROM session_events WHERE event_id = ANY($1::text[])
            UNION ALL
            SELECT p.event_id, p.parent_event_id, c.depth + 1 FROM chain c JOIN session_events p ON p.event_id = c.parent_event_id
            WHERE c.depth < 4)
          SELECT ${PG_EVENT_COLUMNS.replace("text", `substr(text, 1, ${HIT_HEAD_CHARS}) AS text`)} FROM session_events
          WHERE event_id IN (SELECT event_id FROM chain WHERE depth > 0) OR event_id = ANY($2::text[])`,
-        [ids, outcomes],
-      );
+          params: [ids, outcomes],
+        },
+        {
+          sql: `${PG_SESSION_SELECT} WHERE s.session_id = ANY($1::text[])`,
+          params: [[...new Set(hits.map((h) => h.event.session_id))]],
+        },
+      ]) as [Array<Record<string, unknown>>, Array<Record<string, unknown>>];
+      sessions = new Map(sessionRows.map((r) => [String(r["session_id"]), pgSession(r)]));
       for (const r of rows) heads.set(String(r["event_id"]), pgEvent(r as never));
       // An outcome not found is known to be absent too.
       for (const id of outcomes) if (!heads.has(id)) heads.set(id, null as never);
       until = Date.now() + PREFETCH_MS;
       return hits;
+    },
+    getSession(sessionId: string): SessionRow | undefined {
+      return (Date.now() < until && sessions.get(sessionId)) || reader.getSession(sessionId);
     },
     getEventHead(eventId: string, chars: number): SessionEvent | undefined {
       if (chars === HIT_HEAD_CHARS && Date.now() < until && heads.has(eventId)) return heads.get(eventId) ?? undefined;
