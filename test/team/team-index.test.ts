@@ -4,13 +4,15 @@
  * read-only role. Everything runs through the built CLI.
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateCorpus, realisticSizes } from "../../bench/corpus.ts";
 import { CLI, cairn } from "../helpers/cli.ts";
 import { type PgCluster, pgSkipReason, startPg } from "../helpers/postgres.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
+import { plantSecrets } from "../secrets/plant.ts";
 
 const skip = pgSkipReason();
 
@@ -188,10 +190,18 @@ describe.skipIf(skip !== null)(
     }, 300_000);
 
     it("kill -9 while indexing leaves no partial file, and the next run ends where a clean run does", async () => {
+      // Generated transcripts several times the fixtures' size, so the first commit comes long before the last
+      // (on an idle machine the fixtures alone were indexed between two polls).
+      const corpus = join(dir, "kill-corpus");
+      generateCorpus(
+        corpus,
+        realisticSizes(40, 7).map((size) => Math.min(size, 1_000_000)),
+        "team-kill",
+      );
       const clean = pg.createDatabase("clean");
-      ok(cairn(["index", "--json", "--db", clean, all], { env: envOf(homeA, "m") }));
+      ok(cairn(["index", "--json", "--db", clean, corpus], { env: envOf(homeA, "m") }));
       const url = pg.createDatabase("killed");
-      const child = spawn(process.execPath, [CLI, "index", "--db", url, all], {
+      const child = spawn(process.execPath, [CLI, "index", "--db", url, corpus], {
         env: { ...process.env, ...envOf(homeA, "m") },
         stdio: "ignore",
       });
@@ -218,7 +228,7 @@ describe.skipIf(skip !== null)(
           "killed",
         ),
       ).toBe("0");
-      ok(cairn(["index", "--json", "--db", url, all], { env: envOf(homeA, "m") }));
+      ok(cairn(["index", "--json", "--db", url, corpus], { env: envOf(homeA, "m") }));
       expect([...ids(url, "session_events", "event_id")].sort()).toEqual(
         [...ids(clean, "session_events", "event_id")].sort(),
       );
@@ -254,7 +264,7 @@ describe.skipIf(skip !== null)(
       expect(write.stdout + write.stderr).toMatch(/permission denied/);
     }, 240_000);
 
-    it("push sends a local index's sessions to the team index once, and --redact hides the home folder", () => {
+    it("push sends a local index's sessions to the team index once, and --redact hides the home folder and secrets", () => {
       const sqlite = join(dir, "push.db");
       const env = envOf(homeA, "laptop-a");
       ok(cairn(["index", "--json", "--db", sqlite, join(homeA, "t")], { env }));
@@ -290,6 +300,33 @@ describe.skipIf(skip !== null)(
       expect(pg.psql(`SELECT count(*) FROM session_events WHERE source_file LIKE '${homeA}%'`, "pushed_redacted")).toBe(
         "0",
       );
+      // Secrets in the local index reach the team index only as their markers, with or without --redact.
+      mkdirSync(join(dir, "planted", "t"), { recursive: true });
+      const plantedFile = join(dir, "planted", "t", "s.jsonl");
+      copyFileSync(join(realFixturesDir(), "claude", "codemie__session-624a4a58.jsonl"), plantedFile);
+      const planted = plantSecrets(plantedFile);
+      const plantedDb = join(dir, "planted.db");
+      ok(cairn(["index", "--json", "--db", plantedDb, join(dir, "planted", "t")], { env }));
+      const holding = (database: string) =>
+        planted.filter(
+          (v) =>
+            pg.psql(
+              `SELECT count(*) FROM session_events WHERE strpos(text || coalesce(command, '') || coalesce(meta, ''), '${v.replace(/'/g, "''")}') > 0`,
+              database,
+            ) !== "0",
+        );
+      for (const [name, flags] of [
+        ["pushed_secrets", ["--redact"]],
+        ["pushed_plain", []],
+      ] as const) {
+        ok(cairn(["push", "--json", ...flags, "--db", plantedDb, "--to", pg.createDatabase(name)], { env }));
+        expect(holding(name)).toEqual([]);
+        expect(pg.psql("SELECT count(*) FROM session_events WHERE text LIKE '%[secret:%'", name)).not.toBe("0");
+      }
+      // The local index keeps the values (nothing is lost by pushing).
+      const local = cairn(["export", "624a4a58", "--format", "json", "--no-redact", "--db", plantedDb], { env });
+      expect(planted.every((v) => local.stdout.includes(JSON.stringify(v).slice(1, -1)))).toBe(true);
+
       // Not a team index: a clear usage error.
       const wrong = cairn(["push", "--db", sqlite, "--to", join(dir, "other.db")], { env });
       expect(wrong.code).toBe(2);
