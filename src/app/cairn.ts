@@ -343,7 +343,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     secrets: (req = {}) => listSecrets(store(), req, now()),
     close: () => opener.close(),
 
-    defaultRoots: () => defaultRoots(env, env["HOME"] ?? homedir()),
+    defaultRoots: () => defaultRoots(env, env["HOME"] || homedir()),
     async index(req = {}) {
       const { checkRoots, runIndex } = await indexing();
       const roots = absolute(req.roots ?? app.defaultRoots());

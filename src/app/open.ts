@@ -18,7 +18,8 @@ export type Env = Record<string, string | undefined>;
  * team index on PostgreSQL (`store/pg-store.ts`) for every command.
  */
 export function dbPathFor(flag: string | undefined, env: Env): string {
-  return resolveDbPath(flag, env, env["HOME"] ?? homedir());
+  // an empty HOME is no home: the path would be relative to wherever the command runs
+  return resolveDbPath(flag, env, env["HOME"] || homedir());
 }
 
 export interface Opener<S> {

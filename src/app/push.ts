@@ -50,7 +50,7 @@ export function runPush(req: PushRequest): PushAnswer {
 }
 
 function pushIndex(local: ReadonlyStore, team: Store, req: PushRequest): PushAnswer {
-  const scrub = req.redact ? scrubber(req.env["HOME"] ?? homedir()) : (s: string) => s;
+  const scrub = req.redact ? scrubber(req.env["HOME"] || homedir()) : (s: string) => s;
   const have = new Map(team.listSessions({}).map((s) => [s.session_id, s]));
   const sessions = local.listSessions({});
   const out: PushAnswer = {
