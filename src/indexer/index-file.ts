@@ -28,8 +28,12 @@ export interface FileOptions {
   now?: () => Date;
   chunkBytes?: number;
   secrets?: boolean;
-  /** Called after each chunk with the bytes of this file read so far. */
-  onBytes?: (bytes: number) => void;
+  /**
+   * Called after each chunk with the bytes of this file read so far, and `settle`, which brings the totals of the
+   * sessions written so far up to date: call it before committing mid-file, so a run killed after that commit
+   * leaves no session whose totals miss events it kept.
+   */
+  onBytes?: (bytes: number, settle: () => void) => void;
   /** Running totals the file adds to as it goes (so that a run stopped mid-file can say what it kept). */
   tally?: Tally;
 }
@@ -86,6 +90,11 @@ export function* indexFileSteps(
     return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
   }
   const touched = new Set<string>();
+  const settle = () => {
+    if (touched.size === 0) return;
+    store.refreshSessions(touched);
+    touched.clear();
+  };
   let failed = false;
   try {
     const sameFile =
@@ -142,7 +151,7 @@ export function* indexFileSteps(
       save(chunk.at, chunk.at.offset);
       add(added, chunk.problems, chunk.at.offset - start.offset - mine.bytes);
       for (const id of chunk.prepared.sessionIds) touched.add(id);
-      opts.onBytes?.(mine.bytes);
+      opts.onBytes?.(mine.bytes, settle);
       yield;
     }
     // Nothing recognised (not a transcript): still remember the file, with one problem.
@@ -163,7 +172,7 @@ export function* indexFileSteps(
     throw error;
   } finally {
     // Also when the caller stops between chunks: the sessions' totals must match the events kept.
-    if (!failed && touched.size > 0) store.refreshSessions(touched);
+    if (!failed) settle();
     closeSync(fd);
   }
 }

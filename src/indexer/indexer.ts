@@ -209,11 +209,14 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
             chunkBytes: opts.chunkBytes,
             secrets: opts.secrets,
             tally: result,
-            onBytes(bytes) {
+            onBytes(bytes, settle) {
               group.bytes += bytes - read;
               read = bytes;
               report(doneBefore, bytes);
-              if (groupFull()) commitGroup();
+              if (groupFull()) {
+                settle();
+                commitGroup();
+              }
               if (!group.open) {
                 store.beginGroup();
                 group = { open: true, bytes: 0, since: Date.now() };
