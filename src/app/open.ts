@@ -13,6 +13,11 @@ import { identityFrom } from "./machine.ts";
 
 export type Env = Record<string, string | undefined>;
 
+/** Whether a `--db` value names a team index on PostgreSQL rather than a SQLite file. */
+export function isTeamIndex(db: string): boolean {
+  return isPgUrl(db);
+}
+
 /**
  * `--db`, then `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. A `postgres://` connection string selects the
  * team index on PostgreSQL (`store/pg-store.ts`) for every command.

@@ -12,7 +12,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Cairn, createCairn, type ReadCairn } from "../app/cairn.ts";
-import { dbPathFor } from "../app/open.ts";
+import { dbPathFor, isTeamIndex } from "../app/open.ts";
 import { errorMessage, errorText } from "../common/errors.ts";
 import { eventId } from "../topology/ids.ts";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
@@ -43,9 +43,12 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources
    * (a fresh machine) this creates it. While the background run holds the index, the session's file is left to it.
    */
   async function withIndexed<T>(sessionFile: string | undefined, cwd: string, fn: (app: ReadCairn) => T | Promise<T>) {
-    const dbPath = dbPathFor(opts.dbPath === undefined ? undefined : resolve(cwd, opts.dbPath), env);
+    const given = opts.dbPath === undefined || isTeamIndex(opts.dbPath) ? opts.dbPath : resolve(cwd, opts.dbPath);
+    const dbPath = dbPathFor(given, env);
     const file = sessionFile !== undefined && existsSync(sessionFile) ? sessionFile : undefined;
-    const write = !background.running() && (file !== undefined || !existsSync(dbPath));
+    // a team index on PostgreSQL is never "missing" here: it is made by whoever set it up
+    const missing = !isTeamIndex(dbPath) && !existsSync(dbPath);
+    const write = !background.running() && (file !== undefined || missing);
     const app: ReadCairn | Cairn = write ? createCairn({ ...base, cwd, mode: "write" }) : createCairn({ ...base, cwd });
     try {
       if (write) await (app as Cairn).refresh(file ? [file] : []);

@@ -4,11 +4,12 @@
  * read-only role. Everything runs through the built CLI.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, realisticSizes } from "../../bench/corpus.ts";
+import { createIndexSources } from "../../src/pi/index-sources.ts";
 import { CLI, cairn } from "../helpers/cli.ts";
 import { type PgCluster, pgSkipReason, startPg } from "../helpers/postgres.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
@@ -239,6 +240,22 @@ describe.skipIf(skip !== null)(
         ),
       ).toBe("0");
     }, 240_000);
+
+    it("pi's recall reads a team index named by its URL", async () => {
+      const url = pg.createDatabase("pi_recall");
+      const home = { HOME: join(dir, "home-pi") };
+      ok(cairn(["index", "--json", "--db", url, all], { env: home }));
+      const cwd = join(dir, "pi-cwd");
+      mkdirSync(cwd, { recursive: true });
+      const sources = createIndexSources({ dbPath: url, env: home, background: false });
+      try {
+        const hits = await sources.recall.search({ query: "shim binary", limit: 5, cwd });
+        expect(hits.length).toBeGreaterThan(0);
+      } finally {
+        await sources.close();
+      }
+      expect(readdirSync(cwd)).toEqual([]);
+    }, 120_000);
 
     it("a read-only role runs every read command, and cannot index", () => {
       const url = pg.createDatabase("reads");
