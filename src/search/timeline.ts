@@ -24,6 +24,24 @@ export const TIMELINE_MARKS = [
 ] as const;
 export type TimelineMark = (typeof TIMELINE_MARKS)[number];
 
+/** One character per mark, as the text surfaces (the CLI's timeline, the terminal UI) draw them. */
+export const MARK_GLYPH: Record<TimelineMark, string> = {
+  prompt: "›",
+  reply: "‹",
+  call: "→",
+  output: "←",
+  error: "✗",
+  test_pass: "✓",
+  test_unknown: "?",
+  test_fail: "✗",
+  decision: "◆",
+  resume: "⟲",
+  note: "·",
+  file: "□",
+  command: "$",
+  outcome: "⇒",
+};
+
 export interface TimelineRow {
   event_id: string;
   ordinal: number;

@@ -3,11 +3,10 @@
  * rewritten redacted (with the events derived from them and their sessions' titles) and their `tsvector` rebuilt,
  * so no token of a value stays searchable. Read in one call, written in one call.
  */
-import { redactDeep, redactText } from "../secrets/redact.ts";
-import { ftsColumns } from "./fts-text.ts";
+import { redactText } from "../secrets/redact.ts";
 import type { PgConnection, PgOp } from "./pg-bridge.ts";
 import { tsvectorOf } from "./pg-fts.ts";
-import { SECRET_FACET } from "./prepare-batch.ts";
+import { redactedEvent } from "./redact-event.ts";
 
 interface Row {
   event_id: string;
@@ -41,16 +40,18 @@ export function createPgPurge(db: PgConnection) {
       for (const r of rows) {
         const holdsSecret = asked.has(r.event_id);
         if (holdsSecret && r.title) titles.set(r.session_id, r.title);
-        const text = redactText(r.text);
-        const command = r.command === null ? null : redactText(r.command);
-        const path = r.file_path === null ? null : redactText(r.file_path);
-        const meta = JSON.stringify(redactDeep(JSON.parse(r.meta) as unknown));
-        if (text === r.text && command === r.command && path === r.file_path && meta === r.meta) continue;
-        const fts = ftsColumns({ ...r, text, event_type: r.event_type as never, provider: r.provider as never });
-        const facets = holdsSecret ? `${fts.facets} ${SECRET_FACET}` : fts.facets;
+        const red = redactedEvent(r, holdsSecret);
+        if (red === null) continue;
         ops.push({
           sql: "UPDATE session_events SET text = $1, command = $2, file_path = $3, meta = $4, fts = $5::tsvector WHERE event_id = $6",
-          params: [text, command, path, meta, tsvectorOf([fts.text, fts.idents, facets, fts.stems]), r.event_id],
+          params: [
+            red.text,
+            red.command,
+            red.file_path,
+            red.meta,
+            tsvectorOf([red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems]),
+            r.event_id,
+          ],
         });
       }
       const changed = ops.length;

@@ -5,9 +5,8 @@
  * never the value) stay, so the finding is still listed.
  */
 import type Database from "better-sqlite3";
-import { redactDeep, redactText } from "../secrets/redact.ts";
-import { ftsColumns } from "./fts-text.ts";
-import { SECRET_FACET } from "./prepare-batch.ts";
+import { redactText } from "../secrets/redact.ts";
+import { redactedEvent } from "./redact-event.ts";
 
 interface Row {
   rowid: number;
@@ -35,15 +34,10 @@ export function createPurge(db: Database.Database) {
   const setTitle = db.prepare("UPDATE sessions SET title = ? WHERE session_id = ?");
 
   function redactRow(r: Row, holdsSecret: boolean): boolean {
-    const text = redactText(r.text);
-    const command = r.command === null ? null : redactText(r.command);
-    const path = r.file_path === null ? null : redactText(r.file_path);
-    const meta = JSON.stringify(redactDeep(JSON.parse(r.meta) as unknown));
-    if (text === r.text && command === r.command && path === r.file_path && meta === r.meta) return false;
-    update.run(text, command, path, meta, r.rowid);
-    const fts = ftsColumns({ ...r, text, event_type: r.event_type as never, provider: r.provider as never });
-    const facets = holdsSecret ? `${fts.facets} ${SECRET_FACET}` : fts.facets;
-    replaceFts.run(r.rowid, fts.text, fts.idents, facets, fts.stems);
+    const red = redactedEvent(r, holdsSecret);
+    if (red === null) return false;
+    update.run(red.text, red.command, red.file_path, red.meta, r.rowid);
+    replaceFts.run(r.rowid, red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems);
     return true;
   }
 

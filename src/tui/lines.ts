@@ -4,7 +4,7 @@
  * follows. Everything here is pure: widths are the caller's, colours come from the style.
  */
 import type { EventWithChain } from "../app/event-chain.ts";
-import type { TimelineMark, TimelineRow } from "../search/timeline.ts";
+import { MARK_GLYPH, type TimelineMark, type TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { Style } from "./style.ts";
 
@@ -25,23 +25,6 @@ export function linesOf(lines: readonly Line[]): Lines {
 }
 
 export const NO_LINES: Lines = linesOf([]);
-
-const GLYPH: Record<TimelineMark, string> = {
-  prompt: "›",
-  reply: "‹",
-  call: "→",
-  output: "←",
-  error: "✗",
-  test_pass: "✓",
-  test_unknown: "?",
-  test_fail: "✗",
-  decision: "◆",
-  resume: "⟲",
-  note: "·",
-  file: "□",
-  command: "$",
-  outcome: "⇒",
-};
 
 /** `11-24 10:02` (UTC, as stored), or blanks. */
 export function shortTime(ts: string | null): string {
@@ -85,7 +68,7 @@ export function timelineLine(r: TimelineRow, style: Style): Line {
   const indent = `${r.sidechain ? "│ " : ""}${"  ".repeat(r.depth)}`;
   const paint = markPaint(r.mark, style);
   const branch = r.branch_from ? style.dim("↳ ") : "";
-  const text = `${style.dim(`${(r.timestamp ?? "").slice(11, 16).padEnd(5)} ${String(r.ordinal).padStart(5)}`)} ${indent}${branch}${paint(GLYPH[r.mark])} ${paint(oneLine(r.summary))}`;
+  const text = `${style.dim(`${(r.timestamp ?? "").slice(11, 16).padEnd(5)} ${String(r.ordinal).padStart(5)}`)} ${indent}${branch}${paint(MARK_GLYPH[r.mark])} ${paint(oneLine(r.summary))}`;
   return { text, target: r.event_id };
 }
 

@@ -1,6 +1,6 @@
 import type { ReadCairn, ThreadTimelineWindow } from "../../app/cairn.ts";
 import type { TimelineWindow } from "../../app/timeline.ts";
-import type { SessionTimelineRow, TimelineMark, TimelineRow } from "../../search/timeline.ts";
+import { MARK_GLYPH, type SessionTimelineRow, type TimelineRow } from "../../search/timeline.ts";
 import { readCairn } from "../app.ts";
 import { naturalInt, parseFlags, positiveInt } from "../args.ts";
 import { bold, dim, green, plural, red } from "../format.ts";
@@ -21,23 +21,6 @@ Prints a session's events in order: prompts, replies, tool calls with their outp
   --all         also list the file actions and commands folded into their tool calls
   --thread ID   merge the events of every session of a work thread ('cairn threads') by time, each row naming
                 the session and agent it came from`;
-
-const GLYPH: Record<TimelineMark, string> = {
-  prompt: "›",
-  reply: "‹",
-  call: "→",
-  output: "←",
-  error: "✗",
-  test_pass: "✓",
-  test_unknown: "?",
-  test_fail: "✗",
-  decision: "◆",
-  resume: "⟲",
-  note: "·",
-  file: "□",
-  command: "$",
-  outcome: "⇒",
-};
 
 export const timelineCommand: Command = {
   name: "timeline",
@@ -181,10 +164,10 @@ function prefixOf(r: SessionTimelineRow, tags: ReadonlyMap<string, string>): str
 function writeRow(io: CliIo, r: TimelineRow, prefix: string): void {
   const glyph =
     r.mark === "error" || r.mark === "test_fail"
-      ? red(io, GLYPH[r.mark])
+      ? red(io, MARK_GLYPH[r.mark])
       : r.mark === "test_pass"
-        ? green(io, GLYPH[r.mark])
-        : GLYPH[r.mark];
+        ? green(io, MARK_GLYPH[r.mark])
+        : MARK_GLYPH[r.mark];
   const indent = `${r.sidechain ? "│ " : ""}${"  ".repeat(r.depth)}`;
   if (r.branch_from) io.stdout.write(`${dim(io, `       ↳ branches from ${r.branch_from}`)}\n`);
   io.stdout.write(`${prefix} ${indent}${glyph} ${r.summary}\n`);
