@@ -64,6 +64,9 @@ export function failuresOf(
         // of the work; a failure the user pasted into a message is evidence like a tool's own
         const pasted = e.meta["pasted"] === true && result?.event_type === "user_message";
         if (!result || (result.event_type !== "tool_result" && !pasted)) continue;
+        // The agent's own trouble (an overloaded API and its retries) follows a tool result in the log without
+        // being that tool's failure: only what the tool or the user said counts.
+        if (e.role === "system") continue;
         const signature = typeof e.meta["signature"] === "string" ? (e.meta["signature"] as string) : e.text;
         const command = e.command ?? result.command;
         const head = command ? commandHead(command) : null;

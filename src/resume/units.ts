@@ -7,6 +7,7 @@ import { clip, firstLine } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { commandHead } from "./entities.ts";
 import { displayPath } from "./file-states.ts";
+import { summaryBody } from "./harness-text.ts";
 import { isBareCommand, isTypedUserMessage } from "./requests.ts";
 import type { Timeline } from "./timeline.ts";
 
@@ -69,7 +70,9 @@ export function unitsOf(t: Timeline): Unit[] {
       units.push({ ...base, kind: "assistant", cites: [e.event_id], derived: derived.get(e.event_id) ?? [] });
     } else if (e.event_type === "resume_point") {
       if (e.text.trim() === "") continue;
-      units.push({ ...base, kind: "resume_point", cites: [e.event_id], derived: [] });
+      // The unit shows the summary without its harness wrapping; the event cited keeps every word.
+      const call = { ...e, text: summaryBody(e.text) };
+      units.push({ ...base, call, kind: "resume_point", cites: [e.event_id], derived: [] });
     } else if (e.event_type === "tool_call") {
       const result = results.get(e.event_id) ?? null;
       const more = result ? (derived.get(result.event_id) ?? []) : [];

@@ -56,11 +56,44 @@ const TOOL_ARG_NAMES = new Set([
   "with_escalated_permissions",
 ]);
 
+/**
+ * Words of the agents' own harness text: Claude Code's background-agent notice (`agentId`, `output_file`, the tool
+ * it points to) and its usage trailer, and the tags it wraps errors in.
+ */
+const HARNESS_NAMES = new Set([
+  "agentId",
+  "output_file",
+  "SendMessage",
+  "tool_uses",
+  "total_tokens",
+  "duration_ms",
+  "subagent_tokens",
+  "tool_use_error",
+]);
+
 /** Tool names an MCP server gives its tools (`mcp__browser__click`): the harness's words, not the code's. */
 const MCP_TOOL = /^mcp__/;
+/**
+ * A one-case segment with digits strewn through it (`acf40738160d880cf`, `toolu_mwvfu14b000e`) is an id or a hash;
+ * names people choose put their digits in one place (`sha256`, `base64ToUint8Array` has humps).
+ */
+const HASHY = /^(?=(?:.*\d){3})(?=.*\d+[a-z]+\d)(?:[a-z\d]{8,}|[A-Z\d]{8,})$/;
+/** Minifiers' short names (`DuW0i`): too short to be a name someone chose, shaped like none. */
+const FRAGMENT = /^(?=.*\d)(?=.*[a-z][A-Z]).{4,6}$/;
 
 function noise(name: string): boolean {
-  return TOOL_ARG_NAMES.has(name) || MCP_TOOL.test(name);
+  if (TOOL_ARG_NAMES.has(name) || HARNESS_NAMES.has(name) || MCP_TOOL.test(name) || FRAGMENT.test(name)) return true;
+  return name.split(/[._]/).some((part) => HASHY.test(part));
+}
+
+/** Markup tags with an underscore or dash (`<state_snapshot>`, `<system-reminder>`) are a harness's, not code's. */
+const HARNESS_TAG = /<\/?[a-z]+(?:[_-][a-z]+)+>/g;
+/** A line this long with hardly a space is minified code or a source map: its names were not chosen by anyone. */
+const MINIFIED_LINE = 400;
+
+function scannable(text: string): string {
+  const lines = text.replace(HARNESS_TAG, " ").split("\n");
+  return lines.filter((l) => l.length < MINIFIED_LINE || l.split(" ").length * 40 > l.length).join("\n");
 }
 
 /** Documents mention names; source files define them. */
@@ -76,7 +109,7 @@ export function rankSymbols(t: Timeline): RankedSymbol[] {
   const out = new Map<string, RankedSymbol>();
   primary.forEach((e, i) => {
     const text = e.text.length > MAX_SCAN ? `${e.text.slice(0, MAX_SCAN / 2)}\n${e.text.slice(-MAX_SCAN / 2)}` : e.text;
-    const names = identifiersIn(text);
+    const names = identifiersIn(scannable(text));
     if (names.size === 0) return;
     // Old mentions keep a floor of weight: names the session kept coming back to matter even when not lately.
     const w = kindWeight(e) * (FLOOR + Math.exp(-(n - 1 - i) / tau));

@@ -12,7 +12,9 @@ export const claude: AgentDriver = {
   pkg: "@anthropic-ai/claude-code",
   bin: "claude",
   protocols: [anthropic],
-  script: { subagents: true },
+  // Task C's second request meets an overloaded API once: the retry records Claude Code writes are the agent's
+  // trouble, and must never read as a failure of the command before them.
+  script: { subagents: true, overloadOnce: "C" },
   extra: (_method, path) => (path.startsWith("/v1/messages/count_tokens") ? { input_tokens: 100 } : null),
   async run(ctx) {
     const env = {

@@ -77,6 +77,8 @@ export interface AgentScript {
   compactDuring?: string;
   /** Answers a request that is not the scripted conversation (titles, classifiers, summaries); null: not one. */
   side?(conv: Conversation, path: string, body: unknown): Reply | null;
+  /** The task whose request after its first tool call is answered "overloaded" once before the real reply. */
+  overloadOnce?: string;
 }
 
 const COMMON_NAMES: Record<Intent, string[]> = {
@@ -126,6 +128,10 @@ export function playScript(conv: Conversation, agent: AgentScript, dir: string, 
     (s) => s.kind !== "subagent" || (agent.subagents && findTool(conv, agent, "subagent") !== undefined),
   );
   const calls = conv.msgs.slice(at + 1).reduce((n, m) => n + (m.role === "assistant" ? m.calls : 0), 0);
+  if (agent.overloadOnce === task && calls === 1) {
+    const { overloadOnce: _once, ...rest } = agent;
+    return { ...playScript(conv, rest, dir, path, body), overloaded: true };
+  }
   const toolSteps = steps.filter((s) => s.kind !== "say");
   const step = toolSteps[calls];
   if (step === undefined) {

@@ -26,8 +26,12 @@ export interface FakeServerOptions {
   extra?(method: string, path: string, body: unknown): unknown;
 }
 
+/** Anthropic's shape of an overload; the other protocols' clients read its status before its body. */
+const OVERLOADED = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+
 export function startFakeServer(opts: FakeServerOptions): Promise<FakeServer> {
   let count = 0;
+  let overloaded = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -49,7 +53,12 @@ export function startFakeServer(opts: FakeServerOptions): Promise<FakeServer> {
         if (protocol) {
           const conv = protocol.parse(body, path);
           reply = playScript(conv, opts.agent, opts.dir, path, body);
-          protocol.respond(res, reply, conv, path);
+          if (reply.overloaded && !overloaded) {
+            overloaded = true;
+            res.writeHead(529, { "content-type": "application/json" });
+            res.end(JSON.stringify(OVERLOADED));
+            note = "overloaded once";
+          } else protocol.respond(res, reply, conv, path);
         } else {
           const answer = opts.extra?.(method, path, body);
           if (answer === undefined || answer === null) {

@@ -36,6 +36,11 @@ export interface Reply {
   call?: ToolCallReply;
   /** Input tokens to report (agents that compact on their own count need a large one at the right moment). */
   tokens?: number;
+  /**
+   * Answer this request with an "overloaded" error instead, once: the agent's own retry then writes what a real
+   * outage leaves in its transcript (Claude Code's `system` `api_error` records), the reply itself comes on retry.
+   */
+  overloaded?: boolean;
 }
 
 /** One provider's wire protocol: how to read a request and how to answer it. */
