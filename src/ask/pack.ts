@@ -21,6 +21,11 @@ export interface PackCandidate {
   /** The event's text (or the ledger line), as much as the gatherer read; clipped here. */
   text: string;
   reason: PackReason;
+  /**
+   * How much of the text goes in: "full" (clipped to the per-item share, head and tail) or "line" (one line, its
+   * start, with a pointer to the rest): supporting events cost a line each, so a budget holds more of them.
+   */
+  detail?: "full" | "line";
 }
 
 export interface PackItem extends PackCandidate {
@@ -53,6 +58,8 @@ export interface PackOptions {
 
 export const DEFAULT_PACK_BUDGET = 8000;
 const DEFAULT_ITEM_CHARS = 1200;
+/** Characters of a one-line item's text: what the event is and its first words. */
+export const LINE_CHARS = 180;
 
 /** Builds the pack: first occurrence of each event wins, items taken in order while they fit the budget. */
 export function buildPack(question: string, candidates: readonly PackCandidate[], opts: PackOptions): EvidencePack {
@@ -71,7 +78,7 @@ export function buildPack(question: string, candidates: readonly PackCandidate[]
     }
     seen.add(key);
     if (c.reason !== "ledger") seen.add(`event:${c.event_id}`);
-    const { text, clipped } = clip(c.text, maxChars);
+    const { text, clipped } = c.detail === "line" ? oneLine(c.text) : clip(c.text, maxChars);
     const item: PackItem = { ...c, text, clipped, tokens: 0 };
     item.tokens = opts.counter.count(renderItem(item));
     if (tokens + item.tokens > opts.budget) {
@@ -102,20 +109,33 @@ function itemCharsFor(budget: number): number {
 }
 
 function packHeader(question: string): string {
-  return `Question: ${question}\n\nEvidence (one block per event, cite it as [e:<id>]):\n`;
+  return `Question: ${question}\n\nEvidence (one block or line per event, cite it as [e:<id>]):\n`;
 }
 
-/** One item as the model sees it: its citation and what it is on one line, then its text. */
+/**
+ * One item as the model sees it: its citation and what it is on one line, then its text; a one-line item is all on
+ * its line.
+ */
 export function renderItem(item: PackItem): string {
   const when = item.timestamp ? item.timestamp.slice(0, 16).replace("T", " ") : "no time";
   const status = item.status ? ` (${item.status})` : "";
   const what = item.reason === "ledger" ? "ledger fact" : `${item.event_type}${status}`;
+  if (item.detail === "line")
+    return `${cite(item.event_id)} ${when} ${what} s:${item.session_id.slice(0, 8)}: ${item.text}\n`;
   return `\n${cite(item.event_id)} ${when} ${item.provider} ${what} session ${item.session_id.slice(0, 8)}\n${item.text}\n`;
 }
 
 /** The whole pack as text: what `--dry-run` prints and what the model receives. */
 export function renderPack(pack: EvidencePack): string {
   return packHeader(pack.question) + pack.items.map(renderItem).join("");
+}
+
+/** The start of a text on one line; when more was there, how much (the item's id says where to read it). */
+function oneLine(text: string): { text: string; clipped: boolean } {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= LINE_CHARS) return { text: flat, clipped: false };
+  const cut = flat.slice(0, LINE_CHARS).replace(/\s\S*$/, "");
+  return { text: `${cut} […${flat.length - cut.length} more chars]`, clipped: true };
 }
 
 /** Head and tail of a long text, with the cut marked, on whole characters. */

@@ -52,4 +52,14 @@ describe("buildPack", () => {
     expect(pack.items[0]!.text.startsWith("HEAD")).toBe(true);
     expect(pack.items[0]!.text.endsWith("TAIL")).toBe(true);
   });
+
+  it("puts a one-line item on one line, its start with how much more there was", () => {
+    const long = `first line of a long output\n${"word ".repeat(200)}`;
+    const pack = buildPack("q", [{ ...candidate("line", long), detail: "line" }], { budget: 8000, counter });
+    const item = pack.items[0]!;
+    expect(item.text).not.toContain("\n");
+    expect(item.text.startsWith("first line of a long output word")).toBe(true);
+    expect(item.text).toMatch(/\[…\d+ more chars\]$/);
+    expect(renderPack(pack)).toContain(`[e:line] 2026-11-02 10:31 tool_result (error) s:session-: ${item.text}\n`);
+  });
 });
