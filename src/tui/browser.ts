@@ -12,9 +12,10 @@ import { Cursor } from "./cursor.ts";
 import { type Lines, NO_LINES } from "./lines.ts";
 import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
+import { type SessionThreads, threadsOf } from "./threads-tab.ts";
 import { TimelineView } from "./timeline-window.ts";
 
-export const TABS = ["timeline", "event", "brief"] as const;
+export const TABS = ["timeline", "event", "brief", "threads"] as const;
 export type Tab = (typeof TABS)[number];
 export type Focus = "left" | "right" | "search";
 
@@ -56,7 +57,13 @@ export class Browser {
   view: TimelineView | null = null;
   event: EventWithChain | null = null;
   brief: { sessionId: string; text: string | null; error: string | null } | null = null;
-  readonly cursors: Record<Tab, Cursor> = { timeline: new Cursor(), event: new Cursor(), brief: new Cursor() };
+  threads: SessionThreads | null = null;
+  readonly cursors: Record<Tab, Cursor> = {
+    timeline: new Cursor(),
+    event: new Cursor(),
+    brief: new Cursor(),
+    threads: new Cursor(),
+  };
   /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
   shown: Lines = NO_LINES;
   private readonly searcher: Searcher;
@@ -120,6 +127,7 @@ export class Browser {
     this.view = view;
     this.event = null;
     this.brief = null;
+    this.threads = null;
     for (const c of Object.values(this.cursors)) c.moveTo(0);
     let index: number;
     if (at) index = view.loadAround(at);
@@ -193,6 +201,10 @@ export class Browser {
       if (row) this.showEvent(row.event_id);
     }
     if (tab === "brief" && this.brief?.sessionId !== this.open.session_id) this.loadBrief(this.open.session_id);
+    if (tab === "threads" && this.threads?.sessionId !== this.open.session_id) {
+      this.threads = threadsOf(this.app, this.open.session_id);
+      this.cursors.threads.moveTo(0);
+    }
   }
 
   private loadBrief(sessionId: string): void {
@@ -245,7 +257,9 @@ export class Browser {
       return;
     }
     if (data === "q" || matchesKey(data, "escape")) return this.back();
-    const tab = ({ "1": "timeline", "2": "event", "3": "brief" } as const)[data as "1" | "2" | "3"];
+    const tab = ({ "1": "timeline", "2": "event", "3": "brief", "4": "threads" } as const)[
+      data as "1" | "2" | "3" | "4"
+    ];
     if (tab) return this.showTab(tab);
     if (this.onAction(data)) return;
     if (this.focus === "left" && this.onFilterKey(data)) return;
@@ -363,11 +377,18 @@ export class Browser {
   }
 
   private nextTarget(c: Cursor, step: 1 | -1): void {
-    for (let i = c.index + step; i >= 0 && i < this.shown.count; i += step) if (this.targetAt(i)) return c.moveTo(i);
+    for (let i = c.index + step; i >= 0 && i < this.shown.count; i += step) if (this.leadsAt(i)) return c.moveTo(i);
   }
 
   private targetAt(index: number): string | undefined {
     return index >= 0 && index < this.shown.count ? this.shown.line(index).target : undefined;
+  }
+
+  /** Whether the line leads somewhere: to an event, or (Threads tab) to a session. */
+  private leadsAt(index: number): boolean {
+    if (index < 0 || index >= this.shown.count) return false;
+    const line = this.shown.line(index);
+    return line.target !== undefined || line.session !== undefined;
   }
 
   /** Scrolls the list under the mouse wheel. */
@@ -385,7 +406,10 @@ export class Browser {
       if (!this.results && s) this.openSession(s.session_id);
       return;
     }
-    const target = this.targetAt(this.cursors[this.tab].index);
+    const index = this.cursors[this.tab].index;
+    const session = index < this.shown.count ? this.shown.line(index).session : undefined;
+    if (session) return this.openSession(session);
+    const target = this.targetAt(index);
     if (!target) return;
     if (this.tab === "timeline") this.showEvent(target);
     else this.jumpTo(target);

@@ -4,7 +4,7 @@
  * help), and a footer (a question, the last action's result, or the keys). pi-tui does the drawing to the terminal.
  */
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
-import type { Browser } from "./browser.ts";
+import { type Browser, TABS } from "./browser.ts";
 import type { Cursor } from "./cursor.ts";
 import {
   briefLines,
@@ -18,6 +18,7 @@ import {
   shortTime,
   timelineLine,
 } from "./lines.ts";
+import { threadLines } from "./threads-tab.ts";
 
 const cell = (text: string, width: number): string => truncateToWidth(text, Math.max(0, width), "…", true);
 const wrap = (text: string, width: number): string[] => (text === "" ? [""] : wrapTextWithAnsi(text, width));
@@ -59,7 +60,7 @@ function footer(b: Browser): string {
   const keys =
     b.focus === "search"
       ? "type to search · ↑↓ pick · Enter to the results · Esc back"
-      : "↑↓/jk move · Enter open · Tab pane · / search · 1-3 tabs · y copy · e export · r resume · ? help · q back";
+      : "↑↓/jk move · Enter open · Tab pane · / search · 1-4 tabs · y copy · e export · r resume · ? help · q back";
   return b.style.dim(keys);
 }
 
@@ -129,12 +130,10 @@ function rightPane(b: Browser, width: number, height: number): string[] {
       " / searches everything; ? lists the keys.",
     ];
   }
-  const tabs = (["timeline", "event", "brief"] as const)
-    .map((t, i) => {
-      const label = `${i + 1} ${t[0]!.toUpperCase()}${t.slice(1)}`;
-      return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
-    })
-    .join(" ");
+  const tabs = TABS.map((t, i) => {
+    const label = `${i + 1} ${t[0]!.toUpperCase()}${t.slice(1)}`;
+    return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
+  }).join(" ");
   const info = b.style.dim(
     `${s.provider} ${s.project ?? ""} ${s.session_id.slice(0, 8)} · ${s.event_count} events · ${oneLine(s.title ?? "")}`,
   );
@@ -162,5 +161,7 @@ function tabLines(b: Browser, width: number): Lines {
       if (brief.error) return linesOf([{ text: b.style.red(brief.error) }]);
       return linesOf(briefLines(brief.text!, width, wrap));
     }
+    case "threads":
+      return linesOf(b.threads ? threadLines(b.threads, width, b.style, wrap) : [{ text: "reading the threads…" }]);
   }
 }

@@ -8,10 +8,11 @@ import { MARK_GLYPH, type TimelineMark, type TimelineRow } from "../search/timel
 import type { SessionRow } from "../store/types.ts";
 import type { Style } from "./style.ts";
 
-/** A line of a pane; `target` is the event Enter opens from it. */
+/** A line of a pane; `target` is the event Enter opens from it, `session` the session it opens. */
 export interface Line {
   text: string;
   target?: string;
+  session?: string;
 }
 
 /** A pane's lines, made only when drawn: a 10,000-event timeline formats the rows on screen, not all of them. */
@@ -132,7 +133,7 @@ export const HELP: ReadonlyArray<[string, string]> = [
   ["Enter", "open: a session, a hit at its event, a row's event, a citation"],
   ["/", "search as you type (the full query language)"],
   ["a  p  s", "in results: cycle the agent, project and since filters"],
-  ["1 2 3", "Timeline, Event and Brief tabs"],
+  ["1 2 3 4", "Timeline, Event, Brief and Threads tabs"],
   ["n N", "next / previous line that leads to an event"],
   ["y", "copy the event citation (or the brief, on the Brief tab)"],
   ["e", "export the session as Markdown into the current folder"],
