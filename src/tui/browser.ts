@@ -10,6 +10,7 @@ import type { TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import { Cursor } from "./cursor.ts";
 import { type Lines, NO_LINES } from "./lines.ts";
+import { inThreadSearch, type SearchBackend } from "./search-thread.ts";
 import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
 import { type SessionThreads, threadsOf } from "./threads-tab.ts";
@@ -75,23 +76,43 @@ export class Browser {
   readonly host: BrowserHost;
   private readonly actions: Readonly<Record<string, BrowserAction>>;
 
-  constructor(app: ReadCairn, style: Style, host: BrowserHost, actions: Readonly<Record<string, BrowserAction>> = {}) {
+  constructor(
+    app: ReadCairn,
+    style: Style,
+    host: BrowserHost,
+    actions: Readonly<Record<string, BrowserAction>> = {},
+    search: SearchBackend = inThreadSearch(app, {}),
+  ) {
     this.app = app;
     this.style = style;
     this.host = host;
     this.actions = actions;
-    this.searcher = new Searcher(app, (outcome) => {
-      this.results = outcome;
-      this.hitCursor.count = 0;
-      this.hitCursor.setCount(outcome.answer?.hits.length ?? 0);
-      this.hitCursor.moveTo(0);
-      host.requestRender();
-    });
+    this.searcher = new Searcher(
+      search,
+      (outcome) => {
+        this.results = outcome;
+        this.hitCursor.count = 0;
+        this.hitCursor.setCount(outcome.answer?.hits.length ?? 0);
+        this.hitCursor.moveTo(0);
+        host.requestRender();
+      },
+      () => host.requestRender(),
+    );
     this.input.onSubmit = () => this.leaveInput();
     this.loadSessions();
     const all = app.sessions({ limit: 500 });
     this.agents = [...new Set(all.map((s) => s.provider))].sort();
     this.projects = [...new Set(all.map((s) => s.project).filter((p): p is string => p !== null))].sort();
+  }
+
+  /** Whether a search for the latest text is still to be answered. */
+  get searching(): boolean {
+    return this.searcher.waiting;
+  }
+
+  /** Stops the search thread. */
+  close(): void {
+    this.searcher.close();
   }
 
   /** The query as sent: the filters as the query language's own words, then what was typed. */

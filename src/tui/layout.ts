@@ -47,9 +47,10 @@ function header(b: Browser, width: number): string {
     .filter(Boolean)
     .join(" ");
   const shownFilters = filters ? b.style.cyan(` [${filters}]`) : "";
-  if (b.focus === "search" || b.results) {
-    const room = Math.max(10, width - visibleWidth(shownFilters));
-    return `${b.input.render(room)[0] ?? ""}${shownFilters}`;
+  if (b.focus === "search" || b.results || b.searching) {
+    const busy = b.searching ? b.style.dim(" searching…") : "";
+    const room = Math.max(10, width - visibleWidth(shownFilters) - visibleWidth(busy));
+    return `${cell(b.input.render(room)[0] ?? "", room)}${busy}${shownFilters}`;
   }
   return `${b.style.bold("cairn")} ${b.style.dim(`${b.sessions.length} sessions · ${b.app.dbPath}`)}${shownFilters}`;
 }

@@ -21,6 +21,7 @@ import { renderExport } from "../app/export/render.ts";
 import { ACTIONS } from "./actions.ts";
 import { Browser, type BrowserHost } from "./browser.ts";
 import { renderScreen } from "./layout.ts";
+import { searchBackend } from "./search-thread.ts";
 import { createStyle } from "./style.ts";
 
 export interface TuiOptions {
@@ -56,10 +57,12 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
   return new Promise<TuiExit>((resolve, reject) => {
     let done = false;
     let timer: NodeJS.Timeout | undefined;
+    let browser: Browser | null = null;
     const quit = (then?: { resume: string[] }) => {
       if (done) return;
       done = true;
       if (timer) clearInterval(timer);
+      browser?.close();
       opts.signal?.removeEventListener("abort", onAbort);
       tui.stop({ preserveScreen: true });
       resolve(then ?? {});
@@ -77,14 +80,16 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
       quit,
     };
     try {
-      const browser = new Browser(opts.app, createStyle(opts.color), host, ACTIONS);
-      opts.onBrowser?.(browser);
+      const search = searchBackend(opts.app, opts.env, opts.cwd);
+      const b = new Browser(opts.app, createStyle(opts.color), host, ACTIONS, search);
+      browser = b;
+      opts.onBrowser?.(b);
       const root: Component = {
-        render: (width) => renderScreen(browser, width, terminal.rows),
-        handleInput: (data) => browser.handleInput(data),
+        render: (width) => renderScreen(b, width, terminal.rows),
+        handleInput: (data) => b.handleInput(data),
         handleMouse(event: TuiMouseEvent) {
           if (event.type !== "wheel" || !event.wheelDelta) return undefined;
-          browser.wheel(Math.sign(event.wheelDelta) * 3);
+          b.wheel(Math.sign(event.wheelDelta) * 3);
           return { handled: true };
         },
         invalidate() {},
@@ -97,7 +102,7 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
       let tick = 0;
       timer = setInterval(() => {
         try {
-          browser.poll(tick++ % 10 === 0);
+          b.poll(tick++ % 10 === 0);
         } catch {
           // A poll that meets the index mid-write tries again on the next tick.
         }
@@ -106,6 +111,7 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
       if (!done) {
         done = true;
         if (timer) clearInterval(timer);
+        browser?.close();
         tui.stop({ preserveScreen: true });
       }
       reject(error);

@@ -21,6 +21,8 @@ export function startCairnTui(opts: {
   args?: string[];
   width?: number;
   height?: number;
+  /** More variables for cairn's environment. */
+  env?: Record<string, string>;
 }): TuiRun {
   const home = join(opts.dir, "home");
   const work = join(opts.dir, "work");
@@ -47,6 +49,7 @@ export function startCairnTui(opts: {
       "TERM=xterm-256color",
       "LANG=C.UTF-8",
       "NO_COLOR=1",
+      ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`),
       "sh",
       "-c",
       script,

@@ -1,0 +1,77 @@
+/**
+ * Where the UI's searches run: a worker thread with its own read-only handle to the same index (`search-worker.ts`)
+ * when the index is a SQLite file, else the UI's own thread. Either answers one question at a time; the searcher
+ * decides which question goes next.
+ */
+import { existsSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
+import { type Env, isTeamIndex } from "../app/open.ts";
+import { runSearch, type SearchAsk, type SearchReply } from "./search-run.ts";
+import type { SearchWorkerData } from "./search-worker.ts";
+
+export interface SearchBackend {
+  /** Resolves with the answer, or rejects with the error said in one line. */
+  search(query: string, limit: number): Promise<SearchAnswer>;
+  readonly where: "worker" | "ui thread";
+  close(): void;
+}
+
+function settle(reply: SearchReply): SearchAnswer {
+  if ("error" in reply) throw new Error(reply.error);
+  return reply.answer;
+}
+
+export function inThreadSearch(app: Pick<ReadCairn, "search">, env: Env): SearchBackend {
+  let id = 0;
+  return {
+    where: "ui thread",
+    search: async (query, limit) => settle(await runSearch(app, env, { id: ++id, query, limit })),
+    close() {},
+  };
+}
+
+/** A worker for an index file; the UI's thread for anything else (an in-memory index, a team index). */
+export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBackend {
+  const here = inThreadSearch(app, env);
+  if (isTeamIndex(app.dbPath) || app.dbPath === ":memory:" || !existsSync(app.dbPath)) return here;
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const data: SearchWorkerData = { db: app.dbPath, env, cwd };
+  const worker = new Worker(new URL(`./search-worker${ext}`, import.meta.url), { workerData: data });
+  // The UI keeps the process alive while it is open; a search left running must not keep it after.
+  worker.unref();
+  const waiting = new Map<number, (reply: SearchReply) => void>();
+  let broken = false;
+  const fail = (error: unknown) => {
+    broken = true;
+    const message = `the search thread stopped (${error instanceof Error ? error.message : String(error)})`;
+    for (const [id, done] of waiting) done({ id, error: message });
+    waiting.clear();
+  };
+  worker.on("message", (reply: SearchReply) => {
+    const done = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    done?.(reply);
+  });
+  worker.on("error", fail);
+  worker.on("exit", (code) => {
+    if (waiting.size > 0) fail(new Error(`exit ${code}`));
+  });
+  let id = 0;
+  return {
+    where: "worker",
+    search(query, limit) {
+      // A worker that died leaves the searches to the UI's thread rather than to nothing.
+      if (broken) return here.search(query, limit);
+      const ask: SearchAsk = { id: ++id, query, limit };
+      return new Promise<SearchReply>((resolve) => {
+        waiting.set(ask.id, resolve);
+        worker.postMessage(ask);
+      }).then(settle);
+    },
+    close() {
+      broken = true;
+      void worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The terminal UI's search thread: its own read-only handle to the index, opened once and kept, answering one
+ * question at a time, so a slow search (better-sqlite3 is synchronous) never holds up keys and frames.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { createCairn } from "../app/cairn.ts";
+import type { Env } from "../app/open.ts";
+import { runSearch, type SearchAsk } from "./search-run.ts";
+
+export interface SearchWorkerData {
+  db: string;
+  env: Env;
+  cwd: string;
+}
+
+const data = workerData as SearchWorkerData;
+const app = createCairn({ db: data.db, env: data.env, cwd: data.cwd });
+parentPort!.on("message", async (ask: SearchAsk) => {
+  parentPort!.postMessage(await runSearch(app, data.env, ask));
+});
