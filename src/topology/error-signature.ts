@@ -119,10 +119,21 @@ function make(line: string): ErrorSignature {
   return { signature: normalizeSignature(line), line, code: CODE_RE.exec(line)?.[1] ?? null };
 }
 
+/** A URL: scheme and host, then its path up to a quote, space or bracket. */
+const URL = /\b([a-z][a-z+.-]*:\/\/[^\s/'"`<>()]+)(\/[^\s'"`<>()]*)?/gi;
+
 export function normalizeSignature(line: string): string {
   let s = stripAnsi(line);
+  // A URL keeps its scheme and host and the last part of its path; the path rule below would read `p:` of
+  // `http:` as a drive letter and fold `http://host/org/repo.git` into `httrepo.git`.
+  const urls: string[] = [];
+  s = s.replace(URL, (_m, head: string, path: string | undefined) => {
+    urls.push(`${head}${(path ?? "").replace(/^\/.*\/(?=[^/]+\/?$)/, "/…/")}`);
+    return `\u0000${urls.length - 1}\u0000`;
+  });
   // Absolute and relative paths with a directory part keep only their base name.
   s = s.replace(/(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w.@+-]+)/g, "$1");
+  if (urls.length > 0) s = s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => urls[Number(i)]!);
   s = s.replace(/\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,}\b/g, "H");
   s = s.replace(/\d+/g, "N");
   s = s.replace(/\s+/g, " ").trim();

@@ -16,6 +16,7 @@ const SEMICOLON = "0000aaaa-aaaa-4bbb-8ccc-000000000018";
 const PLAN = "0000aaaa-aaaa-4bbb-8ccc-000000000019";
 const NAMES = "0000aaaa-aaaa-4bbb-8ccc-000000000020";
 const COMMANDS = "0000aaaa-aaaa-4bbb-8ccc-000000000021";
+const URL_FAIL = "0000aaaa-aaaa-4bbb-8ccc-000000000022";
 const CONFLICT = "CONFLICT (content): Merge conflict in src/a.ts\nerror: could not apply 1a2b3c4... change a";
 const UNMERGED = "error: Committing is not possible because you have unmerged files.";
 
@@ -61,6 +62,13 @@ beforeAll(() => {
       .bash("git status --porcelain", " M src/a.ts", 0)
       .bash('git commit -m "first"', "[main 1a2b3c4] first", 0)
       .bash('git commit -m "second"', "[main 5d6e7f8] second", 0),
+    new PiSession(URL_FAIL)
+      .user("push the branch")
+      .bash(
+        "git push http://dev.example.com/org/repo.git main",
+        "fatal: unable to access 'http://dev.example.com/org/repo.git/': Could not resolve host: dev.example.com",
+        128,
+      ),
   );
 });
 afterAll(() => ix.close());
@@ -75,6 +83,12 @@ describe("the failure ledger", () => {
       ["git rebase --continue", "resolved"],
       ["git rebase origin/main", "resolved"],
     ]);
+  });
+
+  it("summarises a failure with its URL whole, not folded like a path", () => {
+    const [failure] = ledgerAt(URL_FAIL).failures;
+    expect(failure?.signature).toContain("http://dev.example.com/");
+    expect(failure?.signature).not.toContain("httrepo");
   });
 
   it("a part before `;` is not proven by the line's exit status", () => {

@@ -104,5 +104,15 @@ describe("error signature", () => {
     );
   });
 
+  it("keeps a URL's scheme and host instead of folding it like a path", () => {
+    const line = "fatal: unable to access 'http://dev.example.com/org/repo.git/': Could not resolve host: dev.example.com";
+    expect(normalizeSignature(line)).toBe(
+      "fatal: unable to access 'http://dev.example.com/…/repo.git/': Could not resolve host: dev.example.com",
+    );
+    expect(normalizeSignature("see https://x.io")).toBe("see https://x.io");
+    // A path still keeps only its base name.
+    expect(normalizeSignature("Error: ENOENT /home/a/src/x/file.ts")).toBe("Error: ENOENT file.ts");
+  });
+
   it("clips at 140 characters", () => expect(normalizeSignature(`error ${"x".repeat(300)}`)).toHaveLength(140));
 });
