@@ -275,4 +275,20 @@ ALTER TABLE source_files ADD COLUMN topology_version INTEGER;
 CREATE INDEX events_time ON session_events(timestamp);
 `,
   },
+  {
+    version: 8,
+    name: "filters read from the time indexes",
+    // An event's row holds its text before the filter columns, so testing `tool:`, `provider:` or a status on the
+    // row walks the text's overflow pages: `tool:Bash` read a million-event index for a quarter of a second.
+    // With the filter columns in the newest-first indexes, a scan tests them there and reads only the rows it
+    // returns. Likewise a file's `state` comes before `gone_at`: the gone files get an index of their own, so a
+    // session's lookup no longer reads its file's state.
+    sql: `
+DROP INDEX events_type_time;
+CREATE INDEX events_type_time ON session_events(event_type, timestamp, rowid, tool_name, provider, status, session_id);
+DROP INDEX events_time;
+CREATE INDEX events_time ON session_events(timestamp, rowid, event_type, tool_name, provider, status, session_id);
+CREATE INDEX source_files_gone ON source_files(path) WHERE gone_at IS NOT NULL;
+`,
+  },
 ];

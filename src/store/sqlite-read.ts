@@ -25,9 +25,13 @@ function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: nu
   };
 }
 
-/** Every session column, and whether the file it was read from is gone. */
-const SESSION_SELECT = `SELECT *, EXISTS (SELECT 1 FROM source_files f WHERE f.path = sessions.source_file
-  AND f.gone_at IS NOT NULL) AS source_gone FROM sessions`;
+/**
+ * Every session column, and whether the file it was read from is gone. A file's row keeps its reader state before
+ * `gone_at`, so reading that column from the row walks through the state; the index of the gone files (usually
+ * empty) answers instead.
+ */
+const SESSION_SELECT = `SELECT *, EXISTS (SELECT 1 FROM source_files f INDEXED BY source_files_gone
+  WHERE f.path = sessions.source_file AND f.gone_at IS NOT NULL) AS source_gone FROM sessions`;
 
 function toEdge(row: Raw<Edge>): Edge {
   const { meta, ...rest } = row;

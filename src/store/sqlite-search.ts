@@ -25,6 +25,13 @@ const RANK_WINDOW = 4_000;
 const FEW_CANDIDATES = 500;
 /** Filters matching at most this many events by their facet tokens are sorted directly (a few ms per thousand). */
 const FEW_FACET_MATCHES = 20_000;
+/**
+ * The same for filters the time indexes hold (kind, tool, provider, status, time): past this many matches, a
+ * newest-first walk of an index finds a page sooner, testing each entry without reading its event.
+ */
+const FEW_INDEXED_MATCHES = 2_000;
+/** A project whose sessions hold less than one event in this many is read session by session, not by a walk. */
+const SESSION_SHARE = 200;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
 
@@ -32,6 +39,9 @@ export interface Filters {
   where: string[];
   params: unknown[];
   joinSessions: boolean;
+  /** The conditions on the joined sessions (`s`) alone, the last of `where` and `params`. */
+  sessionWhere: string[];
+  sessionParams: unknown[];
 }
 
 export function filters(q: EventQuery): Filters {
@@ -77,13 +87,41 @@ export function filters(q: EventQuery): Filters {
     where.push("e.tool_name = ? COLLATE NOCASE");
     params.push(q.tool);
   }
+  const sessionWhere: string[] = [];
+  const sessionParams: unknown[] = [];
   const projects = projectFilter(q);
   if (projects) {
-    where.push(projects.where);
-    params.push(...projects.params);
+    sessionWhere.push(projects.where);
+    sessionParams.push(...projects.params);
   }
-  if (q.includeSubagents === false) where.push("s.kind NOT IN ('subagent', 'exec')");
-  return { where, params, joinSessions: projects !== null || q.includeSubagents === false };
+  if (q.includeSubagents === false) sessionWhere.push("s.kind NOT IN ('subagent', 'exec')");
+  return {
+    where: [...where, ...sessionWhere],
+    params: [...params, ...sessionParams],
+    joinSessions: sessionWhere.length > 0,
+    sessionWhere,
+    sessionParams,
+  };
+}
+
+/**
+ * The filters with the session conditions as a set of session ids instead of a join: the time indexes hold each
+ * event's session, so a walk tests it there without reading the event. No event is newer than its session's last
+ * update, so with `newest` (the latest update of the sessions that pass) the walk starts there.
+ */
+function withSessionSet(f: Filters, newest: string | null): Filters {
+  if (!f.joinSessions) return f;
+  const own = f.where.length - f.sessionWhere.length;
+  const where = [
+    ...f.where.slice(0, own),
+    `e.session_id IN (SELECT s.session_id FROM sessions s WHERE ${f.sessionWhere.join(" AND ")})`,
+  ];
+  const params = [...f.params];
+  if (newest !== null) {
+    where.push("e.timestamp <= ?");
+    params.push(newest);
+  }
+  return { where, params, joinSessions: false, sessionWhere: [], sessionParams: [] };
 }
 
 /** The kind, provider, status and tool filters as a match on the facet tokens, or null without any. */
@@ -100,6 +138,16 @@ function facetsOf(q: EventQuery): string | null {
 }
 
 type ProjectFilter = { where: string; params: string[] };
+/** How many events the sessions that pass the session filters hold, and their latest update (null if unknown). */
+type SessionShape = { events: number; newest: string | null };
+
+/**
+ * Whether every filter is a column of the time indexes (schema.ts, version 8) or a condition on the session, so a
+ * newest-first walk never reads an event it does not return.
+ */
+function indexed(q: EventQuery): boolean {
+  return !q.file && !q.command && !q.secrets;
+}
 
 /** Timestamp descending (events without one last), then rowid descending: the order of filter-only results. */
 function newestFirst(a: { timestamp: string | null; rowid: number }, b: { timestamp: string | null; rowid: number }) {
@@ -251,17 +299,20 @@ export function createSearch(db: Database.Database) {
         return toHits(prepare(sql).all(phrase, ...f.params, q.limit) as Row[]);
       }
     }
+    let shape: SessionShape | undefined;
+    const sessions = () => (shape ??= sessionsOf(f));
     if (phrase === null && !q.sessionPrefix) {
-      const few = fewMatches(q, f, cond);
+      const few = fewMatches(q, f, cond, indexed(q) ? FEW_INDEXED_MATCHES : FEW_FACET_MATCHES, sessions);
       if (few) return few;
     }
     // Newest first from an index in that order, so the scan stops at the limit instead of sorting every match; a
     // session prefix narrows through its own index instead.
     const index = oneKind ? "INDEXED BY events_type_time" : q.sessionPrefix ? "" : "INDEXED BY events_time";
-    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${index} ${join}
-      ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""}
+    const walk = index && indexed(q) ? withSessionSet(f, f.joinSessions ? sessions().newest : null) : f;
+    const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${index} ${sessionJoin(walk)}
+      ${walk.where.length ? `WHERE ${walk.where.join(" AND ")}` : ""}
       ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`;
-    return toHits(prepare(sql).all(...f.params, q.limit) as Row[]);
+    return toHits(prepare(sql).all(...walk.params, q.limit) as Row[]);
   }
 
   /**
@@ -269,13 +320,35 @@ export function createSearch(db: Database.Database) {
    * provider, status or tool (none at all for a tool name still being typed), and the sessions table counts a
    * project's events. Null when many may pass, for the newest-first scan, which then stops early.
    */
-  function fewMatches(q: EventQuery, f: Filters, cond: string): EventHit[] | null {
+  function fewMatches(
+    q: EventQuery,
+    f: Filters,
+    cond: string,
+    few: number,
+    sessions: () => SessionShape,
+  ): EventHit[] | null {
     const only = facetsOf(q);
     if (only !== null) {
-      if (countUpTo(only, FEW_FACET_MATCHES) <= FEW_FACET_MATCHES) return newestOfMatches(only, q, f, cond);
+      if (countUpTo(only, few) <= few) return newestOfMatches(only, q, f, cond);
     }
     const projects = projectFilter(q);
-    return projects ? newestOfSessions(q, f, cond, projects) : null;
+    if (!projects) return null;
+    // Many events: a newest-first walk meets a page of theirs soon (it reads about `limit / share` entries).
+    if (indexed(q) && sessions().events * SESSION_SHARE >= eventCount()) return null;
+    return newestOfSessions(q, f, cond, projects);
+  }
+
+  function sessionsOf(f: Filters): SessionShape {
+    const row = prepare(
+      `SELECT sum(event_count) AS events, max(updated_at) AS newest, count(*) - count(updated_at) AS undated
+       FROM sessions s WHERE ${f.sessionWhere.join(" AND ")}`,
+    ).get(...f.sessionParams) as { events: number | null; newest: string | null; undated: number };
+    return { events: row.events ?? 0, newest: row.undated > 0 ? null : row.newest };
+  }
+
+  /** About how many events the index holds (rowids only grow), without counting them. */
+  function eventCount(): number {
+    return (prepare("SELECT max(rowid) FROM session_events").pluck().get() as number | null) ?? 0;
   }
 
   /**

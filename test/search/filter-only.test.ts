@@ -75,6 +75,33 @@ describe("filter-only search", () => {
         ["fail"],
       ],
     ];
+    const project = raw
+      .prepare("SELECT project FROM sessions WHERE project IS NOT NULL AND provider = 'claude' LIMIT 1")
+      .pluck()
+      .get();
+    const since = raw
+      .prepare("SELECT timestamp FROM session_events ORDER BY timestamp LIMIT 1 OFFSET 200")
+      .pluck()
+      .get();
+    cases.push(
+      // Session conditions met inside the newest-first walk (a set of sessions), with and without event filters.
+      [
+        { match: null, providers: ["claude"], projects: [project as string], limit: 30 },
+        "e.provider = ? AND (s.project = ? COLLATE NOCASE OR s.cwd LIKE ? ESCAPE '\\')",
+        ["claude", project, `%${project}%`],
+      ],
+      [
+        { match: null, types: ["tool_call"], includeSubagents: false, limit: 30 },
+        "e.event_type = 'tool_call' AND s.kind NOT IN ('subagent', 'exec')",
+        [],
+      ],
+      [{ match: null, includeSubagents: false, limit: 30 }, "s.kind NOT IN ('subagent', 'exec')", []],
+      [
+        { match: null, types: ["assistant_message"], since: since as string, limit: 30 },
+        "e.event_type = 'assistant_message' AND e.timestamp >= ?",
+        [since],
+      ],
+    );
     for (const [q, where, params] of cases) {
       const expected = reference(where, params, q.limit);
       // Only a tool name still being typed matches nothing; every other case has events to order.
