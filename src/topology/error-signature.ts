@@ -129,11 +129,11 @@ export function normalizeSignature(line: string): string {
   const urls: string[] = [];
   s = s.replace(URL, (_m, head: string, path: string | undefined) => {
     urls.push(`${head}${(path ?? "").replace(/^\/.*\/(?=[^/]+\/?$)/, "/…/")}`);
-    return `\u0000${urls.length - 1}\u0000`;
+    return `\uE000${urls.length - 1}\uE000`;
   });
   // Absolute and relative paths with a directory part keep only their base name.
   s = s.replace(/(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w.@+-]+)/g, "$1");
-  if (urls.length > 0) s = s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => urls[Number(i)]!);
+  if (urls.length > 0) s = s.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => urls[Number(i)]!);
   s = s.replace(/\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,}\b/g, "H");
   s = s.replace(/\d+/g, "N");
   s = s.replace(/\s+/g, " ").trim();

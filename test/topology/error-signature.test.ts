@@ -105,7 +105,8 @@ describe("error signature", () => {
   });
 
   it("keeps a URL's scheme and host instead of folding it like a path", () => {
-    const line = "fatal: unable to access 'http://dev.example.com/org/repo.git/': Could not resolve host: dev.example.com";
+    const line =
+      "fatal: unable to access 'http://dev.example.com/org/repo.git/': Could not resolve host: dev.example.com";
     expect(normalizeSignature(line)).toBe(
       "fatal: unable to access 'http://dev.example.com/…/repo.git/': Could not resolve host: dev.example.com",
     );
