@@ -2,17 +2,23 @@
  * `cairn push --to postgres://…`: sends what a local index has that the team index lacks. A session is sent whole
  * in one transaction when the team index does not hold it with the same event count and last update, so a push
  * is idempotent (the second sends nothing) and resumable (a push stopped midway has committed whole sessions, and
- * the next one sends the rest). `--redact` replaces secrets with their markers and the home folder with `~` in
- * everything sent.
+ * the next one sends the rest). A session's evidence bundles and their vector codes go with it, so the team index
+ * answers hybrid and vector searches without embedding again (a bundle whose text `--redact` changed is sent
+ * without its vector, and waits to be embedded from the redacted text). `--redact` replaces secrets with their
+ * markers and the home folder with `~` in everything sent.
  */
 import { homedir } from "node:os";
 import { CairnError } from "../common/errors.ts";
+import { EMBEDDER_SETTING } from "../embedders/config.ts";
 import { redactDeep, redactText } from "../secrets/redact.ts";
+import type { CarriedBundles } from "../store/bundle-types.ts";
+import { openPgStore, type PgStore } from "../store/pg-store.ts";
 import { isPgUrl } from "../store/pg-url.ts";
 import { prepareBatch } from "../store/prepare-batch.ts";
-import type { ReadonlyStore, SessionRow, Store } from "../store/types.ts";
+import type { ReadonlyStore, SessionRow } from "../store/types.ts";
 import type { Edge, Entity, SessionEvent } from "../topology/types.ts";
-import { type Env, readOpener, writeOpener } from "./open.ts";
+import { identityFrom } from "./machine.ts";
+import { type Env, readOpener } from "./open.ts";
 
 export interface PushRequest {
   /** The local index (a SQLite path). */
@@ -32,6 +38,9 @@ export interface PushAnswer {
   sent: number;
   unchanged: number;
   events: number;
+  /** Evidence bundles sent, and how many of them carried their vector. */
+  bundles: number;
+  vectors: number;
   redacted: boolean;
   interrupted: boolean;
 }
@@ -40,16 +49,18 @@ export function runPush(req: PushRequest): PushAnswer {
   if (!isPgUrl(req.to)) throw new CairnError("usage", `--to must be a postgres:// connection string, not '${req.to}'`);
   if (isPgUrl(req.from)) throw new CairnError("usage", "push sends a local SQLite index: --db must be a file");
   const local = readOpener(req.from, req.env);
-  const team = writeOpener(req.to, req.env);
+  const from = local.get();
+  let team: PgStore | null = null;
   try {
-    return pushIndex(local.get(), team.get(), req);
+    team = openPgStore(req.to, identityFrom(req.env));
+    return pushIndex(from, team, req);
   } finally {
     local.close();
-    team.close();
+    team?.close();
   }
 }
 
-function pushIndex(local: ReadonlyStore, team: Store, req: PushRequest): PushAnswer {
+function pushIndex(local: ReadonlyStore, team: PgStore, req: PushRequest): PushAnswer {
   const scrub = req.redact ? scrubber(req.env["HOME"] || homedir()) : (s: string) => s;
   const have = new Map(team.listSessions({}).map((s) => [s.session_id, s]));
   const sessions = local.listSessions({});
@@ -60,9 +71,14 @@ function pushIndex(local: ReadonlyStore, team: Store, req: PushRequest): PushAns
     sent: 0,
     unchanged: 0,
     events: 0,
+    bundles: 0,
+    vectors: 0,
     redacted: req.redact === true,
     interrupted: false,
   };
+  // The team embeds queries as the vectors it is sent were made, unless it already chose an embedder.
+  const embedder = local.getSetting(EMBEDDER_SETTING);
+  if (embedder !== null && team.getSetting(EMBEDDER_SETTING) === null) team.putSetting(EMBEDDER_SETTING, embedder);
   // Oldest first, so a push stopped midway has sent a prefix of history.
   for (const s of [...sessions].reverse()) {
     if (req.signal?.aborted) {
@@ -75,13 +91,16 @@ function pushIndex(local: ReadonlyStore, team: Store, req: PushRequest): PushAns
       continue;
     }
     const batch = sessionBatch(local, s, scrub);
-    const added = team.transaction(() => {
+    const carried = scrubBundles(local.sessionBundles(s.session_id), scrub);
+    const { added, bundles, vectors } = team.transaction(() => {
       const n = team.writePrepared(prepareBatch(batch, []));
       team.refreshSessions([s.session_id]);
-      return n;
+      return { added: n, ...team.putSessionBundles(s.session_id, carried) };
     });
     out.sent++;
     out.events += added;
+    out.bundles += bundles;
+    out.vectors += vectors;
     req.onSession?.({
       session_id: s.session_id,
       events: added,
@@ -120,6 +139,17 @@ function sessionBatch(local: ReadonlyStore, s: SessionRow, scrub: (s: string) =>
     events: events.map((e) => deepScrub(e, scrub) as SessionEvent),
     edges: edges.map((e) => deepScrub(e, scrub)),
     entities: entities.map((e) => deepScrub(e, scrub)),
+  };
+}
+
+/** Bundles as sent: their text scrubbed like the events, and a vector kept only for a text left as it was. */
+function scrubBundles(c: CarriedBundles, scrub: (s: string) => string): CarriedBundles {
+  return {
+    ...c,
+    bundles: c.bundles.map((b) => {
+      const text = deepScrub(b.text, scrub);
+      return text === b.text ? b : { ...b, text, embedded: false, code: null };
+    }),
   };
 }
 

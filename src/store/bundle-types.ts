@@ -58,6 +58,27 @@ export interface VectorHit extends EventHit {
   bundle_kind: BundleKind;
 }
 
+/**
+ * A session's bundles as `cairn push` carries them to another index: anchors named by their event ids (row ids
+ * differ between indexes), vectors as their int8 codes, with the embedder that made them.
+ */
+export interface CarriedBundles {
+  embedder: string | null;
+  dimension: number | null;
+  /** Anchors whose bundles are not built yet. */
+  queued: string[];
+  bundles: CarriedBundle[];
+}
+
+export interface CarriedBundle {
+  anchor_event_id: string;
+  event_id: string;
+  kind: BundleKind;
+  text: string;
+  embedded: boolean;
+  code: Buffer | null;
+}
+
 /** What a query reads of the semantic layer. */
 export interface BundleReads {
   getSetting(key: string): string | null;
@@ -69,6 +90,8 @@ export interface BundleReads {
   similarities(vector: Float32Array, eventIds: readonly string[]): Map<string, number>;
   /** Nearest bundles to a unit vector, as the events they show, filtered like a text query. */
   nearestEvents(vector: Float32Array, query: EventQuery): VectorHit[];
+  /** One session's bundles and vector codes, to carry to another index. */
+  sessionBundles(sessionId: string): CarriedBundles;
 }
 
 /** Keeping the semantic layer current: building queued bundles and embedding them (`search/vectors.ts`). */

@@ -133,6 +133,53 @@ CREATE INDEX checkpoints_session ON checkpoints(session_id);
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `,
   },
+  {
+    version: 2,
+    name: "evidence bundles and vector codes",
+    // As SQLite's migrations 3 and 5: triggers queue the events that complete a bundle (inserted, or updated with a
+    // change) and drop bundles and vectors with their events; the anchor types are schema.ts's BUNDLE_ANCHOR_TYPES
+    // written out (a released migration never changes). Vectors are int8 codes and sign-bit chunks
+    // (vector-codes.ts); anchors are session_events.id, so they fit the chunks' 32-bit slots.
+    sql: `
+CREATE TABLE bundle_queue (anchor_id BIGINT PRIMARY KEY);
+CREATE TABLE bundles (
+  anchor_id BIGINT PRIMARY KEY,
+  event_id TEXT COLLATE "C" NOT NULL,
+  session_id TEXT COLLATE "C" NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  embedded BOOLEAN NOT NULL DEFAULT false
+);
+CREATE INDEX bundles_pending ON bundles(anchor_id) WHERE NOT embedded;
+CREATE INDEX bundles_event ON bundles(event_id);
+CREATE INDEX bundles_session ON bundles(session_id);
+CREATE TABLE vector_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  embedder TEXT NOT NULL,
+  dimension INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE vector_codes (anchor_id BIGINT PRIMARY KEY, code BYTEA NOT NULL);
+CREATE TABLE vector_bits (chunk INTEGER PRIMARY KEY, rowids BYTEA NOT NULL, kinds BYTEA NOT NULL, bits BYTEA NOT NULL);
+CREATE FUNCTION cairn_bundle_queue() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO bundle_queue(anchor_id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION cairn_bundle_drop() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM bundle_queue WHERE anchor_id = OLD.id;
+  DELETE FROM bundles WHERE anchor_id = OLD.id;
+  DELETE FROM vector_codes WHERE anchor_id = OLD.id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER bundle_queue AFTER INSERT OR UPDATE ON session_events FOR EACH ROW
+  WHEN (NEW.event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome')) EXECUTE FUNCTION cairn_bundle_queue();
+CREATE TRIGGER bundle_drop AFTER DELETE ON session_events FOR EACH ROW
+  WHEN (OLD.event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome')) EXECUTE FUNCTION cairn_bundle_drop();
+INSERT INTO bundle_queue(anchor_id) SELECT id FROM session_events WHERE event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome');
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);

@@ -8,13 +8,14 @@ import { CairnError } from "../common/errors.ts";
 import { derivedEventId } from "../topology/ids.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import type { Problem, SessionEvent } from "../topology/types.ts";
-import type { PendingBundle, QueuedAnchor, VectorHit, VectorState } from "./bundle-types.ts";
 import { connectPg, type PgConnection, redactUrl } from "./pg-bridge.ts";
+import { createPgBundles, type PgBundles } from "./pg-bundles.ts";
 import { createPgPurge } from "./pg-purge.ts";
 import { createPgReader, PG_EVENT_COLUMNS, PG_SESSION_SELECT, pgEvent, pgSession } from "./pg-read.ts";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./pg-schema.ts";
 import { createPgSearch } from "./pg-search.ts";
 import { createPgThreadReads } from "./pg-threads.ts";
+import { enablePgVector, hasPgVector } from "./pg-vector.ts";
 import { createPgWriter, type Identity } from "./pg-write.ts";
 import { prepareBatch } from "./prepare-batch.ts";
 import type { EventHit, EventQuery } from "./query-types.ts";
@@ -27,7 +28,7 @@ const WRITE_LOCK = 0x636169726e;
 
 export { isPgUrl } from "./pg-url.ts";
 
-export interface PgStore extends Store {
+export interface PgStore extends Store, Pick<PgBundles, "putSessionBundles"> {
   readonly identity: Identity;
 }
 
@@ -47,6 +48,24 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
   let depth = 0;
   let group = false;
   const begin = () => db.many([{ sql: "BEGIN" }, { sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` }]);
+  function transaction<T>(fn: () => T): T {
+    const outer = depth === 0 && !group;
+    const name = `s${depth}`;
+    if (outer) begin();
+    else db.query(`SAVEPOINT ${name}`);
+    depth++;
+    try {
+      const out = fn();
+      depth--;
+      db.query(outer ? "COMMIT" : `RELEASE SAVEPOINT ${name}`);
+      return out;
+    } catch (error) {
+      depth--;
+      db.query(outer ? "ROLLBACK" : `ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+  const pgvector = opts.readonly ? hasPgVector(db) : enablePgVector(db);
   return {
     path: redactUrl(url),
     identity: me,
@@ -54,25 +73,9 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
     ...writer,
     ...withHeadPrefetch(db, reader, createPgSearch(db)),
     ...createPgThreadReads(db),
-    ...noVectors(db),
+    ...createPgBundles({ db, transaction, pgvector }),
     ...createPgPurge(db),
-    transaction<T>(fn: () => T): T {
-      const outer = depth === 0 && !group;
-      const name = `s${depth}`;
-      if (outer) begin();
-      else db.query(`SAVEPOINT ${name}`);
-      depth++;
-      try {
-        const out = fn();
-        depth--;
-        db.query(outer ? "COMMIT" : `RELEASE SAVEPOINT ${name}`);
-        return out;
-      } catch (error) {
-        depth--;
-        db.query(outer ? "ROLLBACK" : `ROLLBACK TO SAVEPOINT ${name}`);
-        throw error;
-      }
-    },
+    transaction,
     beginGroup() {
       if (group || depth > 0) return;
       begin();
@@ -110,31 +113,6 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
       );
     },
     close: () => db.close(),
-  };
-}
-
-/**
- * The semantic layer is not kept in PostgreSQL yet: nothing is queued, no vectors exist, so a search there is
- * lexical (hybrid search falls back to words, as on an index not yet embedded).
- */
-function noVectors(db: PgConnection) {
-  return {
-    putSetting(key: string, value: string): void {
-      db.query(
-        "INSERT INTO settings(key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        [key, value],
-      );
-    },
-    vectorState: (): VectorState => ({ embedder: null, dimension: null, bundles: 0, embedded: 0, queued: 0 }),
-    vectorInfo: () => ({ embedder: null, dimension: null, any: false, pending: false }),
-    similarities: () => new Map<string, number>(),
-    nearestEvents: (): VectorHit[] => [],
-    bundleQueue: (): QueuedAnchor[] => [],
-    putBundles: () => {},
-    pendingBundles: (): PendingBundle[] => [],
-    putVectors: () => {},
-    compactVectors: () => false,
-    resetVectors: () => {},
   };
 }
 

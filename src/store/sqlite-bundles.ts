@@ -12,6 +12,7 @@ import {
   BUNDLE_KIND_OF_EVENT,
   BUNDLE_KINDS,
   type BundleKind,
+  type CarriedBundles,
   type PendingBundle,
   type QueuedAnchor,
   type VectorHit,
@@ -96,6 +97,14 @@ export function createBundleStore(db: Database.Database): VectorUpkeep {
     }
     return out;
   }
+  const carriedOf = db.prepare(`SELECT a.event_id AS anchor_event_id, b.event_id, b.kind, b.text, b.embedded, v.code
+    FROM bundles b JOIN session_events a ON a.rowid = b.anchor_rowid LEFT JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
+    WHERE b.session_id = ? ORDER BY b.anchor_rowid`);
+  const queuedOf = db
+    .prepare(
+      "SELECT e.event_id FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid WHERE e.session_id = ? ORDER BY q.event_rowid",
+    )
+    .pluck();
   const slotCount = db.prepare("SELECT coalesce(sum(length(kinds)), 0) FROM vector_bits").pluck();
   const codeCount = db.prepare("SELECT count(*) FROM vector_codes").pluck();
 
@@ -221,6 +230,18 @@ export function createBundleStore(db: Database.Database): VectorUpkeep {
             "INSERT OR REPLACE INTO vector_state(id, embedder, dimension, created_at) VALUES (1, ?, ?, ?)",
           ).run(embedder, dimension, new Date().toISOString());
       })();
+    },
+    sessionBundles(sessionId): CarriedBundles {
+      const state = getState.get() as { embedder: string; dimension: number } | undefined;
+      const rows = carriedOf.all(sessionId) as Array<
+        Omit<CarriedBundles["bundles"][number], "embedded"> & { embedded: number }
+      >;
+      return {
+        embedder: state?.embedder ?? null,
+        dimension: state?.dimension ?? null,
+        queued: queuedOf.all(sessionId) as string[],
+        bundles: rows.map((r) => ({ ...r, embedded: r.embedded !== 0 })),
+      };
     },
     similarities(vector, eventIds) {
       const out = new Map<string, number>();

@@ -8,7 +8,7 @@ import { type Command, UsageError, writeJson } from "../io.ts";
 const USAGE = `Usage: cairn push --to postgres://USER@HOST/DB [--redact] [--db PATH] [--json]
 
 Sends what the local index has that a team index on PostgreSQL lacks: every session the team index does not hold
-with the same events, each whole in one transaction. Safe to repeat (a second push sends nothing) and to stop
+with the same events, each whole in one transaction with its evidence bundles and their vectors. Safe to repeat (a second push sends nothing) and to stop
 (the next push sends the rest), so it can run from cron or a hook. Credentials come from the URL, PG* variables
 or ~/.pgpass (docs/team-index.md).
   --to URL     the team index
@@ -36,7 +36,7 @@ export const pushCommand: Command = {
     if (values.json) writeJson(io, answer);
     else
       io.stdout.write(
-        `pushed ${answer.sent} session(s) (${answer.events.toLocaleString("en-US")} new events) to ${answer.to}; ${answer.unchanged} already there${answer.redacted ? "; secrets and home paths redacted" : ""}\n`,
+        `pushed ${answer.sent} session(s) (${answer.events.toLocaleString("en-US")} new events, ${answer.bundles.toLocaleString("en-US")} evidence bundles, ${answer.vectors.toLocaleString("en-US")} vectors) to ${answer.to}; ${answer.unchanged} already there${answer.redacted ? "; secrets and home paths redacted" : ""}\n`,
       );
     return 0;
   },
