@@ -5,15 +5,16 @@
  * recall@10 and nDCG@10 (gain 2^grade − 1) for all queries and per kind: lexical, paraphrase (other words than
  * the transcript's), decision ("what did we decide about X"), end-state ("did X work in the end") and
  * still-failing ("what was still failing at the end").
- * Prints figures; asserts nothing. `--json` prints per-query rows instead; `--verbose` lists each query's scores.
+ * Queries go through the application layer, as `cairn search` sends them. Prints figures; asserts nothing. `--json` prints per-query rows instead; `--verbose` lists each query's scores.
  * Goal: hybrid ≥ lexical on every kind, clearly better on paraphrases, and nDCG@10 ≥ 0.6 on the three newer kinds.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createCairn } from "../src/app/cairn.ts";
 import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
-import { type SearchMode, searchHybrid } from "../src/search/hybrid.ts";
+import type { SearchMode } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
 import { type JudgedQuery, loadJudged, QUERY_KINDS, usableFixturePaths } from "./search-eval/judged.ts";
@@ -50,6 +51,8 @@ interface Row {
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-search-eval-"));
 const store = openStore(join(dir, "eval.db"));
+// through the application, as `cairn search` asks: the ledger's failures answer "what was still failing"
+const app = createCairn({ store, env: { HOME: dir } });
 try {
   indexPaths({ store, paths: usableFixturePaths() });
   const embedder = createStaticEmbedder();
@@ -60,7 +63,7 @@ try {
   for (const q of loadJudged()) {
     for (const mode of MODES) {
       const t = performance.now();
-      const result = await searchHybrid(store, q.query, { embedder, mode, limit: K });
+      const result = await app.search({ query: q.query, mode, limit: K });
       const ms = performance.now() - t;
       const ids = result.hits.map((h) => h.event_id);
       rows.push({ id: q.id, type: q.type, mode, recall: recallAt(ids, q.relevant), ndcg: ndcgAt(ids, q.relevant), ms });
@@ -98,6 +101,6 @@ try {
     }
   }
 } finally {
-  store.close();
+  app.close();
   rmSync(dir, { recursive: true, force: true });
 }

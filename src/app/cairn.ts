@@ -29,6 +29,7 @@ import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/t
 import type { BriefJson, BriefRequest } from "./brief.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
 import { type ExportDocument, exportDocument } from "./export/document.ts";
+import { withOpenFailures } from "./open-failures.ts";
 
 export { IdError } from "../store/resolve.ts";
 
@@ -258,12 +259,14 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     async search(req) {
       const searchMode = req.mode ?? "hybrid";
       const s = store();
-      return searchHybrid(s, req.query, {
+      const result = await searchHybrid(s, req.query, {
         embedder: searchMode === "lexical" ? null : embedder(),
         mode: searchMode,
         ...(req.limit !== undefined ? { limit: req.limit } : {}),
         now: now(),
       });
+      // "what was still failing": the ledger's failures of the hits' sessions lead (app/open-failures.ts)
+      return withOpenFailures(s, result, now(), req.limit ?? 20);
     },
     event: (ref) => eventAnswer(store(), ref),
     timeline: (req) => timelineWindow(store(), { now: now(), ...req }),

@@ -12,7 +12,15 @@ import type { SessionEvent } from "../topology/types.ts";
 import { showsBundle } from "./bundles.ts";
 import { parseQuery } from "./query.ts";
 import { latestFirst } from "./recency.ts";
-import { hitBuilder, type LexicalRow, lexicalRows, type SearchHit, STOPWORDS, toEventQuery } from "./search.ts";
+import {
+  hitBuilder,
+  type LexicalRow,
+  leadCount,
+  lexicalRows,
+  type SearchHit,
+  STOPWORDS,
+  toEventQuery,
+} from "./search.ts";
 import { ftsTokens } from "./text-match.ts";
 
 export const SEARCH_MODES = ["hybrid", "lexical", "vector"] as const;
@@ -253,7 +261,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   );
 
   const toHit = hitBuilder(store, parsed);
-  const ordered = parsed.recent
+  const byRecency = parsed.recent
     ? latestFirst(
         fused,
         (f) => events.get(f.item)!.session_id,
@@ -261,6 +269,19 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
         (f) => f.score,
       )
     : fused;
+  // The kind the question asks for (decisions on its subject) leads as it does by words: meaning orders the rest.
+  const pinned = new Set(
+    lexical
+      .filter((r) => r.lead)
+      .slice(0, leadCount(limit))
+      .map((r) => r.event.event_id),
+  );
+  const ordered = [
+    ...lexical
+      .filter((r) => pinned.has(r.event.event_id))
+      .map((r) => byRecency.find((f) => f.item === r.event.event_id)!),
+    ...byRecency.filter((f) => !pinned.has(f.item)),
+  ];
   const hits = ordered.slice(0, limit).map(({ item, score }) => {
     const event = events.get(item)!;
     const own = signals.get(item)!;

@@ -7,7 +7,7 @@ import type { EventQuery, ReadonlyStore, SessionRow } from "../store/types.ts";
 import { derivedEventId } from "../topology/ids.ts";
 import { OUTCOMES } from "../topology/outcomes.ts";
 import type { EventType, SessionEvent } from "../topology/types.ts";
-import { intentOf } from "./intent.ts";
+import { answersIntent, intentOf } from "./intent.ts";
 import { type ParsedQuery, parseQuery, QueryError, type TextTerm } from "./query.ts";
 import { latestFirst } from "./recency.ts";
 import { snippetOf } from "./snippet.ts";
@@ -195,6 +195,8 @@ export interface LexicalRow {
   event: SessionEvent;
   score: number | null;
   partial?: true;
+  /** The kind the question asks for, on its subject: leads in every mode (intent.ts). */
+  lead?: true;
 }
 
 /**
@@ -202,12 +204,16 @@ export interface LexicalRow {
  * some of the words follow (marked partial), so a question typed in plain words still finds its evidence.
  */
 export function lexicalRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
-  const rows = recentRows(store, parsed, limit);
   const intent = intentOf(parsed, STOPWORDS);
-  if (!intent) return rows;
+  if (!intent) return recentRows(store, parsed, limit);
+  const asking = { ...parsed, terms: intent.words, recent: intent.recent };
+  const rows = recentRows(store, asking, limit);
+  if (intent.kinds.length === 0) return rows;
   // The kind the question asks for leads: its best matches on the subject first, then the rest.
-  const asked = recentRows(store, { ...parsed, terms: intent.terms, kinds: intent.kinds }, limit);
-  const lead = asked.slice(0, Math.ceil(limit * INTENT_SHARE));
+  const asked = recentRows(store, { ...asking, terms: intent.terms, kinds: intent.kinds }, limit).filter((r) =>
+    answersIntent(intent, r.event),
+  );
+  const lead = asked.slice(0, leadCount(limit)).map((r) => ({ ...r, lead: true as const }));
   const seen = new Set(lead.map((r) => r.event.event_id));
   return [
     ...lead,
@@ -217,6 +223,11 @@ export function lexicalRows(store: ReadonlyStore, parsed: ParsedQuery, limit: nu
 
 /** The share of a page the asked-for kind leads with. */
 const INTENT_SHARE = 0.3;
+
+/** How many of a page of `limit` hits the asked-for kind leads with. */
+export function leadCount(limit: number): number {
+  return Math.ceil(limit * INTENT_SHARE);
+}
 
 function recentRows(store: ReadonlyStore, parsed: ParsedQuery, limit: number): LexicalRow[] {
   if (!parsed.recent) return wordRows(store, parsed, limit);

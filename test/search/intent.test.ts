@@ -37,6 +37,21 @@ describe("question intent", () => {
     expect(intentOf(parseQuery("csv writer", now), STOPWORDS)).toBeNull();
   });
 
+  it("takes the asking words out of what was still failing and whether something worked", () => {
+    const failing = intentOf(parseQuery("what was still failing in ci at the end", now), STOPWORDS);
+    expect(failing?.name).toBe("still-failing");
+    expect(failing?.words.map((t) => t.text)).toEqual(["ci"]);
+    expect(failing?.recent).toBe(true);
+    const crashing = intentOf(parseQuery("what was still crashing with custom themes", now), STOPWORDS);
+    expect(crashing?.terms.map((t) => t.text)).toEqual(["custom", "themes"]);
+    const worked = intentOf(parseQuery("did the knip check pass in the end", now), STOPWORDS);
+    expect(worked?.name).toBe("end-state");
+    expect(worked?.terms.map((t) => t.text)).toEqual(["knip", "check"]);
+    expect(worked?.recent).toBe(true);
+    expect(intentOf(parseQuery("why did the knip check fail", now), STOPWORDS)).toBeNull();
+    expect(intentOf(parseQuery("the failing test", now), STOPWORDS)).toBeNull();
+  });
+
   it("leads with the decision about the subject", () => {
     const kinds = (q: string) => search(store, q, { limit: 5, now }).hits.map((h) => h.event_type);
     expect(kinds("writer")[0]).not.toBe("decision");
