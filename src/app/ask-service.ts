@@ -11,8 +11,20 @@ import type { ReadCairn } from "./cairn.ts";
 import type { Env } from "./open.ts";
 
 export interface AskService {
-  ask(req: { question: string; session?: string; budget?: number; signal?: AbortSignal }): Promise<AskAnswer>;
-  resume(req: { session: string; budget?: number; signal?: AbortSignal }): Promise<AiResume>;
+  /** `onText` streams the model's text as it comes (the terminal UI shows it). */
+  ask(req: {
+    question: string;
+    session?: string;
+    budget?: number;
+    signal?: AbortSignal;
+    onText?: (delta: string) => void;
+  }): Promise<AskAnswer>;
+  resume(req: {
+    session: string;
+    budget?: number;
+    signal?: AbortSignal;
+    onText?: (delta: string) => void;
+  }): Promise<AiResume>;
 }
 
 export function createAskService(app: ReadCairn, env: Env): AskService {

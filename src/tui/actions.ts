@@ -7,7 +7,8 @@ import type { BrowserAction as Action } from "./browser.ts";
 /** The brief on the Brief tab, else the selected line's citation, else (left pane) the session id. */
 const copy: Action = (b, host) => {
   let text: string | null;
-  if (b.focus === "right" && b.tab === "brief") text = b.brief?.text ?? null;
+  const ai = b.aiResume?.sessionId === b.open?.session_id ? b.aiResume?.result : null;
+  if (b.focus === "right" && b.tab === "brief") text = ai?.text ?? b.brief?.text ?? null;
   else if (b.focus === "right") {
     const target = b.selectedTarget();
     text = target ? `[e:${target}]` : null;

@@ -4,10 +4,12 @@
  * `layout.ts`'s, the terminal `run.ts`'s.
  */
 import { Input, matchesKey } from "@earendil-works/pi-tui";
+import type { AskService } from "../app/ask-service.ts";
 import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
 import { type EventWithChain, eventWithChain } from "../app/event-chain.ts";
 import type { TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
+import { type AiResumeState, type AskState, startAiResume, startAsk } from "./ask-pane.ts";
 import { Cursor } from "./cursor.ts";
 import { type Lines, NO_LINES } from "./lines.ts";
 import { inThreadSearch, type SearchBackend } from "./search-thread.ts";
@@ -16,9 +18,9 @@ import type { Style } from "./style.ts";
 import { type SessionThreads, threadsOf } from "./threads-tab.ts";
 import { TimelineView } from "./timeline-window.ts";
 
-export const TABS = ["timeline", "event", "brief", "threads"] as const;
+export const TABS = ["timeline", "event", "brief", "threads", "ask"] as const;
 export type Tab = (typeof TABS)[number];
-export type Focus = "left" | "right" | "search";
+export type Focus = "left" | "right" | "search" | "ask";
 
 /** What the UI asks of its surroundings: the terminal's height, redraws, the clipboard, files, quitting. */
 export interface BrowserHost {
@@ -33,6 +35,13 @@ export interface BrowserHost {
 
 /** A key that acts on what is selected (`actions.ts`); returns what the footer should say, or null. */
 export type BrowserAction = (b: Browser, host: BrowserHost) => string | null;
+
+/** What the browser is built with besides the app: its action keys, where searches run, the model service. */
+export interface BrowserParts {
+  actions?: Readonly<Record<string, BrowserAction>>;
+  search?: SearchBackend;
+  ask?: AskService;
+}
 
 export interface Filters {
   agent: string | null;
@@ -59,11 +68,17 @@ export class Browser {
   event: EventWithChain | null = null;
   brief: { sessionId: string; text: string | null; error: string | null } | null = null;
   threads: SessionThreads | null = null;
+  readonly askInput = new Input({ prompt: "ask: ", placeholder: "a question about your agents' work" });
+  /** The session the question being typed is limited to, or null for all history. */
+  askScope: string | null = null;
+  asked: AskState | null = null;
+  aiResume: AiResumeState | null = null;
   readonly cursors: Record<Tab, Cursor> = {
     timeline: new Cursor(),
     event: new Cursor(),
     brief: new Cursor(),
     threads: new Cursor(),
+    ask: new Cursor(),
   };
   /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
   shown: Lines = NO_LINES;
@@ -75,18 +90,15 @@ export class Browser {
   readonly style: Style;
   readonly host: BrowserHost;
   private readonly actions: Readonly<Record<string, BrowserAction>>;
+  private readonly askService: AskService | null;
 
-  constructor(
-    app: ReadCairn,
-    style: Style,
-    host: BrowserHost,
-    actions: Readonly<Record<string, BrowserAction>> = {},
-    search: SearchBackend = inThreadSearch(app, {}),
-  ) {
+  constructor(app: ReadCairn, style: Style, host: BrowserHost, parts: BrowserParts = {}) {
     this.app = app;
     this.style = style;
     this.host = host;
-    this.actions = actions;
+    this.actions = parts.actions ?? {};
+    this.askService = parts.ask ?? null;
+    const search = parts.search ?? inThreadSearch(app, {});
     this.searcher = new Searcher(
       search,
       (outcome) => {
@@ -110,9 +122,11 @@ export class Browser {
     return this.searcher.waiting;
   }
 
-  /** Stops the search thread. */
+  /** Stops the search thread and any answer being written. */
   close(): void {
     this.searcher.close();
+    this.asked?.controller.abort();
+    this.aiResume?.controller.abort();
   }
 
   /** The query as sent: the filters as the query language's own words, then what was typed. */
@@ -214,16 +228,18 @@ export class Browser {
   }
 
   showTab(tab: Tab): void {
-    if (!this.open) return;
+    const open = this.open;
+    if (!open && tab !== "ask") return;
     this.tab = tab;
     this.focus = "right";
+    if (!open) return;
     if (tab === "event" && !this.event) {
       const row = this.timeline[this.cursors.timeline.index];
       if (row) this.showEvent(row.event_id);
     }
-    if (tab === "brief" && this.brief?.sessionId !== this.open.session_id) this.loadBrief(this.open.session_id);
-    if (tab === "threads" && this.threads?.sessionId !== this.open.session_id) {
-      this.threads = threadsOf(this.app, this.open.session_id);
+    if (tab === "brief" && this.brief?.sessionId !== open.session_id) this.loadBrief(open.session_id);
+    if (tab === "threads" && this.threads?.sessionId !== open.session_id) {
+      this.threads = threadsOf(this.app, open.session_id);
       this.cursors.threads.moveTo(0);
     }
   }
@@ -263,6 +279,7 @@ export class Browser {
       return;
     }
     if (this.focus === "search") return this.onSearchKey(data);
+    if (this.focus === "ask") return this.onAskKey(data);
     this.status = "";
     if (data === "?") {
       this.help = !this.help;
@@ -273,13 +290,15 @@ export class Browser {
       return;
     }
     if (data === "/") return this.enterInput();
+    if (data === "A") return this.enterAsk();
+    if (data === "R") return this.runAiResume();
     if (matchesKey(data, "tab") || matchesKey(data, "shift+tab")) {
-      this.focus = this.focus === "left" && this.open ? "right" : "left";
+      this.focus = this.focus === "left" && this.rightOpen ? "right" : "left";
       return;
     }
     if (data === "q" || matchesKey(data, "escape")) return this.back();
-    const tab = ({ "1": "timeline", "2": "event", "3": "brief", "4": "threads" } as const)[
-      data as "1" | "2" | "3" | "4"
+    const tab = ({ "1": "timeline", "2": "event", "3": "brief", "4": "threads", "5": "ask" } as const)[
+      data as "1" | "2" | "3" | "4" | "5"
     ];
     if (tab) return this.showTab(tab);
     if (this.onAction(data)) return;
@@ -304,6 +323,50 @@ export class Browser {
     this.input.focused = true;
     this.help = false;
     if (!this.results && this.input.getValue()) this.searcher.ask(this.query());
+  }
+
+  /** Whether the right pane shows something to move in: an open session, or the Ask tab. */
+  get rightOpen(): boolean {
+    return this.open !== null || this.tab === "ask";
+  }
+
+  private enterAsk(): void {
+    this.askScope = this.focus === "right" && this.open ? this.open.session_id : null;
+    this.focus = "ask";
+    this.askInput.focused = true;
+    this.help = false;
+  }
+
+  private onAskKey(data: string): void {
+    if (matchesKey(data, "escape")) {
+      this.askInput.focused = false;
+      this.focus = this.rightOpen ? "right" : "left";
+      return;
+    }
+    if (!matchesKey(data, "enter")) return this.askInput.handleInput(data);
+    const question = this.askInput.getValue().trim();
+    this.askInput.focused = false;
+    this.focus = "right";
+    this.tab = "ask";
+    if (question === "") return;
+    this.asked?.controller.abort();
+    this.cursors.ask.moveTo(0);
+    if (!this.askService) {
+      this.status = this.style.red("asking is not available here");
+      return;
+    }
+    this.asked = startAsk(this.askService, question, this.askScope, () => this.host.requestRender());
+  }
+
+  /** AI Resume of the open (or selected) session, shown on its Brief tab. */
+  private runAiResume(): void {
+    const id = this.open?.session_id ?? this.selectedSessionId();
+    if (!id || !this.askService) return;
+    if (this.open?.session_id !== id) this.openSession(id);
+    this.aiResume?.controller.abort();
+    this.aiResume = startAiResume(this.askService, id, () => this.host.requestRender());
+    this.showTab("brief");
+    this.cursors.brief.moveTo(0);
   }
 
   private leaveInput(): void {
@@ -353,7 +416,7 @@ export class Browser {
   }
 
   private activeCursor(): Cursor {
-    if (this.focus === "right" && this.open) return this.cursors[this.tab];
+    if (this.focus === "right" && this.rightOpen) return this.cursors[this.tab];
     return this.results ? this.hitCursor : this.sessionCursor;
   }
 

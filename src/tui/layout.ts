@@ -4,6 +4,7 @@
  * help), and a footer (a question, the last action's result, or the keys). pi-tui does the drawing to the terminal.
  */
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { aiResumeLines, askLines } from "./ask-pane.ts";
 import { type Browser, TABS } from "./browser.ts";
 import type { Cursor } from "./cursor.ts";
 import {
@@ -47,6 +48,11 @@ function header(b: Browser, width: number): string {
     .filter(Boolean)
     .join(" ");
   const shownFilters = filters ? b.style.cyan(` [${filters}]`) : "";
+  if (b.focus === "ask") {
+    const scope = b.style.dim(b.askScope ? ` (session ${b.askScope.slice(0, 8)})` : " (all history)");
+    const room = Math.max(10, width - visibleWidth(scope));
+    return `${cell(b.askInput.render(room)[0] ?? "", room)}${scope}`;
+  }
   if (b.focus === "search" || b.results || b.searching) {
     const busy = b.searching ? b.style.dim(" searching…") : "";
     const room = Math.max(10, width - visibleWidth(shownFilters) - visibleWidth(busy));
@@ -61,7 +67,9 @@ function footer(b: Browser): string {
   const keys =
     b.focus === "search"
       ? "type to search · ↑↓ pick · Enter to the results · Esc back"
-      : "↑↓/jk move · Enter open · Tab pane · / search · 1-4 tabs · y copy · e export · r resume · ? help · q back";
+      : b.focus === "ask"
+        ? "type a question · Enter asks the model · Esc cancels"
+        : "↑↓/jk move · Enter open · Tab pane · / search · A ask · R AI resume · 1-5 tabs · y copy · e export · r resume · ? help · q back";
   return b.style.dim(keys);
 }
 
@@ -122,13 +130,27 @@ function leftPane(b: Browser, width: number, height: number): string[] {
 function rightPane(b: Browser, width: number, height: number): string[] {
   if (b.help) return [b.style.bold("Keys"), ...HELP.map(([k, what]) => ` ${k.padEnd(16)} ${what}`)];
   const s = b.open;
+  if (!s && b.tab === "ask") {
+    const lines = tabLines(b, width - 1);
+    b.shown = lines;
+    const rows = listRows(
+      lines.count,
+      (i) => [lines.line(i).text],
+      1,
+      b.cursors.ask,
+      height - 1,
+      b.focus === "right",
+      b,
+    );
+    return [b.style.bold("[5 Ask]"), ...rows];
+  }
   if (!s) {
     b.shown = NO_LINES;
     return [
       b.style.bold("No session open"),
       "",
       " Enter opens the selected session's timeline.",
-      " / searches everything; ? lists the keys.",
+      " / searches everything; A asks a question; ? lists the keys.",
     ];
   }
   const tabs = TABS.map((t, i) => {
@@ -136,7 +158,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
     return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
   }).join(" ");
   const info = b.style.dim(
-    `${s.provider} ${s.project ?? ""} ${s.session_id.slice(0, 8)} · ${s.event_count} events · ${oneLine(s.title ?? "")}`,
+    `${s!.provider} ${s!.project ?? ""} ${s!.session_id.slice(0, 8)} · ${s!.event_count} events · ${oneLine(s!.title ?? "")}`,
   );
   const lines = tabLines(b, width - 1);
   b.shown = lines;
@@ -156,6 +178,8 @@ function tabLines(b: Browser, width: number): Lines {
         b.event ? eventLines(b.event, width, b.style, wrap) : [{ text: "Enter on a timeline row shows it here." }],
       );
     case "brief": {
+      if (b.aiResume && b.aiResume.sessionId === b.open?.session_id)
+        return linesOf(aiResumeLines(b.aiResume, width, b.style, wrap));
       const brief = b.brief;
       if (!brief || (brief.text === null && brief.error === null))
         return linesOf([{ text: "building the resume brief…" }]);
@@ -164,5 +188,7 @@ function tabLines(b: Browser, width: number): Lines {
     }
     case "threads":
       return linesOf(b.threads ? threadLines(b.threads, width, b.style, wrap) : [{ text: "reading the threads…" }]);
+    case "ask":
+      return linesOf(askLines(b.asked, width, b.style, wrap));
   }
 }

@@ -16,6 +16,7 @@ import {
   TuiAltScreen,
   type TuiMouseEvent,
 } from "@earendil-works/pi-tui";
+import { createAskService } from "../app/ask-service.ts";
 import type { ReadCairn } from "../app/cairn.ts";
 import { renderExport } from "../app/export/render.ts";
 import { ACTIONS } from "./actions.ts";
@@ -81,7 +82,8 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
     };
     try {
       const search = searchBackend(opts.app, opts.env, opts.cwd);
-      const b = new Browser(opts.app, createStyle(opts.color), host, ACTIONS, search);
+      const ask = createAskService(opts.app, opts.env);
+      const b = new Browser(opts.app, createStyle(opts.color), host, { actions: ACTIONS, search, ask });
       browser = b;
       opts.onBrowser?.(b);
       const root: Component = {
