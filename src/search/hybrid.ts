@@ -137,6 +137,9 @@ export function wordCoverage(parsed: ReturnType<typeof parseQuery>, lexical: rea
   return best;
 }
 
+/** The share of meaning's weight that goes to events words found too. */
+const AGREEING_MEANING = 0.5;
+
 /** Least weight words keep in the fusion: even a question in other words shares a few. */
 const MIN_WORD_WEIGHT = 0.1;
 const clamp = (x: number, min: number) => Math.min(1, Math.max(min, x));
@@ -255,9 +258,19 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   // Meaning only reaches events that bundles show; a reply or a file action found by words would otherwise lose
   // to every event both lists hold. For those, meaning is taken to agree with words, at the weaker list's weight.
   const unjudged = lexical.map((r) => (showsBundle(r.event) ? null : r.event.event_id));
+  // Meaning that agrees with a word match counts half: the static embedder's similarities are close together, and
+  // letting them reorder what words found cost more (a grep call jumping the error it was about) than it won.
+  // What words missed, meaning adds at its full weight.
+  const held = new Set(lexical.map((r) => r.event.event_id));
+  const agree = meaningWeight * AGREEING_MEANING;
   const fused = fuseRankings(
-    [lexical.map((r) => r.event.event_id), meaning.rows.map((r) => r.event.event_id), unjudged],
-    [wordWeight, meaningWeight, meaning.rows.length > 0 ? Math.min(wordWeight, meaningWeight) : 0],
+    [
+      lexical.map((r) => r.event.event_id),
+      meaning.rows.map((r) => (held.has(r.event.event_id) ? null : r.event.event_id)),
+      meaning.rows.map((r) => (held.has(r.event.event_id) ? r.event.event_id : null)),
+      unjudged,
+    ],
+    [wordWeight, meaningWeight, agree, meaning.rows.length > 0 ? Math.min(wordWeight, agree) : 0],
   );
 
   const toHit = hitBuilder(store, parsed);
