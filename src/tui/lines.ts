@@ -112,34 +112,54 @@ export function eventLines(a: EventWithChain, width: number, style: Style, wrap:
 
 export type Wrap = (text: string, width: number) => string[];
 
-const CITATION = /\[e:([0-9a-zA-Z_:.-]+)\]/;
+const CITATIONS = /\[e:([0-9a-zA-Z_:.-]+)\]/g;
 
-/** The Brief tab: the brief's text wrapped; a line with a citation `[e:ID]` leads to its first cited event. */
+/**
+ * Lines of text with citations `[e:ID]` wrapped to a width, each leading to an event: a line that holds a citation
+ * (or part of one, when a narrow pane splits it) to that event, any other line of the same paragraph to the next
+ * citation after it, the one that backs what the line says.
+ */
 export function briefLines(text: string, width: number, wrap: Wrap): Line[] {
   const out: Line[] = [];
   for (const raw of text.split("\n")) {
+    const cites = [...raw.matchAll(CITATIONS)].map((m) => ({ id: m[1]!, start: m.index, end: m.index + m[0].length }));
+    let at = 0;
     for (const w of wrap(raw, width)) {
-      const m = CITATION.exec(w);
-      out.push(m ? { text: w, target: m[1]! } : { text: w });
+      const piece = stripAnsi(w).trim();
+      const found = piece === "" ? -1 : raw.indexOf(piece, at);
+      const start = found < 0 ? at : found;
+      const end = found < 0 ? at : found + piece.length;
+      if (found >= 0) at = end;
+      const cite = cites.find((c) => c.start < end && c.end > start) ?? cites.find((c) => c.start >= end);
+      out.push(cite ? { text: w, target: cite.id } : { text: w });
     }
   }
   return out;
 }
 
+function stripAnsi(s: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences are what is removed
+  return s.replace(/\x1b\[[0-9;]*m/g, "");
+}
+
 export const HELP: ReadonlyArray<[string, string]> = [
   ["↑ ↓  j k", "move"],
-  ["PgUp PgDn  g G", "page, first, last"],
+  ["PgUp PgDn Space", "page"],
+  ["g G  Home End", "first, last"],
+  ["mouse wheel", "move in the list"],
   ["Tab", "switch between the left and right pane"],
-  ["Enter", "open: a session, a hit at its event, a row's event, a citation"],
+  ["Enter", "open: a session, a hit at its event, a row's event, a citation, a thread's session"],
   ["/", "search as you type (the full query language)"],
-  ["a  p  s", "in results: cycle the agent, project and since filters"],
-  ["1 2 3 4", "Timeline, Event, Brief and Threads tabs"],
-  ["n N", "next / previous line that leads to an event"],
-  ["y", "copy the event citation (or the brief, on the Brief tab)"],
+  ["a  p  s", "left pane: cycle the agent, project and since filters"],
+  ["1 2 3 4 5", "Timeline, Event, Brief, Threads and Ask tabs"],
+  ["n N", "next / previous line that leads somewhere"],
+  ["A", "ask a question (the open session's when its pane has the focus)"],
+  ["R", "AI Resume: a model's brief, checked, on the Brief tab"],
+  ["y", "copy the citation, the brief (Brief tab) or the session id"],
   ["e", "export the session as Markdown into the current folder"],
   ["r", "resume: show the command, Enter runs it"],
   ["w", "the web page's path for this view (for 'cairn serve')"],
   ["q  Esc", "back; quit from the session list"],
   ["Ctrl-C", "quit"],
-  ["?", "this help"],
+  ["?", "this help (any key but q, Esc and ? acts as usual)"],
 ];

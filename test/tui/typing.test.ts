@@ -28,10 +28,10 @@ afterEach(() => {
   scratch = undefined;
 });
 
-function start(): { r: TuiRun; release: () => void } {
+function start(opts: { width?: number; height?: number } = {}): { r: TuiRun; release: () => void } {
   scratch = mkdtempSync(join(tmpdir(), "cairn-tui-typing-"));
   const hold = join(scratch, "release-the-search");
-  run = startCairnTui({ dir: scratch, db: index.db, env: { CAIRN_TUI_SEARCH_HOLD: hold } });
+  run = startCairnTui({ dir: scratch, db: index.db, env: { CAIRN_TUI_SEARCH_HOLD: hold }, ...opts });
   return { r: run, release: () => writeFileSync(hold, "") };
 }
 
@@ -84,5 +84,36 @@ describe.skipIf(!hasTmux())("cairn tui while a search runs (tmux)", () => {
     const screen = await r.waitFor("cairn exited 0");
     expect(screen).toContain("before-tui");
     expect(screen).not.toContain("searching…");
+  });
+
+  it("? lists every key, and fits 80×24", { timeout: 60_000 }, async () => {
+    const { r } = start({ width: 80, height: 24 });
+    await r.waitFor(/Sessions \(\d+\)/);
+    r.sendKeys("?");
+    const screen = await r.waitFor("Keys");
+    const help = r.right(screen).join("\n");
+    for (const key of ["↑ ↓", "j k", "PgUp", "PgDn", "Space", "g G", "Home", "End", "mouse wheel", "Tab", "Enter"])
+      expect(help).toContain(key);
+    for (const key of [
+      "/",
+      "a  p  s",
+      "1 2 3 4 5",
+      "n N",
+      "A ",
+      "R ",
+      "y ",
+      "e ",
+      "r ",
+      "w ",
+      "q  Esc",
+      "Ctrl-C",
+      "? ",
+    ])
+      expect(help).toMatch(new RegExp(`^ ${key.replace(/[?/]/g, "\\$&")}`, "m"));
+    expect(help).toContain("this help");
+    r.sendKeys("?");
+    await r.waitFor("No session open");
+    r.sendKeys("q");
+    await r.waitFor("cairn exited 0");
   });
 });
