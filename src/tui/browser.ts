@@ -319,6 +319,7 @@ export class Browser {
   }
 
   private enterInput(): void {
+    this.searcher.warm();
     this.focus = "search";
     this.input.focused = true;
     this.help = false;

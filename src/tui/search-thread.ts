@@ -14,6 +14,8 @@ export interface SearchBackend {
   /** Resolves with the answer, or rejects with the error said in one line. */
   search(query: string, limit: number): Promise<SearchAnswer>;
   readonly where: "worker" | "ui thread";
+  /** Gets ready for a search soon (the search field opened). */
+  warm(): void;
   close(): void;
 }
 
@@ -27,6 +29,7 @@ export function inThreadSearch(app: Pick<ReadCairn, "search">, env: Env): Search
   return {
     where: "ui thread",
     search: async (query, limit) => settle(await runSearch(app, env, { id: ++id, query, limit })),
+    warm() {},
     close() {},
   };
 }
@@ -37,9 +40,6 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
   if (isTeamIndex(app.dbPath) || app.dbPath === ":memory:" || !existsSync(app.dbPath)) return here;
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
   const data: SearchWorkerData = { db: app.dbPath, env, cwd };
-  const worker = new Worker(new URL(`./search-worker${ext}`, import.meta.url), { workerData: data });
-  // The UI keeps the process alive while it is open; a search left running must not keep it after.
-  worker.unref();
   const waiting = new Map<number, (reply: SearchReply) => void>();
   let broken = false;
   const fail = (error: unknown) => {
@@ -48,15 +48,25 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
     for (const [id, done] of waiting) done({ id, error: message });
     waiting.clear();
   };
-  worker.on("message", (reply: SearchReply) => {
-    const done = waiting.get(reply.id);
-    waiting.delete(reply.id);
-    done?.(reply);
-  });
-  worker.on("error", fail);
-  worker.on("exit", (code) => {
-    if (waiting.size > 0) fail(new Error(`exit ${code}`));
-  });
+  // Started when the search field first opens: browsing without searching costs no thread (about 50 MB of RSS).
+  let started: Worker | null = null;
+  const worker = (): Worker => {
+    if (started) return started;
+    const w = new Worker(new URL(`./search-worker${ext}`, import.meta.url), { workerData: data });
+    // The UI keeps the process alive while it is open; a search left running must not keep it after.
+    w.unref();
+    w.on("message", (reply: SearchReply) => {
+      const done = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      done?.(reply);
+    });
+    w.on("error", fail);
+    w.on("exit", (code) => {
+      if (waiting.size > 0) fail(new Error(`exit ${code}`));
+    });
+    started = w;
+    return w;
+  };
   let id = 0;
   return {
     where: "worker",
@@ -66,12 +76,15 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
       const ask: SearchAsk = { id: ++id, query, limit };
       return new Promise<SearchReply>((resolve) => {
         waiting.set(ask.id, resolve);
-        worker.postMessage(ask);
+        worker().postMessage(ask);
       }).then(settle);
+    },
+    warm() {
+      if (!broken) worker();
     },
     close() {
       broken = true;
-      void worker.terminate();
+      void started?.terminate();
     },
   };
 }

@@ -55,6 +55,11 @@ export class Searcher {
     return this.next !== null || this.running !== null;
   }
 
+  /** The search field opened: the search thread can start. */
+  warm(): void {
+    this.backend.warm();
+  }
+
   close(): void {
     this.cancel();
     this.backend.close();
