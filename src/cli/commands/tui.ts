@@ -7,8 +7,9 @@ import { resumeCommand } from "./resume.ts";
 const USAGE = `Usage: cairn tui [--db PATH]
 
 Browse, search and resume in the terminal: sessions (or search hits) on the left, the open session's Timeline,
-Event and Brief tabs on the right. '/' searches as you type, Enter opens, Tab switches panes, q goes back, ?
-lists the keys. 'cairn' alone opens it after indexing when run in a terminal. See docs/tui.md.`;
+Event, Brief, Threads and Ask tabs on the right. '/' searches as you type, Enter opens, Tab switches panes, A asks
+a model (as 'cairn ask'), R runs AI Resume, q goes back, ? lists the keys. 'cairn' alone opens it after indexing
+when run in a terminal. See docs/tui.md.`;
 
 export const tuiCommand: Command = {
   name: "tui",
