@@ -27,6 +27,7 @@ import { listThreads, resolveThread, threadTimeline } from "../threads/index.ts"
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
+import { withEndState } from "./end-state.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
 import { type ExportDocument, exportDocument } from "./export/document.ts";
 import { withOpenFailures } from "./open-failures.ts";
@@ -265,8 +266,10 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
         ...(req.limit !== undefined ? { limit: req.limit } : {}),
         now: now(),
       });
-      // "what was still failing": the ledger's failures of the hits' sessions lead (app/open-failures.ts)
-      return withOpenFailures(s, result, now(), req.limit ?? 20);
+      // "what was still failing": the ledger's failures of the hits' sessions lead (app/open-failures.ts); "did X
+      // work": what the outcomes of the requests about X rest on (app/end-state.ts)
+      const limit = req.limit ?? 20;
+      return withEndState(s, withOpenFailures(s, result, now(), limit), now(), limit);
     },
     event: (ref) => eventAnswer(store(), ref),
     timeline: (req) => timelineWindow(store(), { now: now(), ...req }),

@@ -28,4 +28,24 @@ describe("search for what was still failing", () => {
       app.close();
     }
   });
+
+  it("leads whether something worked with what the request's outcome rests on", async () => {
+    const app = createCairn({ db: index.db, env: { HOME: index.dir } });
+    try {
+      const { hits } = await app.search({ query: "did running hoge.py work in the end", limit: 10 });
+      const led = hits.filter((h) => h.why === "what the request's outcome rests on");
+      expect(led.length).toBeGreaterThan(0);
+      expect(hits[0]).toBe(led[0]);
+      // each is an event an outcome of this session names as its evidence or its reply
+      const outcomes = (await app.search({ query: "kind:outcome", limit: 50 })).hits.map(
+        (h) => app.reader().getEventHead(h.event_id, 0)!.meta,
+      );
+      const named = new Set(outcomes.flatMap((m) => [...((m["evidence"] as string[]) ?? []), m["reply"]]));
+      for (const h of led) expect(named.has(h.event_id)).toBe(true);
+      const plain = await app.search({ query: "hoge.py", limit: 10 });
+      expect(plain.hits.every((h) => h.why !== "what the request's outcome rests on")).toBe(true);
+    } finally {
+      app.close();
+    }
+  });
 });
