@@ -291,4 +291,15 @@ CREATE INDEX events_time ON session_events(timestamp, rowid, event_type, tool_na
 CREATE INDEX source_files_gone ON source_files(path) WHERE gone_at IS NOT NULL;
 `,
   },
+  {
+    version: 9,
+    name: "events by tool and time",
+    // `tool:NAME` walked the kind's index until it met that tool: for a tool the newest events do not use, a
+    // hundred thousand entries on a million-event index, each a page read in a new process. Led by the tool (as
+    // `tool:` compares it, without case), the walk starts at that tool's newest event.
+    sql: `
+CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timestamp, rowid, event_type, provider, status, session_id)
+  WHERE tool_name IS NOT NULL;
+`,
+  },
 ];

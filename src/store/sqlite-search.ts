@@ -305,9 +305,15 @@ export function createSearch(db: Database.Database) {
       const few = fewMatches(q, f, cond, indexed(q) ? FEW_INDEXED_MATCHES : FEW_FACET_MATCHES, sessions);
       if (few) return few;
     }
-    // Newest first from an index in that order, so the scan stops at the limit instead of sorting every match; a
-    // session prefix narrows through its own index instead.
-    const index = oneKind ? "INDEXED BY events_type_time" : q.sessionPrefix ? "" : "INDEXED BY events_time";
+    // Newest first from an index in that order, so the scan stops at the limit instead of sorting every match: the
+    // tool's, the kind's or every event's (schema versions 8-9). A session prefix narrows through its own index.
+    const index = q.sessionPrefix
+      ? ""
+      : q.tool
+        ? "INDEXED BY events_tool_time"
+        : oneKind
+          ? "INDEXED BY events_type_time"
+          : "INDEXED BY events_time";
     const walk = index && indexed(q) ? withSessionSet(f, f.joinSessions ? sessions().newest : null) : f;
     const sql = `SELECT ${COLS}, NULL AS score FROM session_events e ${index} ${sessionJoin(walk)}
       ${walk.where.length ? `WHERE ${walk.where.join(" AND ")}` : ""}

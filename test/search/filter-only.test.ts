@@ -68,6 +68,12 @@ describe("filter-only search", () => {
         ["Bash"],
       ],
       [{ match: null, types: ["tool_call"], tool: "B", limit: 30 }, "e.tool_name = ?", ["B"]],
+      // The tool's own index compares without case, as the filter does.
+      [
+        { match: null, types: ["tool_call", "tool_result"], tool: "bash", limit: 30 },
+        "e.event_type IN ('tool_call', 'tool_result') AND e.tool_name = ? COLLATE NOCASE",
+        ["bash"],
+      ],
       [{ match: null, types: ["error"], limit: 30 }, "e.event_type = 'error'", []],
       [
         { match: null, types: ["test_result"], statuses: ["fail"], limit: 30 },
