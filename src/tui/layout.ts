@@ -69,7 +69,7 @@ function footer(b: Browser): string {
       ? "type to search · ↑↓ pick · Enter to the results · Esc back"
       : b.focus === "ask"
         ? "type a question · Enter asks the model · Esc cancels"
-        : "↑↓/jk move · Enter open · Tab pane · / search · A ask · R AI resume · 1-5 tabs · y copy · e export · r resume · ? help · q back";
+        : "? keys · ↑↓/jk move · Enter open · Tab pane · / search · A ask · R AI resume · 1-5 tabs · y copy · e export · r resume · q back";
   return b.style.dim(keys);
 }
 
