@@ -27,7 +27,7 @@ import { listThreads, resolveThread, threadTimeline } from "../threads/index.ts"
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
-import { withEndState } from "./end-state.ts";
+import { asksHowItEnded, ENDING_HITS, withEndState } from "./end-state.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
 import { type ExportDocument, exportDocument } from "./export/document.ts";
 import { withOpenFailures } from "./open-failures.ts";
@@ -260,16 +260,19 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     async search(req) {
       const searchMode = req.mode ?? "hybrid";
       const s = store();
+      const limit = req.limit ?? 20;
+      // "what was still failing": the ledger's failures of the hits' sessions lead (app/open-failures.ts); "did X
+      // work": what the outcomes of the requests about X rest on (app/end-state.ts). Both read the first ten hits.
+      const ending = asksHowItEnded(req.query, now());
       const result = await searchHybrid(s, req.query, {
         embedder: searchMode === "lexical" ? null : embedder(),
         mode: searchMode,
-        ...(req.limit !== undefined ? { limit: req.limit } : {}),
+        limit: ending ? Math.max(limit, ENDING_HITS) : limit,
         now: now(),
       });
-      // "what was still failing": the ledger's failures of the hits' sessions lead (app/open-failures.ts); "did X
-      // work": what the outcomes of the requests about X rest on (app/end-state.ts)
-      const limit = req.limit ?? 20;
-      return withEndState(s, withOpenFailures(s, result, now(), limit), now(), limit);
+      if (!ending) return result;
+      const answered = withEndState(s, withOpenFailures(s, result, now(), limit), now(), limit);
+      return { ...answered, hits: answered.hits.slice(0, limit) };
     },
     event: (ref) => eventAnswer(store(), ref),
     timeline: (req) => timelineWindow(store(), { now: now(), ...req }),

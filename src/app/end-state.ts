@@ -12,19 +12,29 @@ import type { ReadonlyStore } from "../store/types.ts";
 import { derivedEventId } from "../topology/ids.ts";
 import type { SessionEvent } from "../topology/types.ts";
 
-/** Hits read for the requests they name. */
-const READ = 10;
+/** Hits read for the requests they name (and for the sessions whose ledger is read, open-failures.ts). */
+export const ENDING_HITS = 10;
 /** Requests whose outcome is read. */
 const REQUESTS = 2;
 /** Share of a page the outcomes' evidence leads with. */
 const SHARE = 0.3;
+
+/** Whether a query asks how things ended: whether X worked, or what was still failing. */
+export function asksHowItEnded(query: string, now: Date): boolean {
+  try {
+    const name = intentOf(parseQuery(query, now), STOPWORDS)?.name;
+    return name === "end-state" || name === "still-failing";
+  } catch {
+    return false; // a malformed query is refused by the search itself, with the part that is wrong
+  }
+}
 
 /** The hits with what the requests about X ended on first, when the question asks whether X worked. */
 export function withEndState(store: ReadonlyStore, result: HybridResult, now: Date, limit: number): HybridResult {
   const parsed = parseQuery(result.query, now);
   if (intentOf(parsed, STOPWORDS)?.name !== "end-state") return result;
   const requests = new Map<string, SessionEvent>();
-  for (const hit of result.hits.slice(0, READ)) {
+  for (const hit of result.hits.slice(0, ENDING_HITS)) {
     const request = requestOf(store, hit);
     if (request && !requests.has(request.event_id)) requests.set(request.event_id, request);
     if (requests.size >= REQUESTS) break;

@@ -42,6 +42,9 @@ describe("search for what was still failing", () => {
       );
       const named = new Set(outcomes.flatMap((m) => [...((m["evidence"] as string[]) ?? []), m["reply"]]));
       for (const h of led) expect(named.has(h.event_id)).toBe(true);
+      // a short page is answered the same way: the first ten hits are read whatever the page's size
+      const short = await app.search({ query: "did running hoge.py work in the end", limit: 2 });
+      expect(short.hits.map((h) => h.event_id)).toEqual(hits.slice(0, 2).map((h) => h.event_id));
       const plain = await app.search({ query: "hoge.py", limit: 10 });
       expect(plain.hits.every((h) => h.why !== "what the request's outcome rests on")).toBe(true);
     } finally {
