@@ -146,13 +146,14 @@ function withHeadPrefetch(
         .map((h) => derivedEventId(h.event.event_id, "outcome", 0));
       const [rows, sessionRows] = db.many([
         {
+          // One array of ids, not IN (…) OR = ANY(…): an OR of the two made the planner scan every event.
           sql: `WITH RECURSIVE chain(event_id, parent_event_id, depth) AS (
            SELECT event_id, parent_event_id, 0 FROM session_events WHERE event_id = ANY($1::text[])
            UNION ALL
            SELECT p.event_id, p.parent_event_id, c.depth + 1 FROM chain c JOIN session_events p ON p.event_id = c.parent_event_id
            WHERE c.depth < 4)
          SELECT ${PG_EVENT_COLUMNS.replace("text", `substr(text, 1, ${HIT_HEAD_CHARS}) AS text`)} FROM session_events
-         WHERE event_id IN (SELECT event_id FROM chain WHERE depth > 0) OR event_id = ANY($2::text[])`,
+         WHERE event_id = ANY(ARRAY(SELECT event_id FROM chain WHERE depth > 0) || $2::text[])`,
           params: [ids, outcomes],
         },
         {

@@ -5,7 +5,7 @@
  * `findPgBin()` is null when the server binaries are missing, so suites can skip with the reason printed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,12 +48,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPg(): Promise<PgCluster> {
+/**
+ * `keep`: a folder whose cluster outlives the run (a benchmark's loaded database): made by initdb on first use,
+ * started again later, stopped but never removed.
+ */
+export async function startPg(opts: { keep?: string } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (bin === null) throw new Error(pgSkipReason()!);
   const root = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), "cairn-pg-"));
+  if (opts.keep) mkdirSync(opts.keep, { recursive: true });
+  const dir = opts.keep ?? mkdtempSync(join(tmpdir(), "cairn-pg-"));
   const data = join(dir, "data");
+  const made = existsSync(join(data, "PG_VERSION"));
   const run = (cmd: string, args: string[]) => {
     const full = root ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
     const r = spawnSync(full[0] as string, full[1] as string[], { encoding: "utf8", cwd: dir });
@@ -77,10 +83,11 @@ export async function startPg(): Promise<PgCluster> {
       }
       started = false;
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (!opts.keep) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    run(join(bin, "initdb"), ["-D", data, "-U", "cairn", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "-N"]);
+    if (!made)
+      run(join(bin, "initdb"), ["-D", data, "-U", "cairn", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "-N"]);
     // Loopback only, no Unix socket in a shared folder; fsync off: a test cluster needs no durability.
     const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=40`;
     run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-o", opts, "-w", "start"]);
@@ -100,7 +107,7 @@ export async function startPg(): Promise<PgCluster> {
         "-qAtc",
         sql,
       ]).trim();
-    psql("CREATE DATABASE cairn", "postgres");
+    if (!made) psql("CREATE DATABASE cairn", "postgres");
     const urlFor = (database: string, user = "cairn") => `postgres://${user}@127.0.0.1:${port}/${database}`;
     return {
       url: urlFor("cairn"),
