@@ -10,6 +10,7 @@ import { canResume, isCurrent } from "../topology/transcript.ts";
 import { type BatchSource, inThreadSource } from "./batch-source.ts";
 import { headHash, stillHolds, tailHash } from "./file-check.ts";
 import { emptyBatch, type ReadFileResult } from "./read-file.ts";
+import { applyRepoRemotes, type RepoRemotes } from "./repo-remotes.ts";
 import { statTranscript } from "./scan.ts";
 
 export type FileOutcome = "unchanged" | "appended" | "new" | "rewritten" | "unreadable" | "unrecognized";
@@ -36,6 +37,8 @@ export interface FileOptions {
   onBytes?: (bytes: number, settle: () => void) => void;
   /** Running totals the file adds to as it goes (so that a run stopped mid-file can say what it kept). */
   tally?: Tally;
+  /** Where sessions' repositories are looked up (their git remote names the project across homes). */
+  repos?: RepoRemotes;
 }
 
 export interface Tally {
@@ -145,6 +148,7 @@ export function* indexFileSteps(
         yield; // the source is still working: nothing to write yet
         continue;
       }
+      if (opts.repos) applyRepoRemotes(chunk.prepared.sessions, opts.repos);
       const added = store.writePrepared(chunk.prepared);
       // Saved mid-file, the position records the bytes read as the file's size: if the run stops here, the next
       // one sees a change and reads on from this offset.

@@ -14,6 +14,7 @@ import { inThreadSource } from "./batch-source.ts";
 import { applySourceChanges, findSourceChanges } from "./gone-and-moved.ts";
 import { type FileResult, indexFileSteps } from "./index-file.ts";
 import { type ParsePool, startParsePool } from "./parse-pool.ts";
+import { fsRepoRemotes, type RepoRemotes } from "./repo-remotes.ts";
 import { findTranscripts, statTranscript } from "./scan.ts";
 
 export { type FileOutcome, type FileResult, indexFile } from "./index-file.ts";
@@ -50,6 +51,8 @@ export interface IndexOptions {
   secrets?: boolean;
   /** Parse new files on a worker thread while this one writes (default: when it pays off). */
   parallel?: boolean;
+  /** Where sessions' git remotes are read (default: each repository's .git/config on this machine). */
+  repos?: RepoRemotes;
 }
 
 export interface IndexResult {
@@ -144,6 +147,7 @@ function startRun(opts: IndexOptions): { steps: Generator<void, void>; finish(in
 function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, void> {
   const store = opts.store;
   const now = opts.now ?? (() => new Date());
+  const repos = opts.repos ?? fsRepoRemotes();
   const files = listTranscripts(opts.paths);
   result.files = files.length;
   const stats = files.map((f) => {
@@ -209,6 +213,7 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
             chunkBytes: opts.chunkBytes,
             secrets: opts.secrets,
             tally: result,
+            repos,
             onBytes(bytes, settle) {
               group.bytes += bytes - read;
               read = bytes;
