@@ -180,6 +180,19 @@ CREATE TRIGGER bundle_drop AFTER DELETE ON session_events FOR EACH ROW
 INSERT INTO bundle_queue(anchor_id) SELECT id FROM session_events WHERE event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome');
 `,
   },
+  {
+    version: 3,
+    name: "newest-first indexes",
+    // Filter-only searches list events newest first (timestamp DESC NULLS LAST, id DESC): indexes in that order let
+    // the LIMIT stop after a page instead of sorting every event of a kind (2.4 s for decision: at 1.1 M events,
+    // 3 ms with the index). They serve since:/until: ranges as the indexes they replace did.
+    sql: `
+CREATE INDEX events_type_newest ON session_events(event_type, "timestamp" DESC NULLS LAST, id DESC);
+CREATE INDEX events_newest ON session_events("timestamp" DESC NULLS LAST, id DESC);
+DROP INDEX events_type_time;
+DROP INDEX events_time;
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);

@@ -24,9 +24,12 @@ export function pgFilters(q: EventQuery, from = 0): PgFilters {
     params.push(v);
     return `$${from + params.length}`;
   };
-  if (q.types?.length) where.push(`e.event_type = ANY(${p(q.types)}::text[])`);
-  if (q.providers?.length) where.push(`e.provider = ANY(${p(q.providers)}::text[])`);
-  if (q.statuses?.length) where.push(`e.status = ANY(${p(q.statuses)}::text[])`);
+  // One value as `=`: the planner reads (event_type, newest first) in order for it, never for `= ANY(…)`.
+  const oneOf = (col: string, values: readonly string[]) =>
+    values.length === 1 ? `${col} = ${p(values[0])}` : `${col} = ANY(${p(values)}::text[])`;
+  if (q.types?.length) where.push(oneOf("e.event_type", q.types));
+  if (q.providers?.length) where.push(oneOf("e.provider", q.providers));
+  if (q.statuses?.length) where.push(oneOf("e.status", q.statuses));
   if (q.sessionPrefix) where.push(`starts_with(e.session_id, ${p(q.sessionPrefix)})`);
   if (q.since) where.push(`e."timestamp" >= ${p(q.since)}`);
   if (q.until) where.push(`e."timestamp" <= ${p(q.until)}`);
