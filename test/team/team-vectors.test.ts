@@ -91,6 +91,7 @@ describe.skipIf(skip !== null)(
           query,
         ).toBe(true);
       }
+      expect(compared).toBeGreaterThan(20);
       // A search that narrows by kind ranks only that kind's bundles.
       const errors = JSON.parse(
         ok(cairn(["search", "--json", "--mode", "vector", "kind:error", "build failed", "--db", url], { env: home() })),
