@@ -205,17 +205,25 @@ async function ledgerCandidates(
   const out: PackCandidate[] = [];
   let section = "";
   let taken = 0;
+  let last: PackCandidate | null = null;
   for (const line of ledger.split("\n")) {
     if (line.startsWith("### ")) {
       section = line;
       taken = 0;
     }
-    if (endOnly && section && (!END_SECTIONS.test(section) || taken >= END_LINES)) continue;
     const id = citedIds(line)[0];
+    // a quoted fact ("**Goal** (turn 1):" with the words quoted below it) is one line
+    if (!id && last && /^(?:\s{2,}|>)\S/.test(line)) {
+      last.text = `${last.text} ${line.replace(/^(?:\s+|>\s*)/, "")}`.trim();
+      continue;
+    }
+    last = null;
+    if (endOnly && section && (!END_SECTIONS.test(section) || taken >= END_LINES)) continue;
     if (!id) continue;
     const event = store.getEventHead(id, 0);
     if (!event) continue;
-    out.push({ ...candidate(event, "ledger", "line"), text: line.replace(/\s*\[e:[^\]]*\]/g, "").trim() });
+    last = { ...candidate(event, "ledger", "line"), text: line.replace(/\s*\[e:[^\]]*\]/g, "").trim() };
+    out.push(last);
     taken++;
   }
   return out;

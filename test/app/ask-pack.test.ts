@@ -42,6 +42,9 @@ describe("evidencePack", () => {
       const pack = await evidencePack(app, { question: "what was asked?", session: session.session_id.slice(0, 8) });
       expect(pack.session_id).toBe(session.session_id);
       expect(pack.items[0]!.reason).toBe("ledger");
+      // a quoted fact carries its words, not only its label
+      const goal = pack.items.find((i) => i.text.startsWith("**Goal**"));
+      expect(goal?.text).toMatch(/^\*\*Goal\*\* \(turn \d+\): \S/);
       expect(pack.items.every((i) => i.session_id === session.session_id)).toBe(true);
     } finally {
       app.close();
