@@ -1,12 +1,14 @@
 /**
  * Reads a transcript file from a byte offset in bounded chunks and feeds complete lines to the resumable parser.
- * Memory stays bounded by the chunk size plus the longest line; a line longer than `maxLineBytes` is skipped and
- * reported, never buffered without limit. A line longer than a chunk is not copied chunk by chunk: its end is
- * found first, then it is read once into a buffer of its size.
+ * Memory stays bounded by the chunk size plus what is kept of the longest line. A line longer than a chunk is fed
+ * to a `LineClipper` as it is read, through the same read buffer, so a string of hundreds of MB in it is never
+ * held: only its head and tail are (readers/long-strings.ts). A line whose kept bytes pass `maxLineBytes` is
+ * skipped and reported, never buffered without limit.
  */
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { splitLines } from "../readers/lines.ts";
+import { type DecodedLine, LineClipper } from "../readers/long-strings.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
@@ -61,12 +63,10 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
   let bytesRead = 0;
   const fd = openSync(path, "r");
   try {
-    // The unconsumed start of a line, held while it is short. A line longer than a chunk is read straight into
-    // one buffer as large as the rest of the file (memory is only taken as it is written), and decoded from there
-    // once it ends: no chunk is copied twice.
+    // The unconsumed start of a line, held while it is short. A line longer than a chunk goes to the clipper
+    // chunk by chunk and is decoded from what it kept once it ends.
     let carry: Buffer = EMPTY;
-    let long: Buffer = EMPTY;
-    let longBytes = 0;
+    let clip: LineClipper | null = null;
     let readPos = offset;
     let skipping = false;
     const size = fstatSync(fd).size;
@@ -78,21 +78,15 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
       // the size seen at the start (a file still being written), whole chunks again.
       const left = size - readPos;
       const want = left >= 0 ? Math.max(1, Math.min(chunkBytes, left + 1)) : chunkBytes;
-      let into = scratch;
-      let at = 0;
-      if (longBytes > 0) {
-        if (long.length < longBytes + want) long = grow(long, longBytes, longBytes + want + chunkBytes);
-        into = long;
-        at = longBytes;
-      } else if (scratch.length < want) into = scratch = Buffer.allocUnsafe(want);
-      const n = readSync(fd, into, at, want, readPos);
+      if (scratch.length < want) scratch = Buffer.allocUnsafe(want);
+      const n = readSync(fd, scratch, 0, want, readPos);
       readPos += n;
       bytesRead += n;
       const eof = n < want;
-      const fresh = into.subarray(at, at + n);
+      const fresh = scratch.subarray(0, n);
       let buf: Buffer;
-      // Where the line that was longer than a chunk ends in `buf`, when this chunk ended one.
-      let longEnd = -1;
+      // The line longer than a chunk that ended in this chunk, decoded; `buf` is what follows it.
+      let longLine: (DecodedLine & { bytes: number }) | null = null;
       if (skipping) {
         // Inside an over-long line: drop bytes up to its end.
         const nl = fresh.indexOf(10);
@@ -105,58 +99,58 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
         line++;
         buf = fresh.subarray(nl + 1);
         skipping = false;
-      } else if (longBytes > 0 || (carry.length > 0 && !eof && fresh.indexOf(10) === -1)) {
-        if (longBytes === 0) {
-          // A line longer than a chunk starts: from here on it is read into its own buffer.
-          long = Buffer.allocUnsafe(Math.min(maxLine, Math.max(0, size - offset)) + 2 * chunkBytes);
-          carry.copy(long, 0);
-          fresh.copy(long, carry.length);
-          longBytes = carry.length + n;
+      } else if (clip !== null || (carry.length > 0 && !eof && fresh.indexOf(10) === -1)) {
+        if (clip === null) {
+          // A line longer than a chunk starts: from here on it goes through the clipper.
+          clip = new LineClipper(line);
+          clip.push(carry);
           carry = EMPTY;
-        } else longBytes += n;
-        if (longBytes > maxLine) {
-          yield tooLong(fd, path, offset, line, maxLine, state);
-          offset += longBytes;
-          long = EMPTY;
-          longBytes = 0;
-          skipping = true;
-          if (eof) break;
-          continue;
         }
         const nl = fresh.indexOf(10);
-        if (!eof && nl === -1) continue;
-        // A half-written last line waits for its writer.
-        if (nl === -1 && !opts.takeUnterminated) return { state, offset, line, pendingBytes: longBytes, bytesRead };
-        buf = long.subarray(0, longBytes);
-        if (nl !== -1) longEnd = longBytes - n + nl;
-        long = EMPTY;
-        longBytes = 0;
+        clip.push(nl === -1 ? fresh : fresh.subarray(0, nl));
+        if (nl === -1) {
+          if (clip.keptBytes > maxLine) {
+            yield tooLong(fd, path, offset, line, maxLine, state);
+            offset += clip.bytes;
+            clip = null;
+            skipping = true;
+            if (eof) break;
+            continue;
+          }
+          if (!eof) continue;
+          // A half-written last line waits for its writer.
+          if (!opts.takeUnterminated) return { state, offset, line, pendingBytes: clip.bytes, bytesRead };
+        }
+        longLine = { ...clip.finish(), bytes: clip.bytes + (nl === -1 ? 0 : 1) };
+        clip = null;
+        buf = nl === -1 ? EMPTY : fresh.subarray(nl + 1);
       } else buf = carry.length > 0 ? Buffer.concat([carry, fresh]) : fresh;
       carry = EMPTY;
-      if (state === null && offset === 0 && isSqliteHeader(buf)) return yield* readDatabase(path, size);
+      if (state === null && longLine === null && offset === 0 && isSqliteHeader(buf))
+        return yield* readDatabase(path, size);
       if (state === null) {
-        if (!eof && buf.indexOf(10) === -1) {
+        if (longLine === null && !eof && buf.indexOf(10) === -1) {
           // The first line is longer than a chunk: its format shows once it is whole.
           carry = Buffer.from(buf);
           continue;
         }
-        state = detect(path, buf);
+        state = detect(path, buf, longLine?.text);
         if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
         if (state.wholeFile) return yield* readWhole(fd, path, state);
       }
-      const split =
-        longEnd >= 0 && line > 1
-          ? splitAfterLong(buf, longEnd, line, eof && (opts.takeUnterminated ?? false))
-          : splitLines(buf, line, eof && (opts.takeUnterminated ?? false));
+      const first = longLine ? line + 1 : line;
+      const split = splitLines(buf, first, eof && (opts.takeUnterminated ?? false));
       const badLines = isUtf8(buf.subarray(0, split.consumed))
         ? []
-        : notUtf8(path, buf.subarray(0, split.consumed), line);
+        : notUtf8(path, buf.subarray(0, split.consumed), first);
+      if (longLine) {
+        split.lines.unshift({ text: longLine.text, line });
+        if (!longLine.utf8) badLines.unshift(utf8Problem(path, line, longLine.text));
+        offset += longLine.bytes;
+      }
       offset += split.consumed;
       line = split.nextLine;
       carry = Buffer.from(buf.subarray(split.consumed));
-      // A long line's bytes are decoded now: give their memory back before parsing doubles it (detaching the
-      // buffer frees it at once; the garbage collector would take its time).
-      if (longEnd >= 0) (buf.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
       buf = EMPTY;
       if (split.lines.length > 0) {
         const parsed = parseTranscript(split.lines, state);
@@ -183,31 +177,9 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
   }
 }
 
-/** A larger buffer with the first `used` bytes of `buf` (a file that grows while its long line is read). */
-function grow(buf: Buffer, used: number, size: number): Buffer {
-  const bigger = Buffer.allocUnsafe(size);
-  buf.copy(bigger, 0, 0, used);
-  return bigger;
-}
-
-/**
- * `splitLines` for a buffer that starts with a line known to end at `end` (its newline): that line is decoded
- * without being scanned again, the rest is split as usual.
- */
-function splitAfterLong(buf: Buffer, end: number, line: number, final: boolean): ReturnType<typeof splitLines> {
-  const textEnd = end > 0 && buf[end - 1] === 13 ? end - 1 : end;
-  const first = { text: buf.toString("utf8", 0, textEnd), line };
-  const rest = splitLines(buf.subarray(end + 1), line + 1, final);
-  return {
-    lines: [first, ...rest.lines],
-    consumed: end + 1 + rest.consumed,
-    nextLine: rest.nextLine,
-    rest: rest.rest,
-  };
-}
-
 /** The first lines tell the format; decode only those (at most 64 KiB), not a whole chunk per file. */
-function detect(path: string, buf: Buffer): TranscriptState | null {
+function detect(path: string, buf: Buffer, longFirst?: string): TranscriptState | null {
+  if (longFirst !== undefined) return startTranscript(path, [longFirst.slice(0, 64 * 1024)]);
   let end = 0;
   for (let n = 0; n < 8 && end < buf.length; n++) {
     const nl = buf.indexOf(10, end);
@@ -257,18 +229,20 @@ function notUtf8(path: string, bytes: Buffer, firstLine: number): Problem[] {
     const nl = bytes.indexOf(10, start);
     const end = nl === -1 ? bytes.length : nl;
     const text = bytes.subarray(start, end);
-    if (!isUtf8(text)) {
-      out.push({
-        source_file: path,
-        source_line: line,
-        reason: "invalid UTF-8; the bad bytes were read as U+FFFD",
-        excerpt: text.subarray(0, 160).toString("utf8"),
-      });
-    }
+    if (!isUtf8(text)) out.push(utf8Problem(path, line, text.subarray(0, 160).toString("utf8")));
     start = end + 1;
     line++;
   }
   return out;
+}
+
+function utf8Problem(path: string, line: number, text: string): Problem {
+  return {
+    source_file: path,
+    source_line: line,
+    reason: "invalid UTF-8; the bad bytes were read as U+FFFD",
+    excerpt: text.slice(0, 160),
+  };
 }
 
 /** A file that is one JSON document: all of it, as one line, whatever ends it. */
