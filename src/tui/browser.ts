@@ -15,7 +15,7 @@ import { type Lines, NO_LINES } from "./lines.ts";
 import { inThreadSearch, type SearchBackend } from "./search-thread.ts";
 import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
-import { type SessionThreads, threadsOf } from "./threads-tab.ts";
+import type { SessionThreads } from "./threads-tab.ts";
 import { TimelineView } from "./timeline-window.ts";
 
 export const TABS = ["timeline", "event", "brief", "threads", "ask"] as const;
@@ -91,6 +91,7 @@ export class Browser {
   readonly host: BrowserHost;
   private readonly actions: Readonly<Record<string, BrowserAction>>;
   private readonly askService: AskService | null;
+  private readonly work: SearchBackend;
 
   constructor(app: ReadCairn, style: Style, host: BrowserHost, parts: BrowserParts = {}) {
     this.app = app;
@@ -99,6 +100,7 @@ export class Browser {
     this.actions = parts.actions ?? {};
     this.askService = parts.ask ?? null;
     const search = parts.search ?? inThreadSearch(app, {});
+    this.work = search;
     this.searcher = new Searcher(
       search,
       (outcome) => {
@@ -238,10 +240,24 @@ export class Browser {
       if (row) this.showEvent(row.event_id);
     }
     if (tab === "brief" && this.brief?.sessionId !== open.session_id) this.loadBrief(open.session_id);
-    if (tab === "threads" && this.threads?.sessionId !== open.session_id) {
-      this.threads = threadsOf(this.app, open.session_id);
-      this.cursors.threads.moveTo(0);
-    }
+    if (tab === "threads" && this.threads?.sessionId !== open.session_id) this.loadThreads(open.session_id);
+  }
+
+  /** Reads the session's threads in the search thread: on a large index that walks every session for seconds. */
+  private loadThreads(sessionId: string): void {
+    const mine: SessionThreads = { sessionId, threads: null, error: null };
+    this.threads = mine;
+    this.cursors.threads.moveTo(0);
+    this.work.threads(sessionId).then(
+      (read) => {
+        if (this.threads === mine) this.threads = read;
+        this.host.requestRender();
+      },
+      (error: unknown) => {
+        mine.error = error instanceof Error ? error.message : String(error);
+        this.host.requestRender();
+      },
+    );
   }
 
   private loadBrief(sessionId: string): void {

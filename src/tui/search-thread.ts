@@ -9,10 +9,13 @@ import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
 import { type Env, isTeamIndex } from "../app/open.ts";
 import { runSearch, type SearchAsk, type SearchReply } from "./search-run.ts";
 import type { SearchWorkerData } from "./search-worker.ts";
+import type { SessionThreads } from "./threads-tab.ts";
 
 export interface SearchBackend {
   /** Resolves with the answer, or rejects with the error said in one line. */
   search(query: string, limit: number): Promise<SearchAnswer>;
+  /** The Threads tab's reading (seconds on a large index: it walks every session). */
+  threads(sessionId: string): Promise<SessionThreads>;
   readonly where: "worker" | "ui thread";
   /** Gets ready for a search soon (the search field opened). */
   warm(): void;
@@ -21,14 +24,22 @@ export interface SearchBackend {
 
 function settle(reply: SearchReply): SearchAnswer {
   if ("error" in reply) throw new Error(reply.error);
+  if (!("answer" in reply)) throw new Error("the search thread answered another question");
   return reply.answer;
 }
 
-export function inThreadSearch(app: Pick<ReadCairn, "search">, env: Env): SearchBackend {
+function settleThreads(reply: SearchReply): SessionThreads {
+  if ("error" in reply) throw new Error(reply.error);
+  if (!("threads" in reply)) throw new Error("the search thread answered another question");
+  return reply.threads;
+}
+
+export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
   let id = 0;
   return {
     where: "ui thread",
-    search: async (query, limit) => settle(await runSearch(app, env, { id: ++id, query, limit })),
+    search: async (query, limit) => settle(await runSearch(app, env, { id: ++id, kind: "search", query, limit })),
+    threads: async (sessionId) => settleThreads(await runSearch(app, env, { id: ++id, kind: "threads", sessionId })),
     warm() {},
     close() {},
   };
@@ -67,17 +78,22 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
     started = w;
     return w;
   };
+  const send = (ask: SearchAsk) =>
+    new Promise<SearchReply>((resolve) => {
+      waiting.set(ask.id, resolve);
+      worker().postMessage(ask);
+    });
   let id = 0;
   return {
     where: "worker",
     search(query, limit) {
       // A worker that died leaves the searches to the UI's thread rather than to nothing.
       if (broken) return here.search(query, limit);
-      const ask: SearchAsk = { id: ++id, query, limit };
-      return new Promise<SearchReply>((resolve) => {
-        waiting.set(ask.id, resolve);
-        worker().postMessage(ask);
-      }).then(settle);
+      return send({ id: ++id, kind: "search", query, limit }).then(settle);
+    },
+    threads(sessionId) {
+      if (broken) return here.threads(sessionId);
+      return send({ id: ++id, kind: "threads", sessionId }).then(settleThreads);
     },
     warm() {
       if (!broken) worker();

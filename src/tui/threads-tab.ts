@@ -14,7 +14,9 @@ const LAST_EVENTS = 12;
 
 export interface SessionThreads {
   sessionId: string;
-  threads: Array<{ thread: Thread; last: SessionTimelineRow[] }>;
+  /** Null while they are being read. */
+  threads: Array<{ thread: Thread; last: SessionTimelineRow[] }> | null;
+  error: string | null;
 }
 
 /** The threads holding `sessionId` (as a root or a folded subagent), with their latest events. */
@@ -23,6 +25,7 @@ export function threadsOf(app: ReadCairn, sessionId: string): SessionThreads {
   const mine = all.filter((t) => t.sessions.some((s) => s.session_id === sessionId));
   return {
     sessionId,
+    error: null,
     threads: mine.map((thread) => ({
       thread,
       last: app.threadTimeline({ thread: thread.thread_id, limit: LAST_EVENTS }).rows,
@@ -31,6 +34,8 @@ export function threadsOf(app: ReadCairn, sessionId: string): SessionThreads {
 }
 
 export function threadLines(st: SessionThreads, width: number, style: Style, wrap: Wrap): Line[] {
+  if (st.error) return wrap(st.error, width).map((w) => ({ text: style.red(w) }));
+  if (st.threads === null) return [{ text: style.dim("reading the threads (every session is compared)…") }];
   if (st.threads.length === 0) return [{ text: style.dim("this session is in no thread (it has no main session)") }];
   const out: Line[] = [];
   for (const { thread: t, last } of st.threads) {
