@@ -170,7 +170,7 @@ function clipped(headBytes: Buffer, tailBytes: Buffer, total: number, line: numb
   const left = total - head.bytes - (tailBytes.length - tail.bytes);
   const mib = (left / (1024 * 1024)).toFixed(1);
   return {
-    text: `${head.text}\n\n[… ${mib} MiB of this text are left out of cairn's index; the transcript has it whole, line ${line} …]\n\n${tail.text}`,
+    text: `${head.text}\n\n[… ${mib} MiB of this text are left out of cairn's index; the transcript has it whole, line ${line}: cairn show <id> --source …]\n\n${tail.text}`,
     utf8: isUtf8(headBytes.subarray(0, head.bytes)) && isUtf8(tailBytes.subarray(tail.bytes)),
   };
 }

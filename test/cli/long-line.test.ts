@@ -61,15 +61,14 @@ describe("cairn index on a very long line", () => {
     const run = indexWithPeak(big, "big");
 
     const db = new Database(run.db, { readonly: true });
-    const text = db
-      .prepare("SELECT text FROM session_events WHERE event_type = 'tool_result' ORDER BY length(text) DESC")
-      .pluck()
-      .get() as string;
+    const { text, event_id: id } = db
+      .prepare("SELECT text, event_id FROM session_events WHERE event_type = 'tool_result' ORDER BY length(text) DESC")
+      .get() as { text: string; event_id: string };
     db.close();
     expect(text.startsWith("first: quokka started\n")).toBe(true);
     expect(text.endsWith("last: wombat finished")).toBe(true);
     expect(text).toMatch(
-      /\[… [\d.]+ MiB of this text are left out of cairn's index; the transcript has it whole, line 2 …\]/,
+      /\[… [\d.]+ MiB of this text are left out of cairn's index; the transcript has it whole, line 2: cairn show <id> --source …\]/,
     );
     expect(text.length).toBeLessThan(2 * MB);
     for (const word of ["quokka", "wombat"]) {
@@ -81,6 +80,15 @@ describe("cairn index on a very long line", () => {
     expect(hit.code, hit.stderr).toBe(0);
     const first = (JSON.parse(hit.stdout) as { hits: Array<{ event_type: string; source_line: number }> }).hits[0];
     expect(first).toMatchObject({ event_type: "user_message", source_line: 3 });
+    // The transcript still has the whole line, and `show --source` prints it as written.
+    const source = cairn(["show", id, "--source", "--db", run.db], { env: { HOME: join(dir, "home") } });
+    expect(source.code, source.stderr).toBe(0);
+    expect(source.stdout.length).toBe(size);
+    expect(source.stdout.startsWith('{"type":"message","id":"m1"')).toBe(true);
+    expect(source.stdout.endsWith('last: wombat finished"}],"isError":false}}\n')).toBe(true);
+    expect(
+      cairn(["show", "nosuchevent", "--source", "--db", run.db], { env: { HOME: join(dir, "home") } }).code,
+    ).not.toBe(0);
     // Held whole in one row, the text cost about 3.1 times its size (its bytes and SQLite's two copies); read
     // through the clipper, what is held is its ends and one read buffer (measured about 0.5 on a 96 MiB line and
     // 0.2 on a 200 MiB one: the read buffers the garbage collector has not taken back yet, not the line).

@@ -46,7 +46,9 @@ describe("LineClipper", () => {
     expect(value.after).toBe("kept");
     expect(value.output.startsWith("[000000] build step")).toBe(true);
     expect(value.output.endsWith(`${rows.at(-1)}\n`)).toBe(true);
-    expect(value.output).toMatch(/\[… [\d.]+ MiB of this text are left out of cairn's index; .* line 7 …\]/);
+    expect(value.output).toMatch(
+      /\[… [\d.]+ MiB of this text are left out of cairn's index; .* line 7: cairn show <id> --source …\]/,
+    );
     // Cut where a row ends: every row kept is whole.
     const kept = value.output.split("\n").filter((r) => /^\[\d/.test(r));
     for (const r of kept) expect(r).toMatch(/^\[\d{6}\] build step "ok" é$/);

@@ -1,0 +1,40 @@
+/**
+ * One line of a transcript as the agent wrote it, streamed from the file: what `cairn show --source` prints. The
+ * index keeps a very long string's head and tail only (readers/long-strings.ts); the transcript has the whole of
+ * it while it exists, and this reads it back without holding the line in memory.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+
+const CHUNK = 1024 * 1024;
+
+/** Writes line `line` (1-based) of `path` without its newline; false when the file has fewer lines. */
+export function streamSourceLine(path: string, line: number, write: (bytes: Buffer) => void): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let at = 1;
+    let found = line === 1;
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) return found;
+      pos += n;
+      const view = buf.subarray(0, n);
+      let from = 0;
+      while (from < n) {
+        const nl = view.indexOf(10, from);
+        if (at === line) {
+          const end = nl === -1 ? n : nl;
+          if (end > from) write(Buffer.from(view.subarray(from, end)));
+          if (nl !== -1) return true;
+          break;
+        }
+        if (nl === -1) break;
+        at++;
+        from = nl + 1;
+        if (at === line) found = true;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
