@@ -7,10 +7,11 @@
 import type { HybridHit, HybridResult } from "../search/hybrid.ts";
 import { intentOf } from "../search/intent.ts";
 import { parseQuery } from "../search/query.ts";
-import { hitBuilder, STOPWORDS } from "../search/search.ts";
+import { STOPWORDS } from "../search/search.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import { derivedEventId } from "../topology/ids.ts";
 import type { SessionEvent } from "../topology/types.ts";
+import { pinHits } from "./pin-hits.ts";
 
 /** Hits read for the requests they name (and for the sessions whose ledger is read, open-failures.ts). */
 export const ENDING_HITS = 10;
@@ -49,17 +50,12 @@ export function withEndState(store: ReadonlyStore, result: HybridResult, now: Da
     const reply = outcome.meta["reply"];
     for (const id of [...evidence, reply]) if (typeof id === "string" && id !== request.event_id) picked.push(id);
   }
-  const lead = [...new Set(picked)].slice(0, Math.ceil(limit * SHARE));
-  if (lead.length === 0) return result;
-  const toHit = hitBuilder(store, parsed);
-  const pinned: HybridHit[] = [];
-  for (const id of lead) {
-    const event = store.getEventHead(id, 4000);
-    if (event)
-      pinned.push({ ...toHit(event, null), fused: 0, signals: [], why: "what the request's outcome rests on" });
-  }
-  const have = new Set(pinned.map((h) => h.event_id));
-  return { ...result, hits: [...pinned, ...result.hits.filter((h) => !have.has(h.event_id))].slice(0, limit) };
+  return pinHits(store, result, parsed, {
+    ids: picked,
+    why: "what the request's outcome rests on",
+    limit,
+    share: SHARE,
+  });
 }
 
 /**

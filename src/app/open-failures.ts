@@ -8,12 +8,13 @@ import { checksOf } from "../resume/checks.ts";
 import { failuresOf } from "../resume/failures.ts";
 import type { LedgerCheck, LedgerFailure } from "../resume/ledger-types.ts";
 import { loadTimeline } from "../resume/timeline.ts";
-import type { HybridHit, HybridResult } from "../search/hybrid.ts";
+import type { HybridResult } from "../search/hybrid.ts";
 import { intentOf } from "../search/intent.ts";
 import { parseQuery } from "../search/query.ts";
-import { evidenceChain, hitBuilder, STOPWORDS } from "../search/search.ts";
+import { evidenceChain, STOPWORDS } from "../search/search.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
+import { pinHits } from "./pin-hits.ts";
 
 /** Sessions whose ledger is read: those of the first hits. */
 const SESSIONS = 3;
@@ -69,17 +70,7 @@ export function withOpenFailures(store: ReadonlyStore, result: HybridResult, now
     about.sort((a, b) => Number(b.open) - Number(a.open) || b.last - a.last);
     for (const f of about) picked.push(...[...f.cites].reverse());
   }
-  const lead = [...new Set(picked)].slice(0, Math.ceil(limit * SHARE));
-  if (lead.length === 0) return result;
-  const toHit = hitBuilder(store, parsed);
-  const pinned: HybridHit[] = [];
-  for (const id of lead) {
-    const event = store.getEventHead(id, 4000);
-    if (!event) continue;
-    pinned.push({ ...toHit(event, null), fused: 0, signals: [], why: "a failure of the session's ledger" });
-  }
-  const have = new Set(pinned.map((h) => h.event_id));
-  return { ...result, hits: [...pinned, ...result.hits.filter((h) => !have.has(h.event_id))].slice(0, limit) };
+  return pinHits(store, result, parsed, { ids: picked, why: "a failure of the session's ledger", limit, share: SHARE });
 }
 
 /** The session's failures and failing checks as its ledger reads them, each with the text it is matched on. */

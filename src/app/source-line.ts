@@ -3,12 +3,25 @@
  * index keeps a very long string's head and tail only (readers/long-strings.ts); the transcript has the whole of
  * it while it exists, and this reads it back without holding the line in memory.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 
 const CHUNK = 1024 * 1024;
 
-/** Writes line `line` (1-based) of `path` without its newline; false when the file has fewer lines. */
-export function streamSourceLine(path: string, line: number, write: (bytes: Buffer) => void): boolean {
+/**
+ * Writes line `line` (1-based) of `path` without its newline: "gone" when the transcript no longer exists,
+ * "no-line" when it has fewer lines (or is a database, whose records have no lines).
+ */
+export function streamSourceLine(
+  path: string,
+  line: number,
+  write: (bytes: Buffer) => void,
+): "ok" | "gone" | "no-line" {
+  if (!existsSync(path)) return "gone";
+  if (line < 1) return "no-line";
+  return streamLine(path, line, write) ? "ok" : "no-line";
+}
+
+function streamLine(path: string, line: number, write: (bytes: Buffer) => void): boolean {
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.allocUnsafe(CHUNK);

@@ -23,12 +23,16 @@ import { PG_EVENT_COLUMNS, pgEvent } from "./pg-read.ts";
 import { pgFilters, sessionJoinOf } from "./pg-search.ts";
 import { hitsOf, pgVectorNearest, pgVectorRefresh } from "./pg-vector.ts";
 import type { EventQuery } from "./query-types.ts";
-import { type BitChunk, bitBytes, encodeVector, nearestByBits, toChunk } from "./vector-codes.ts";
-
-/** As in SQLite: slots per chunk of sign bits, and how many candidates the codes rank. */
-const CHUNK_SLOTS = 4_096;
-const MIN_CANDIDATES = 400;
-const MAX_CANDIDATES = 16_000;
+import {
+  type BitChunk,
+  bitBytes,
+  CHUNK_SLOTS,
+  encodeVector,
+  MAX_CANDIDATES,
+  MIN_CANDIDATES,
+  nearestByBits,
+  toChunk,
+} from "./vector-codes.ts";
 
 /** sqlite-vec's `vec_distance_cosine` on int8 vectors: integer sums, roots and division in double, a float result. */
 export function codeDistance(a: Uint8Array, b: Uint8Array): number {

@@ -22,13 +22,16 @@ import {
 import type { EventQuery } from "./query-types.ts";
 import { EVENT_COLUMNS, toEvent } from "./sqlite-read.ts";
 import { filters } from "./sqlite-search.ts";
-import { type BitChunk, bitBytes, encodeVector, nearestByBits, toChunk } from "./vector-codes.ts";
-
-/** Slots per chunk of sign bits: 4,096 × 32 bytes for a 256-dimensional vector, rewritten as it fills. */
-const CHUNK_SLOTS = 4_096;
-/** Candidates ranked by their codes per query: enough that the bits' approximation rarely loses a neighbour. */
-const MIN_CANDIDATES = 400;
-const MAX_CANDIDATES = 16_000;
+import {
+  type BitChunk,
+  bitBytes,
+  CHUNK_SLOTS,
+  encodeVector,
+  MAX_CANDIDATES,
+  MIN_CANDIDATES,
+  nearestByBits,
+  toChunk,
+} from "./vector-codes.ts";
 
 const COLS = EVENT_COLUMNS.split(", ")
   .map((c) => `e.${c}`)

@@ -5,6 +5,12 @@
  * candidates, and ranks only those by the cosine of their codes. Pure typed-array code; the store persists it.
  */
 
+/** Slots per chunk of sign bits: 4,096 × 32 bytes for a 256-dimensional vector, rewritten as it fills. */
+export const CHUNK_SLOTS = 4_096;
+/** Candidates ranked by their codes per query: enough that the bits' approximation rarely loses a neighbour. */
+export const MIN_CANDIDATES = 400;
+export const MAX_CANDIDATES = 16_000;
+
 export interface VectorCode {
   code: Buffer;
   bits: Buffer;

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { ResolvedEdge } from "../../app/event.ts";
 import { streamSourceLine } from "../../app/source-line.ts";
@@ -61,15 +60,13 @@ export const showCommand: Command = {
 };
 
 function printSource(io: CliIo, file: string, line: number): number {
-  if (!existsSync(file)) {
-    io.stderr.write(`cairn show: the transcript is gone: ${file}\n`);
-    return 1;
-  }
   // Pieces are decoded as they come, so a character split between two reads is written whole.
   const decoder = new StringDecoder("utf8");
-  // A database transcript (OpenCode, Kilo) has no lines to print.
-  if (line < 1 || !streamSourceLine(file, line, (bytes) => io.stdout.write(decoder.write(bytes)))) {
-    io.stderr.write(`cairn show: ${file} has no line ${line}\n`);
+  const found = streamSourceLine(file, line, (bytes) => io.stdout.write(decoder.write(bytes)));
+  if (found !== "ok") {
+    io.stderr.write(
+      `cairn show: ${found === "gone" ? `the transcript is gone: ${file}` : `${file} has no line ${line}`}\n`,
+    );
     return 1;
   }
   io.stdout.write(`${decoder.end()}\n`);
