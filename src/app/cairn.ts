@@ -46,7 +46,7 @@ import type {
   VectorOutcome,
   WatchRequest,
 } from "./indexing.ts";
-import { dbPathFor, type Env, givenOpener, type Opener, readOpener, writeOpener } from "./open.ts";
+import { dbPathFor, type Env, givenOpener, loadTeamStore, type Opener, readOpener, writeOpener } from "./open.ts";
 import { listSecrets, type PurgeAnswer, purgeSecrets, type SecretsAnswer, type SecretsRequest } from "./secrets.ts";
 import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
 import { cairnVersion } from "./version.ts";
@@ -209,6 +209,9 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   const dbPath = opts.store
     ? opts.store.path
     : dbPathFor(opts.db === undefined || isPgUrl(opts.db) ? opts.db : resolve(cwd, opts.db), env);
+  // A team index opens synchronously on first use: its modules start loading now, so that the first answer (or the
+  // CLI, which waits for them) finds them loaded.
+  if (!opts.store && isPgUrl(dbPath)) void loadTeamStore().catch(() => undefined);
   const opener: Opener<ReadonlyStore & Closable> = opts.store
     ? givenOpener(opts.store)
     : mode === "write"

@@ -3,15 +3,36 @@
  * written by an older cairn is reported, not upgraded); until it exists every question says how to make it, and
  * once `cairn index` has made it the next question opens it. Write mode opens it with its migrations.
  */
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { resolveDbPath } from "../indexer/db-path.ts";
-import { isPgUrl, openPgStore } from "../store/pg-store.ts";
+import { isPgUrl } from "../store/pg-url.ts";
 import { openReadonlyIndex } from "../store/sqlite-readonly.ts";
 import { type Closable, openStore } from "../store/sqlite-store.ts";
 import type { ReadonlyStore, Store } from "../store/types.ts";
 import { identityFrom } from "./machine.ts";
 
 export type Env = Record<string, string | undefined>;
+
+type TeamStoreModule = typeof import("../store/pg-store.ts");
+let teamModule: TeamStoreModule | null = null;
+
+/**
+ * Loads the team store (PostgreSQL, a dozen modules and a worker bridge) ahead of a team index's first open, which
+ * is synchronous. A command on a SQLite index never loads it (docs/performance.md). The CLI and `createCairn` call
+ * this when the index is a `postgres://` one.
+ */
+export async function loadTeamStore(): Promise<void> {
+  teamModule ??= await import("../store/pg-store.ts");
+}
+
+/** The team store's module: loaded already, else required now (an in-process caller that opened without waiting). */
+function teamStore(): TeamStoreModule {
+  if (teamModule) return teamModule;
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  teamModule = createRequire(import.meta.url)(`../store/pg-store${ext}`) as TeamStoreModule;
+  return teamModule;
+}
 
 /** Whether a `--db` value names a team index on PostgreSQL rather than a SQLite file. */
 export function isTeamIndex(db: string): boolean {
@@ -41,7 +62,7 @@ export function readOpener(path: string, env: Env = process.env): Opener<Readonl
   return {
     get() {
       open ??= isPgUrl(path)
-        ? { store: openPgStore(path, identityFrom(env), { readonly: true }), notice: null }
+        ? { store: teamStore().openPgStore(path, identityFrom(env), { readonly: true }), notice: null }
         : openReadonlyIndex(path);
       return open.store;
     },
@@ -58,7 +79,7 @@ export function writeOpener(path: string, env: Env = process.env): Opener<Store>
   let store: Store | null = null;
   return {
     get() {
-      store ??= isPgUrl(path) ? openPgStore(path, identityFrom(env)) : openStore(path);
+      store ??= isPgUrl(path) ? teamStore().openPgStore(path, identityFrom(env)) : openStore(path);
       return store;
     },
     notice: () => null,

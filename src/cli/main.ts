@@ -3,6 +3,7 @@ import "./node-guard.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cairnVersion } from "../app/version.ts";
+import { isPgUrl } from "../store/pg-url.ts";
 import { takeColorFlag, useColor } from "./color.ts";
 import { reportError } from "./exit.ts";
 import { type CliIo, UsageError } from "./io.ts";
@@ -71,10 +72,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
+    // A team index opens synchronously once a command asks; its modules are loaded only when one is named.
+    if (namesTeamIndex(rest, io.env)) await (await import("../app/open.ts")).loadTeamStore();
     return await command.run(rest, io);
   } catch (error) {
     return reportError(io, name, error, json);
   }
+}
+
+function namesTeamIndex(argv: readonly string[], env: CliIo["env"]): boolean {
+  return (
+    isPgUrl(env["CAIRN_DB"] ?? "") ||
+    argv.some((a, i) => isPgUrl(a.replace(/^--[a-z-]+=/, "")) || (a === "--db" && isPgUrl(argv[i + 1] ?? "")))
+  );
 }
 
 function isEntryPoint(): boolean {
