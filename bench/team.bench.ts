@@ -70,15 +70,23 @@ function indexInto(name: string, store: Parameters<typeof indexPaths>[0]["store"
 function searchTimes(name: string, store: ReadonlyStore): void {
   for (const q of queries) search(store, q, { limit: 20 }); // warm
   const times: number[] = [];
+  const byQuery = new Map<string, number[]>(queries.map((q) => [q, []]));
   for (let round = 0; round < 5; round++)
     for (const q of queries) {
       const t = performance.now();
       search(store, q, { limit: 20 });
-      times.push(performance.now() - t);
+      const ms = performance.now() - t;
+      times.push(ms);
+      byQuery.get(q)!.push(ms);
     }
   times.sort((a, b) => a - b);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const slowest = [...byQuery]
+    .sort((a, b) => median(b[1]) - median(a[1]))
+    .slice(0, 3)
+    .map(([q, xs]) => `${q} ${median(xs).toFixed(0)} ms`);
   console.log(
-    `search ${name} at ${store.counts().events} events (warm, lexical, load ${loadavg()[0]!.toFixed(1)}): p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+    `search ${name} at ${store.counts().events} events (warm, lexical, load ${loadavg()[0]!.toFixed(1)}): p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms; slowest (median): ${slowest.join(", ")}`,
   );
 }
 

@@ -1,7 +1,8 @@
 /**
- * Event search on PostgreSQL: text queries match the `tsvector` column through its GIN index and rank by
- * `ts_rank` with the column weights (the score is the negated rank, so lower is better as with BM25); filter-only
- * queries list events newest first from the time indexes. Same filters and order as the SQLite search.
+ * Event search on PostgreSQL: text queries match the `tsvector` column and rank in the RUM index by its distance
+ * (`pg-rum.ts`), or, where the server has no RUM, through the GIN index by `ts_rank` with the column weights (the
+ * negated rank). Either way the score is lower for better, as with BM25. Filter-only queries list events newest
+ * first from the time indexes. Same filters as the SQLite search.
  */
 
 import { facetToken } from "./fts-text.ts";
@@ -69,7 +70,7 @@ export function sessionJoinOf(f: PgFilters): string {
 
 type Row = Record<string, unknown> & { score: number | null };
 
-export function createPgSearch(db: PgConnection) {
+export function createPgSearch(db: PgConnection, opts: { rum: boolean }) {
   const toHits = (rows: Row[]): EventHit[] =>
     rows.map((r) => ({ event: pgEvent(r as never), score: r.score === null ? null : Number(r.score) }));
 
@@ -87,11 +88,41 @@ export function createPgSearch(db: PgConnection) {
     const f = pgFilters(q, 2);
     const fq = facets(q);
     const match = fq ? `(${text}) & ${fq}` : text;
+    const where = f.where.length ? `AND ${f.where.join(" AND ")}` : "";
     const sql = `SELECT ${PG_E_COLUMNS}, -ts_rank('${RANK_WEIGHTS}', e.fts, $1::tsquery) AS score
-      FROM session_events e ${sessionJoinOf(f)}
-      WHERE e.fts @@ $1::tsquery ${f.where.length ? `AND ${f.where.join(" AND ")}` : ""}
-      ORDER BY score, e.event_id LIMIT $2`;
-    return toHits(db.query<Row>(sql, [match, ...[q.limit], ...f.params]));
+      FROM session_events e ${sessionJoinOf(f)} WHERE e.fts @@ $1::tsquery ${where} ORDER BY score, e.event_id LIMIT $2`;
+    return toHits(db.query<Row>(sql, [match, q.limit, ...f.params]));
+  }
+
+  /**
+   * RUM hands matches over in its distance order, so the inner LIMIT stops after a page (a second sort key there
+   * would make it sort every match; events tied at the page's edge come in the index's order). Facets stay out of
+   * the query: a kind or provider token matches a large part of the index, and RUM would rank all of it; the
+   * column filters check them on the page's rows instead. The planner, which cannot tell how many events match,
+   * would often pick a bitmap scan and rank every match from the table, so bitmap scans are off for this query.
+   */
+  function rankedRum(q: EventQuery, text: string): EventHit[] {
+    const f = pgFilters(q, 2);
+    const where = f.where.length ? `AND ${f.where.join(" AND ")}` : "";
+    const sql = `SELECT * FROM (SELECT ${PG_E_COLUMNS}, e.fts <=> $1::tsquery AS score
+        FROM session_events e ${sessionJoinOf(f)} WHERE e.fts @@ $1::tsquery ${where}
+        ORDER BY e.fts <=> $1::tsquery LIMIT $2) hits
+      ORDER BY score, event_id`;
+    try {
+      const [, rows] = db.many([
+        { sql: "SET enable_bitmapscan = off" },
+        { sql, params: [text, q.limit, ...f.params] },
+        { sql: "RESET enable_bitmapscan" },
+      ]);
+      return toHits(rows as Row[]);
+    } catch (error) {
+      try {
+        db.query("RESET enable_bitmapscan");
+      } catch {
+        // an aborted transaction resets it when it rolls back
+      }
+      throw error;
+    }
   }
 
   function newest(q: EventQuery): EventHit[] {
@@ -105,7 +136,8 @@ export function createPgSearch(db: PgConnection) {
   return {
     searchEvents(q: EventQuery): EventHit[] {
       const text = q.match === null ? null : tsQuery(q.match);
-      return text !== null ? ranked(q, text) : newest(q);
+      if (text === null) return newest(q);
+      return opts.rum ? rankedRum(q, text) : ranked(q, text);
     },
   };
 }

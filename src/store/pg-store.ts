@@ -12,6 +12,7 @@ import { connectPg, type PgConnection, redactUrl } from "./pg-bridge.ts";
 import { createPgBundles, type PgBundles } from "./pg-bundles.ts";
 import { createPgPurge } from "./pg-purge.ts";
 import { createPgReader, PG_EVENT_COLUMNS, PG_SESSION_SELECT, pgEvent, pgSession } from "./pg-read.ts";
+import { enablePgRum, hasPgRum } from "./pg-rum.ts";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./pg-schema.ts";
 import { createPgSearch } from "./pg-search.ts";
 import { createPgThreadReads } from "./pg-threads.ts";
@@ -66,12 +67,13 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
     }
   }
   const pgvector = opts.readonly ? hasPgVector(db) : enablePgVector(db);
+  const rum = opts.readonly ? hasPgRum(db) : enablePgRum(db, WRITE_LOCK);
   return {
     path: redactUrl(url),
     identity: me,
     ...reader,
     ...writer,
-    ...withHeadPrefetch(db, reader, createPgSearch(db)),
+    ...withHeadPrefetch(db, reader, createPgSearch(db, { rum })),
     ...createPgThreadReads(db),
     ...createPgBundles({ db, transaction, pgvector }),
     ...createPgPurge(db),

@@ -169,6 +169,20 @@ describe.skipIf(skip !== null)(
         if (/^[a-z_]+:/.test(query) && !query.includes(" ")) expect(idsOf(p), query).toEqual(idsOf(s));
         else expect([...idsOf(p)].sort(), query).toEqual([...idsOf(s)].sort());
       }
+      // Ranked searches go through RUM where the server has it, else through the GIN index and ts_rank: both paths
+      // match the same events. A reader finds the GIN index when RUM's is gone (a writer would build RUM again).
+      const rum = pg.psql("SELECT to_regclass('events_rum') IS NOT NULL", "same_answers") === "t";
+      if (!rum) console.warn("RUM path not tested: the server has no rum extension (postgresql-NN-rum)");
+      else {
+        const ranked = queries.filter((query) => query.includes(" ") || !/^[a-z_]+:/.test(query));
+        const before = ranked.map((query) => both(["search", "--json", "--mode", "lexical", "--limit", "2000", query]));
+        pg.psql("DROP INDEX events_rum; CREATE INDEX events_fts ON session_events USING GIN (fts)", "same_answers");
+        ranked.forEach((query, i) => {
+          const [gin] = both(["search", "--json", "--mode", "lexical", "--limit", "2000", query]);
+          const idsOf = (r: { hits: Array<{ event_id: string }> }) => r.hits.map((h) => h.event_id).sort();
+          expect(idsOf(gin), query).toEqual(idsOf(before[i]![0]));
+        });
+      }
 
       const [tp, ts] = both(["threads", "--json", "--all"]);
       expect(tp).toEqual(ts);
