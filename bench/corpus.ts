@@ -146,15 +146,15 @@ export function realisticSizes(count: number, seed = 1): number[] {
 
 /**
  * Generates (or reuses, when its manifest matches) a corpus under `dir`: files laid out in each agent's own
- * folder structure, providers in turn.
+ * folder structure, providers in turn (or one agent's transcripts only).
  */
-export function generateCorpus(dir: string, sizes: number[], name: string): CorpusFile[] {
+export function generateCorpus(dir: string, sizes: number[], name: string, only?: Template["provider"]): CorpusFile[] {
   const manifest = join(dir, `${name}.manifest.json`);
   if (existsSync(manifest)) {
     const files = JSON.parse(readFileSync(manifest, "utf8")) as CorpusFile[];
     if (files.length === sizes.length && files.every((f) => existsSync(f.path))) return files;
   }
-  const templates = loadTemplates();
+  const templates = loadTemplates().filter((t) => only === undefined || t.provider === only);
   const files: CorpusFile[] = [];
   sizes.forEach((bytes, i) => {
     const t = templates[i % templates.length]!;

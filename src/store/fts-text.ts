@@ -41,14 +41,32 @@ export function identifierParts(text: string): string {
   const seen = new Set<string>();
   for (const m of text.matchAll(IDENT)) {
     const id = m[0];
-    if (seen.has(id) || !COMPOUND.test(id)) continue;
+    if (seen.has(id)) continue;
     seen.add(id);
-    const words = id.split(/_+/).flatMap((w) => w.match(HUMP) ?? []);
-    if (words.length < 2) continue;
-    parts.push(words.join(" ").toLowerCase());
+    const split = partsOf(id);
+    if (split === null) continue;
+    parts.push(split);
     if (parts.length >= MAX_IDENT_PARTS) break;
   }
   return parts.join(" \n ");
+}
+
+/** Identifiers already split while indexing (the same names recur in every event); cleared when full. */
+const known = new Map<string, string | null>();
+const KNOWN_MAX = 100_000;
+
+/** The lowercase words of one compound identifier, or null when it is not one. */
+function partsOf(id: string): string | null {
+  let split = known.get(id);
+  if (split !== undefined) return split;
+  split = null;
+  if (COMPOUND.test(id)) {
+    const words = id.split(/_+/).flatMap((w) => w.match(HUMP) ?? []);
+    if (words.length >= 2) split = words.join(" ").toLowerCase();
+  }
+  if (known.size >= KNOWN_MAX) known.clear();
+  known.set(id, split);
+  return split;
 }
 
 /** A filter value as a facet token: lowercase, anything but letters, digits and `_` folded to `_`. */
