@@ -5,7 +5,7 @@
  * `node -e 0` start. Measured on a Claude-only and a pi-only corpus (cost follows events, and pi writes about
  * twice Claude's events per MB) and on the mixed corpus shaped like real use (about 3,000 files; sizes p50 105 KB,
  * p90 650 KB, p99 5 MB, max 90 MB), which also gives the cost of secret detection and search latency at 1 M events.
- * CAIRN_BENCH_AGENT_FILES (default 300, about 65 MB each) sizes the per-agent corpora, CAIRN_BENCH_FILES the
+ * CAIRN_BENCH_AGENT_FILES (default 300, about 90 MB each) sizes the per-agent corpora, CAIRN_BENCH_FILES the
  * mixed one (0 skips it), CAIRN_BENCH_SEARCH=0 skips the search part.
  */
 import { spawnSync } from "node:child_process";
@@ -97,7 +97,7 @@ function measureCorpus(label: string, files: CorpusFile[], root: string, db: str
   if (!keep) freshDb(db);
 }
 
-// Per-agent corpora: the realistic size mix without the 90 MB file (about 65 MB at 300 files).
+// Per-agent corpora: the realistic size mix capped at 5 MB a file (about 90 MB at 300 files).
 const agentSizes = realisticSizes(agentFiles, 7).map((s) => Math.min(s, 5_000_000));
 for (const agent of ["claude", "pi"] as const) {
   const root = join(base, `index-${agent}-${agentFiles}`);
