@@ -3,7 +3,8 @@
  * - superseded: the next message corrects or rejects what was done ("no, …", "undo that", "use X instead");
  * - failed: the next message reports a failure (pastes one, "still failing", "doesn't work"), or the turn's last
  *   check failed, or its work failed after the last sign of success and the agent did not claim success;
- * - done: a check passed last, or the agent reported success and nothing failed after;
+ * - done: the user's next message says it worked, or a check passed last, or the agent reported success and
+ *   nothing failed after;
  * - abandoned: the user moved on with neither.
  * The tracker's state is plain JSON inside the normalizer's, so outcomes stay resumable like everything else.
  */
@@ -48,6 +49,10 @@ const FAILURE_CLAIM =
 /** The user says it did not work. */
 const REPORTS_FAILURE =
   /\b(?:still (?:looks|is|shows|renders|happens|the same|wrong|there)\b|still (?:fail\w*|broken|crash\w*|error\w*|(?:not|doesn'?t|isn'?t|don'?t) work\w*|seeing|get(?:ting)?|the same)|(?:doesn'?t|does not|didn'?t|did not|isn'?t|is not|not) (?:work|fix|help|render|build|start|load|compile|run)\w*|same (?:error|issue|problem|thing)|(?:it|this|that) (?:broke|crashed|exploded|fails?|failed)|(?:got|get|getting|seeing) (?:an? )?(?:error|exception|crash)|something broke|broke\b|failing|wtf)/i;
+
+/** The user says it worked: at the start of their next message ("it seems to work. let's commit", "works now"). */
+const CONFIRMS_SUCCESS =
+  /^\W*(?:(?:ok(?:ay)?|great|nice|cool|perfect|awesome|yes|yep|yeah)\b[\s,.!]*)?(?:(?:it|that|this|everything)\s+(?:seems to |now |finally )?(?:works?|worked|is working)|works|worked|lgtm|looks good|that did it|that fixed it)\b(?![^.!?\n]*\bbut\b)/i;
 
 const TEXT = 300;
 const QUESTION = /\?\s*$|^(?:what|why|how|which|where|when|who|is|are|does|do|did|can|could|should|would)\b/i;
@@ -120,6 +125,9 @@ function judge(
   if (next?.corrects) return v("superseded", "the user corrected it", [next.id]);
   if (next && (next.pastedFailure || REPORTS_FAILURE.test(next.typed.slice(0, 400))))
     return v("failed", "the user reported a failure", [next.id, t.failure?.id]);
+  // Their own eyes outrank the last tool call: "it seems to work" after an interrupted read.
+  if (next && CONFIRMS_SUCCESS.test(next.typed.slice(0, 200)))
+    return v("done", "the user confirmed it worked", [next.id, t.check?.id]);
   if (t.check && !t.check.pass) return v("failed", "the last check failed", [t.check.id]);
   if (t.failure && !t.failure.recovered && t.reply?.claim !== "success")
     return v("failed", "its work failed last", [t.failure.id, t.reply?.id]);

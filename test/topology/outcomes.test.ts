@@ -98,4 +98,25 @@ describe("request outcomes", () => {
       if (requests.length > 0) expect(outs.length, f).toBe(requests.length - 1);
     }
   });
+
+  it("the user's own word that it worked outranks the last failed call, unless they add a 'but'", () => {
+    const p = parseText(
+      "/s/b.jsonl",
+      session([
+        ["user", "fix the token streaming"],
+        ["bash", "grep -n stream src/chat.ts", "grep: src/chat.ts: No such file or directory", 2],
+        ["user", "it seems to work. let's get this committed"],
+        ["bash", "git commit -am fix", "[main 1a2b3c4] fix", 0],
+        ["assistant", "Committed."],
+        ["user", "it works but the colors are wrong"],
+        ["assistant", "Looking at the colors."],
+        ["user", "ok"],
+      ]),
+    );
+    expect(outcomes(p.events)).toEqual([
+      ["fix the token streaming", "done", "the user confirmed it worked"],
+      ["it seems to work. let's get this committed", "done", "the agent reported success"],
+      ["it works but the colors are wrong", "abandoned", "the user moved on before any work"],
+    ]);
+  });
 });
