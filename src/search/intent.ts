@@ -49,6 +49,9 @@ const WORKED = new Set([
   "ran",
 ]);
 
+/** Words that name a kind of work, not which: "the knip check", "the streaming fix". */
+const GENERIC_SUBJECT = new Set(["check", "checks", "test", "tests", "build", "fix", "fixes", "change", "changes"]);
+
 export type IntentName = "decision" | "still-failing" | "end-state";
 
 export interface Intent {
@@ -93,7 +96,12 @@ export function intentOf(parsed: ParsedQuery, stopwords: ReadonlySet<string>): I
     const terms = subject((w, i) => (i === 0 && ASK.has(w)) || WORKED.has(w));
     // The asking words stay among the words ("it works", "all checks pass" are how answers are put), and no kind
     // leads: leading with the last checks on X lost more than it won on the judged questions.
-    return terms.length > 0 ? { name: "end-state", kinds: [], terms, words: parsed.terms, recent: true } : null;
+    if (terms.length === 0) return null;
+    // "the knip check": when the subject has a name of its own, words every check or fix holds rank nothing.
+    const own = terms.filter((t) => !GENERIC_SUBJECT.has(t.text.toLowerCase()));
+    const words =
+      own.length > 0 ? parsed.terms.filter((t) => !GENERIC_SUBJECT.has(t.text.toLowerCase())) : parsed.terms;
+    return { name: "end-state", kinds: [], terms, words, recent: true };
   }
   return null;
 }

@@ -47,6 +47,9 @@ describe("question intent", () => {
     const worked = intentOf(parseQuery("did the knip check pass in the end", now), STOPWORDS);
     expect(worked?.name).toBe("end-state");
     expect(worked?.terms.map((t) => t.text)).toEqual(["knip", "check"]);
+    // "check" names no check in particular: the words ranked are the subject's own and the asking ones
+    expect(worked?.words.map((t) => t.text)).toEqual(["did", "the", "knip", "pass"]);
+    expect(intentOf(parseQuery("did the build pass", now), STOPWORDS)?.words.map((t) => t.text)).toContain("build");
     expect(worked?.recent).toBe(true);
     expect(intentOf(parseQuery("why did the knip check fail", now), STOPWORDS)).toBeNull();
     expect(intentOf(parseQuery("the failing test", now), STOPWORDS)).toBeNull();
