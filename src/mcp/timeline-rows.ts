@@ -1,28 +1,9 @@
 /** Timeline rows as the session and thread timeline tools return them: one shape, one line each. */
-import { z } from "zod";
+import type { z } from "zod";
 import type { SessionTimelineRow, TimelineRow } from "../search/timeline.ts";
 import { oneLine } from "./bounded-output.ts";
 import { cite, shortTime } from "./format.ts";
-
-export const timelineRowSchema = z.object({
-  event_id: z.string(),
-  ordinal: z.number().describe("position in its session (@N)"),
-  timestamp: z.string().nullable(),
-  event_type: z.string(),
-  mark: z
-    .string()
-    .describe("prompt, reply, call, output, error, test_pass, test_fail, decision, resume, note, file, command"),
-  summary: z.string(),
-  depth: z.number().describe("1 for rows derived from the row above (errors, tests, decisions)"),
-  sidechain: z.boolean(),
-  branch_from: z
-    .string()
-    .nullable()
-    .describe("the event this row branches from, when it does not follow the row before"),
-  status: z.string().nullable(),
-  session_id: z.string().optional(),
-  provider: z.string().optional(),
-});
+import type { timelineRowSchema } from "./timeline-row-schema.ts";
 
 export type RowData = z.infer<typeof timelineRowSchema>;
 

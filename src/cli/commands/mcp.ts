@@ -1,6 +1,5 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { errorMessage } from "../../common/errors.ts";
-import { createCairnMcpServer } from "../../mcp/server.ts";
+import { createMcpHandler, serveLines } from "../../mcp/stdio-server.ts";
 import { readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
@@ -27,14 +26,12 @@ export const mcpCommand: Command = {
       // The server still starts: the agent's tools then say what is wrong, and it opens once 'cairn index' ran.
       io.stderr.write(`cairn mcp: ${errorMessage(error)}\n`);
     }
-    const server = createCairnMcpServer({ cairn: app });
+    const handler = createMcpHandler({ cairn: app });
     // stdout is the protocol channel: a stray console.log from any library would corrupt it.
     const restoreConsole = consoleToStderr();
     try {
       // The protocol needs the process's own streams (a byte stream with backpressure), not the CLI's writers.
-      await server.connect(new StdioServerTransport(process.stdin, process.stdout));
-      await untilClosed(server.server, io.signal);
-      await server.close();
+      await serveLines(handler, process.stdin, process.stdout, io.signal);
       return 0;
     } finally {
       restoreConsole();
@@ -42,27 +39,6 @@ export const mcpCommand: Command = {
     }
   },
 };
-
-/** Resolves when the client closes stdin or the connection, or on Ctrl-C / SIGTERM. */
-function untilClosed(server: { onclose?: (() => void) | undefined }, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.stdin.off("end", done);
-      process.stdin.off("close", done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      done();
-    };
-    process.stdin.once("end", done);
-    process.stdin.once("close", done);
-    if (signal?.aborted) done();
-    else signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 function consoleToStderr(): () => void {
   const saved = { log: console.log, info: console.info, debug: console.debug };

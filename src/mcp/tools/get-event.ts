@@ -1,79 +1,32 @@
 /** `get_event`: one event whole (its text paged), with its edges in and out and what they point at. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { z } from "zod";
 import type { ResolvedEdge } from "../../app/event.ts";
 import type { SessionEvent } from "../../topology/types.ts";
 import { clip, fitRange, jsonSize, listBudget, MAX_RESPONSE_CHARS, oneLine } from "../bounded-output.ts";
-import type { McpContext } from "../context.ts";
 import { cite, dotted, shortTime } from "../format.ts";
-import { guarded, READ_ONLY } from "../tool-boundary.ts";
+import { EVENT_CHARS_MAX } from "../limits.ts";
+import type { CairnTool } from "../tool.ts";
+import { READ_ONLY } from "../tool-boundary.ts";
+import type { edge, inputSchema } from "./get-event-schema.ts";
 
-export const EVENT_CHARS_MAX = 12_000;
 const META_VALUE_MAX = 500;
 const META_MAX = 2_000;
 
+export { EVENT_CHARS_MAX } from "../limits.ts";
+
 const DESCRIPTION = `Get one event of the indexed history by id (or a unique prefix): a search hit, a timeline row, or an [e:ID] cited in a resume brief. Returns the event's session, position, type, tool, command, file, status, source file and line, its text (long text is paged: the answer gives the next offset), and its edges in and out (the tool call behind a result, the result of a call, the error signature, files and commands it touches, the next event), each resolved to what it points at.`;
 
-const inputSchema = {
-  event_id: z.string().min(4).max(100).describe("event id or a unique prefix of one; [e:ID] is accepted"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe("first character of the text to return (to page through long text)"),
-  max_chars: z
-    .number()
-    .int()
-    .min(100)
-    .max(EVENT_CHARS_MAX)
-    .default(6_000)
-    .describe(`characters of text to return (100–${EVENT_CHARS_MAX})`),
-};
-
-const edge = z.object({
-  edge_type: z.string(),
-  other: z.string().describe("the id at the other end: an event, an entity (kind:key) or a session"),
-  other_kind: z.enum(["event", "entity", "session", "unknown"]),
-  other_type: z.string().nullable().describe("event type, entity kind or session provider"),
-  display: z.string().describe("first line of the event, the entity's name, or the session's title"),
-  meta: z.record(z.string(), z.unknown()).optional(),
-});
-
-const outputSchema = {
-  event: z.object({
-    event_id: z.string(),
-    session_id: z.string(),
-    provider: z.string(),
-    ordinal: z.number(),
-    turn: z.number(),
-    timestamp: z.string().nullable(),
-    role: z.string().nullable(),
-    event_type: z.string(),
-    tool_name: z.string().nullable(),
-    command: z.string().nullable(),
-    file_path: z.string().nullable(),
-    status: z.string().nullable(),
-    parent_event_id: z.string().nullable(),
-    source_file: z.string(),
-    source_line: z.number(),
-  }),
-  meta: z.record(z.string(), z.unknown()),
-  meta_omitted: z.array(z.string()).describe("meta keys left out for size"),
-  text: z.string(),
-  text_range: z.object({ offset: z.number(), end: z.number(), length: z.number() }),
-  next_offset: z.number().nullable().describe("call again with this offset for the rest of the text"),
-  edges: z.object({ out: z.array(edge), in: z.array(edge) }),
-  edges_cut: z.string().nullable(),
-};
-
 type EdgeData = z.infer<typeof edge>;
+type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 
-export function registerGetEvent(server: McpServer, ctx: McpContext): void {
-  server.registerTool(
-    "get_event",
-    { title: "Get one event", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
-    guarded(({ event_id, offset, max_chars }) => {
+export const getEventTool: CairnTool<Args> = {
+  name: "get_event",
+  title: "Get one event",
+  description: DESCRIPTION,
+  annotations: READ_ONLY,
+  handler:
+    (ctx) =>
+    ({ event_id, offset, max_chars }) => {
       const { event: e, edges } = ctx.cairn.event(event_id);
       const start = Math.min(offset, e.text.length);
       let slice = clip(e.text.slice(start), max_chars).text;
@@ -141,9 +94,8 @@ export function registerGetEvent(server: McpServer, ctx: McpContext): void {
           edges_cut: edgesCut,
         },
       };
-    }),
-  );
-}
+    },
+};
 
 function eventFields(e: SessionEvent) {
   return {

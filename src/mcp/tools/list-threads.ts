@@ -1,73 +1,30 @@
 /** `list_threads`: work threads, sessions of any agent joined by the rare files, errors and branches they share. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Thread } from "../../threads/types.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
-import type { McpContext } from "../context.ts";
 import { dotted, shortTime } from "../format.ts";
-import { guarded, READ_ONLY } from "../tool-boundary.ts";
+import type { CairnTool } from "../tool.ts";
+import { READ_ONLY } from "../tool-boundary.ts";
+import type { inputSchema, thread } from "./list-threads-schema.ts";
 
-export const THREADS_LIMIT_MAX = 50;
 const SESSIONS_SHOWN = 12;
 const SHARED_SHOWN = 8;
 
+export { THREADS_LIMIT_MAX } from "../limits.ts";
+
 const DESCRIPTION = `List work threads: sessions from any agent (Claude Code, Codex, pi) that worked on the same thing, joined because they share at least two rare files, error signatures or branches. Newest first, each labelled open (a check still failing, or the work ended on an error) or closed, with the reason, its sessions and the entities they share. Use it to find the earlier sessions of the work in front of you; thread_timeline shows one thread's events in order, resume_brief briefs one of its sessions.`;
 
-const inputSchema = {
-  project: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("keep threads with a session in this project (folder name, or part of the working directory)"),
-  include_single: z.boolean().default(false).describe("also list sessions that joined nothing, as threads of one"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(THREADS_LIMIT_MAX)
-    .default(10)
-    .describe(`threads to return (1–${THREADS_LIMIT_MAX})`),
-};
-
-const thread = z.object({
-  thread_id: z.string(),
-  label: z.string(),
-  label_reason: z.string(),
-  started_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  providers: z.array(z.string()),
-  projects: z.array(z.string()),
-  sessions: z.array(
-    z.object({
-      session_id: z.string(),
-      provider: z.string(),
-      kind: z.string(),
-      project: z.string().nullable(),
-      title: z.string().nullable(),
-      started_at: z.string().nullable(),
-      updated_at: z.string().nullable(),
-      folded_into: z.string().nullable(),
-    }),
-  ),
-  sessions_total: z.number(),
-  shared: z.array(z.object({ entity_id: z.string(), kind: z.string(), display: z.string(), sessions: z.number() })),
-  shared_total: z.number(),
-});
-
-const outputSchema = {
-  total: z.number().describe("threads that matched before the limit"),
-  threads: z.array(thread),
-  truncated: z.string().nullable(),
-};
-
 type ThreadData = z.infer<typeof thread>;
+type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 
-export function registerListThreads(server: McpServer, ctx: McpContext): void {
-  server.registerTool(
-    "list_threads",
-    { title: "List work threads", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
-    guarded(({ project, include_single, limit }) => {
+export const listThreadsTool: CairnTool<Args> = {
+  name: "list_threads",
+  title: "List work threads",
+  description: DESCRIPTION,
+  annotations: READ_ONLY,
+  handler:
+    (ctx) =>
+    ({ project, include_single, limit }) => {
       const result = ctx.cairn.threads({
         includeSingle: include_single,
         limit,
@@ -94,9 +51,8 @@ export function registerListThreads(server: McpServer, ctx: McpContext): void {
         text: lines.join("\n").trimEnd(),
         structured: { total: result.total, threads: threads.slice(0, end), truncated },
       };
-    }),
-  );
-}
+    },
+};
 
 function threadData(t: Thread): ThreadData {
   return {

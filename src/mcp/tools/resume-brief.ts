@@ -1,116 +1,43 @@
 /** `resume_brief`: the resume engine's cited brief of a session, under a budget this server caps. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { z } from "zod";
 import type { BriefJson } from "../../app/brief.ts";
 import { clip, jsonSize, MAX_RESPONSE_CHARS, oneLine } from "../bounded-output.ts";
-import type { McpContext } from "../context.ts";
 import { cite } from "../format.ts";
-import { guarded, READ_ONLY } from "../tool-boundary.ts";
+import { BRIEF_TOKENS_MAX } from "../limits.ts";
+import type { CairnTool } from "../tool.ts";
+import { READ_ONLY } from "../tool-boundary.ts";
+import type { inputSchema } from "./resume-brief-schema.ts";
 
 /** The largest brief this server returns: about 12–16k characters, inside the response bound with its notes. */
-export const BRIEF_TOKENS_MAX = 4_000;
+
+export { BRIEF_TOKENS_MAX } from "../limits.ts";
 
 const DESCRIPTION = `Get a cited brief for resuming an indexed session (Claude Code, Codex or pi): the ledger first (goal and latest request verbatim, the user's constraints, decisions, latest file states, repeated failures collapsed with counts, the last check with failing tests, open plan items, the step), then recent and relevant context selected under a token budget. Every line cites the events it came from as [e:ID]; get_event resolves them. Use it to pick up work another session left, or to recall where a session stood.
 Without session (or with session="latest") it takes the latest main session: of the folder given as cwd, or of any folder. at=EVENT_ID gives the brief as of that event, step=N as of step N's checkpoint. The budget defaults to a tenth of the session, at most ${BRIEF_TOKENS_MAX} tokens here (the CLI, 'cairn resume', builds larger ones).`;
 
-const inputSchema = {
-  session: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('session id, a unique prefix of one, or "latest" (the default)'),
-  cwd: z
-    .string()
-    .min(1)
-    .max(4_096)
-    .optional()
-    .describe("with latest: the project folder whose latest main session to brief (e.g. your working directory)"),
-  budget_tokens: z
-    .number()
-    .int()
-    .min(500)
-    .max(BRIEF_TOKENS_MAX)
-    .optional()
-    .describe(`brief size in tokens (500–${BRIEF_TOKENS_MAX})`),
-  ratio: z
-    .number()
-    .gt(0)
-    .max(1)
-    .optional()
-    .describe(`brief size as a share of the session (e.g. 0.05), capped at ${BRIEF_TOKENS_MAX} tokens`),
-  at: z.string().min(4).max(100).optional().describe("event id (or prefix): the brief as of that event"),
-  step: z.number().int().min(0).optional().describe("the brief as of step N's checkpoint, with that step's profile"),
-};
+type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 
-const outputSchema = {
-  session_id: z.string(),
-  at: z.string().describe("the event the brief is as of"),
-  step: z.number().nullable(),
-  budget_tokens: z.number(),
-  tokens: z.number(),
-  original_tokens: z.number().describe("estimated tokens of the session up to `at`"),
-  ratio: z.number(),
-  text: z.string().describe("the brief (markdown), citing events as [e:ID]"),
-  sections: z.array(z.object({ name: z.string(), tokens: z.number(), items: z.number(), cites: z.array(z.string()) })),
-  citations: z
-    .array(
-      z.object({
-        event_id: z.string(),
-        ordinal: z.number(),
-        event_type: z.string(),
-        source_file: z.string(),
-        source_line: z.number(),
-      }),
-    )
-    .describe("the cited events in timeline order, as many as fit beside the text"),
-  citations_total: z.number(),
-  validation: z.object({
-    ok: z.boolean(),
-    coverage: z.number(),
-    entity_overlap: z.number(),
-    missing: z.array(z.string()),
-  }),
-  fallback: z.array(
-    z.object({
-      step: z.string(),
-      budget_tokens: z.number(),
-      at: z.string(),
-      tokens: z.number(),
-      validation: z.object({
-        ok: z.boolean(),
-        coverage: z.number(),
-        entity_overlap: z.number(),
-        missing: z.array(z.string()),
-      }),
-    }),
-  ),
-  source: z.object({ file: z.string(), first_line: z.number(), last_line: z.number() }),
-  budget_note: z.string().nullable(),
-  truncated: z.string().nullable(),
+export const resumeBriefTool: CairnTool<Args> = {
+  name: "resume_brief",
+  title: "Resume brief",
+  description: DESCRIPTION,
+  annotations: READ_ONLY,
+  handler: (ctx) => async (args) => {
+    if (args.budget_tokens !== undefined && args.ratio !== undefined)
+      throw new Error("give budget_tokens or ratio, not both");
+    if (args.at !== undefined && args.step !== undefined) throw new Error("give at or step, not both");
+    const brief = await ctx.cairn.brief({
+      ...(args.session !== undefined ? { session: args.session } : {}),
+      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+      ...(args.at !== undefined ? { at: args.at } : {}),
+      ...(args.step !== undefined ? { step: args.step } : {}),
+      ...(args.budget_tokens !== undefined ? { budget: args.budget_tokens } : {}),
+      ...(args.ratio !== undefined ? { ratio: args.ratio } : {}),
+      cap: BRIEF_TOKENS_MAX,
+    });
+    return render(brief);
+  },
 };
-
-export function registerResumeBrief(server: McpServer, ctx: McpContext): void {
-  server.registerTool(
-    "resume_brief",
-    { title: "Resume brief", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
-    guarded(async (args) => {
-      if (args.budget_tokens !== undefined && args.ratio !== undefined)
-        throw new Error("give budget_tokens or ratio, not both");
-      if (args.at !== undefined && args.step !== undefined) throw new Error("give at or step, not both");
-      const brief = await ctx.cairn.brief({
-        ...(args.session !== undefined ? { session: args.session } : {}),
-        ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
-        ...(args.at !== undefined ? { at: args.at } : {}),
-        ...(args.step !== undefined ? { step: args.step } : {}),
-        ...(args.budget_tokens !== undefined ? { budget: args.budget_tokens } : {}),
-        ...(args.ratio !== undefined ? { ratio: args.ratio } : {}),
-        cap: BRIEF_TOKENS_MAX,
-      });
-      return render(brief);
-    }),
-  );
-}
 
 function render(b: BriefJson) {
   const ids = [...new Set(b.citations.map((c) => c.event_id))];

@@ -1,13 +1,13 @@
 /** `search_history`: cairn's query language over every indexed session, words and meaning fused. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
-import { type HybridHit, SEARCH_MODES } from "../../search/hybrid.ts";
+import type { z } from "zod";
+import type { HybridHit } from "../../search/hybrid.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
-import type { McpContext } from "../context.ts";
 import { cite, dotted, ID_NOTE, shortTime } from "../format.ts";
-import { guarded, READ_ONLY } from "../tool-boundary.ts";
+import type { CairnTool } from "../tool.ts";
+import { READ_ONLY } from "../tool-boundary.ts";
+import type { hit, inputSchema } from "./search-history-schema.ts";
 
-export const SEARCH_LIMIT_MAX = 50;
+export { SEARCH_LIMIT_MAX } from "../limits.ts";
 
 const DESCRIPTION = `Search the indexed history of Claude Code, Codex and pi sessions (every project on this machine) for errors, failed tests, decisions, commands, files and words. Use it before re-investigating a problem: "has this failed before, and what fixed it?".
 Query language: words and "phrases" (all must match; OR, -word), plus prefixes and filters in any combination:
@@ -15,57 +15,17 @@ Query language: words and "phrases" (all must match; OR, -word), plus prefixes a
   provider:claude|codex|pi · project:NAME · session:ID-PREFIX · since:7d|2026-01-31|yesterday · until:… · kind:error|test|decision|…
 Each hit has its event id, session, time, a snippet with matches marked «like this», and its evidence chain (the tool result, call and message behind it). A malformed query is refused with the part that is wrong.`;
 
-const link = z.object({ event_id: z.string(), event_type: z.string(), text: z.string() });
-const hit = z.object({
-  event_id: z.string(),
-  session_id: z.string(),
-  provider: z.string(),
-  project: z.string().nullable(),
-  timestamp: z.string().nullable(),
-  event_type: z.string(),
-  status: z.string().nullable(),
-  snippet: z.string(),
-  evidence: z.array(link),
-  why: z.string(),
-  source_file: z.string(),
-  source_line: z.number(),
-});
-
-const inputSchema = {
-  query: z
-    .string()
-    .min(1)
-    .max(1_000)
-    .describe('cairn query, e.g. "error: TS2554", "test:fail project:api since:7d", "decision: sqlite"'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(SEARCH_LIMIT_MAX)
-    .default(10)
-    .describe(`hits to return (1–${SEARCH_LIMIT_MAX}); fewer are shown if they would exceed the size bound`),
-  mode: z
-    .enum(SEARCH_MODES)
-    .default("hybrid")
-    .describe("hybrid: words and meaning fused (default); lexical: words only; vector: meaning only"),
-};
-
-const outputSchema = {
-  query: z.string(),
-  mode: z.string().describe("what actually ranked the hits"),
-  notice: z.string().nullable().describe("why meaning was not used, when it was not"),
-  hits: z.array(hit),
-  found: z.number().describe("hits found before the size bound"),
-  truncated: z.string().nullable().describe("what was left out and how to get it"),
-};
-
 type Hit = z.infer<typeof hit>;
+type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 
-export function registerSearchHistory(server: McpServer, ctx: McpContext): void {
-  server.registerTool(
-    "search_history",
-    { title: "Search agent history", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
-    guarded(async ({ query, limit, mode }) => {
+export const searchHistoryTool: CairnTool<Args> = {
+  name: "search_history",
+  title: "Search agent history",
+  description: DESCRIPTION,
+  annotations: READ_ONLY,
+  handler:
+    (ctx) =>
+    async ({ query, limit, mode }) => {
       const result = await ctx.cairn.search({ query, limit, mode });
       const hits = result.hits.map(toHit);
       const texts = hits.map((h, i) => renderHit(h, i + 1));
@@ -91,9 +51,8 @@ export function registerSearchHistory(server: McpServer, ctx: McpContext): void 
         text: lines.join("\n"),
         structured: { query, mode: result.mode, notice: result.notice, hits: shown, found: hits.length, truncated },
       };
-    }),
-  );
-}
+    },
+};
 
 function toHit(h: HybridHit): Hit {
   return {

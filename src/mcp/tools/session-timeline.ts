@@ -1,68 +1,27 @@
 /** `session_timeline`: a window of one session's events in order, by position or around an event. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { z } from "zod";
 import { fitRange, jsonSize, listBudget } from "../bounded-output.ts";
-import type { McpContext } from "../context.ts";
 import { dotted, ID_NOTE, sessionSummary, shortTime } from "../format.ts";
-import { renderRow, rowData, timelineRowSchema } from "../timeline-rows.ts";
-import { guarded, READ_ONLY } from "../tool-boundary.ts";
+import { renderRow, rowData } from "../timeline-rows.ts";
+import type { CairnTool } from "../tool.ts";
+import { READ_ONLY } from "../tool-boundary.ts";
+import type { inputSchema } from "./session-timeline-schema.ts";
 
-export const TIMELINE_ROWS_MAX = 200;
+export { TIMELINE_ROWS_MAX } from "../limits.ts";
 
 const DESCRIPTION = `Show a window of one indexed session's events in order: prompts, replies, tool calls, outputs (collapsed to their first line), with errors, test results, decisions and resume points marked under the event they came from, and branches shown. Each row has its position @N and event id.
 Choose the window with around=EVENT_ID (centered on that event, e.g. a search hit; the session is implied), or from/to positions, or neither for the session's end (where the work stopped). The answer says which positions come before and after, to page with from/to.`;
 
-const inputSchema = {
-  session: z
-    .string()
-    .min(4)
-    .max(200)
-    .optional()
-    .describe("session id or a unique prefix of one (search_history hits and resume_brief name them)"),
-  around: z
-    .string()
-    .min(4)
-    .max(100)
-    .optional()
-    .describe("an event id (or unique prefix): show the rows around it; implies its session"),
-  from: z.number().int().min(0).optional().describe("first position (@N) to show"),
-  to: z.number().int().min(0).optional().describe("last position (@N) to show"),
-  max_rows: z
-    .number()
-    .int()
-    .min(1)
-    .max(TIMELINE_ROWS_MAX)
-    .default(40)
-    .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
-  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
-};
+type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 
-const session = z.object({
-  session_id: z.string(),
-  provider: z.string(),
-  kind: z.string(),
-  project: z.string().nullable(),
-  cwd: z.string().nullable(),
-  title: z.string().nullable(),
-  started_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  events: z.number(),
-});
-
-const outputSchema = {
-  session,
-  window: z.object({ from: z.number(), to: z.number() }).describe("positions shown"),
-  rows: z.array(timelineRowSchema),
-  earlier: z.object({ to: z.number() }).nullable().describe("call again with this `to` for the rows before"),
-  later: z.object({ from: z.number() }).nullable().describe("call again with this `from` for the rows after"),
-  truncated: z.string().nullable(),
-};
-
-export function registerSessionTimeline(server: McpServer, ctx: McpContext): void {
-  server.registerTool(
-    "session_timeline",
-    { title: "Session timeline", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
-    guarded(({ session: sessionRef, around, from, to, max_rows, all }) => {
+export const sessionTimelineTool: CairnTool<Args> = {
+  name: "session_timeline",
+  title: "Session timeline",
+  description: DESCRIPTION,
+  annotations: READ_ONLY,
+  handler:
+    (ctx) =>
+    ({ session: sessionRef, around, from, to, max_rows, all }) => {
       if (sessionRef === undefined && around === undefined)
         throw new Error("give session (an id or prefix) or around (an event id)");
       if (around !== undefined && (from !== undefined || to !== undefined))
@@ -126,6 +85,5 @@ export function registerSessionTimeline(server: McpServer, ctx: McpContext): voi
           truncated,
         },
       };
-    }),
-  );
-}
+    },
+};

@@ -1,45 +1,24 @@
 /** `thread_timeline`: the events of all of a thread's sessions by time, paged by row. */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import type { z } from "zod";
 import { fitRange, jsonSize, listBudget } from "../bounded-output.ts";
-import type { McpContext } from "../context.ts";
 import { dotted, ID_NOTE, shortTime } from "../format.ts";
-import { renderRow, rowData, timelineRowSchema } from "../timeline-rows.ts";
-import { guarded, READ_ONLY } from "../tool-boundary.ts";
-import { TIMELINE_ROWS_MAX } from "./session-timeline.ts";
+import { renderRow, rowData } from "../timeline-rows.ts";
+import type { CairnTool } from "../tool.ts";
+import { READ_ONLY } from "../tool-boundary.ts";
+import type { inputSchema } from "./thread-timeline-schema.ts";
 
 const DESCRIPTION = `Show a work thread's events (from list_threads) as one timeline: the rows of all its sessions merged by time, each naming its agent and session, with errors, tests, decisions and resume points marked. Rows are paged: without start_row it shows the thread's end (where the work stopped); the answer says which start_row gives the rows before and after.`;
 
-const inputSchema = {
-  thread: z.string().min(3).max(100).describe("thread id or a unique prefix of one (list_threads names them)"),
-  start_row: z.number().int().min(0).optional().describe("index of the first row to show (0 = the thread's start)"),
-  max_rows: z
-    .number()
-    .int()
-    .min(1)
-    .max(TIMELINE_ROWS_MAX)
-    .default(40)
-    .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
-  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
-};
+type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 
-const outputSchema = {
-  thread_id: z.string(),
-  label: z.string(),
-  sessions: z.array(z.object({ session_id: z.string(), provider: z.string(), project: z.string().nullable() })),
-  total_rows: z.number(),
-  window: z.object({ start_row: z.number(), end_row: z.number().describe("exclusive") }),
-  rows: z.array(timelineRowSchema),
-  earlier: z.object({ start_row: z.number() }).nullable(),
-  later: z.object({ start_row: z.number() }).nullable(),
-  truncated: z.string().nullable(),
-};
-
-export function registerThreadTimeline(server: McpServer, ctx: McpContext): void {
-  server.registerTool(
-    "thread_timeline",
-    { title: "Thread timeline", description: DESCRIPTION, inputSchema, outputSchema, annotations: READ_ONLY },
-    guarded(({ thread, start_row, max_rows, all }) => {
+export const threadTimelineTool: CairnTool<Args> = {
+  name: "thread_timeline",
+  title: "Thread timeline",
+  description: DESCRIPTION,
+  annotations: READ_ONLY,
+  handler:
+    (ctx) =>
+    ({ thread, start_row, max_rows, all }) => {
       const w = ctx.cairn.threadTimeline({
         thread,
         all,
@@ -94,6 +73,5 @@ export function registerThreadTimeline(server: McpServer, ctx: McpContext): void
           truncated,
         },
       };
-    }),
-  );
-}
+    },
+};

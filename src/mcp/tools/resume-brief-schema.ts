@@ -1,0 +1,80 @@
+/** The zod definitions of `resume_brief`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+import { z } from "zod";
+import { BRIEF_TOKENS_MAX } from "../limits.ts";
+
+export const inputSchema = {
+  session: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('session id, a unique prefix of one, or "latest" (the default)'),
+  cwd: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .optional()
+    .describe("with latest: the project folder whose latest main session to brief (e.g. your working directory)"),
+  budget_tokens: z
+    .number()
+    .int()
+    .min(500)
+    .max(BRIEF_TOKENS_MAX)
+    .optional()
+    .describe(`brief size in tokens (500–${BRIEF_TOKENS_MAX})`),
+  ratio: z
+    .number()
+    .gt(0)
+    .max(1)
+    .optional()
+    .describe(`brief size as a share of the session (e.g. 0.05), capped at ${BRIEF_TOKENS_MAX} tokens`),
+  at: z.string().min(4).max(100).optional().describe("event id (or prefix): the brief as of that event"),
+  step: z.number().int().min(0).optional().describe("the brief as of step N's checkpoint, with that step's profile"),
+};
+
+export const outputSchema = {
+  session_id: z.string(),
+  at: z.string().describe("the event the brief is as of"),
+  step: z.number().nullable(),
+  budget_tokens: z.number(),
+  tokens: z.number(),
+  original_tokens: z.number().describe("estimated tokens of the session up to `at`"),
+  ratio: z.number(),
+  text: z.string().describe("the brief (markdown), citing events as [e:ID]"),
+  sections: z.array(z.object({ name: z.string(), tokens: z.number(), items: z.number(), cites: z.array(z.string()) })),
+  citations: z
+    .array(
+      z.object({
+        event_id: z.string(),
+        ordinal: z.number(),
+        event_type: z.string(),
+        source_file: z.string(),
+        source_line: z.number(),
+      }),
+    )
+    .describe("the cited events in timeline order, as many as fit beside the text"),
+  citations_total: z.number(),
+  validation: z.object({
+    ok: z.boolean(),
+    coverage: z.number(),
+    entity_overlap: z.number(),
+    missing: z.array(z.string()),
+  }),
+  fallback: z.array(
+    z.object({
+      step: z.string(),
+      budget_tokens: z.number(),
+      at: z.string(),
+      tokens: z.number(),
+      validation: z.object({
+        ok: z.boolean(),
+        coverage: z.number(),
+        entity_overlap: z.number(),
+        missing: z.array(z.string()),
+      }),
+    }),
+  ),
+  source: z.object({ file: z.string(), first_line: z.number(), last_line: z.number() }),
+  budget_note: z.string().nullable(),
+  truncated: z.string().nullable(),
+};

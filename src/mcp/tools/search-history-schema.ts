@@ -1,0 +1,48 @@
+/** The zod definitions of `search_history`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+import { z } from "zod";
+import { SEARCH_MODES } from "../../search/hybrid.ts";
+import { SEARCH_LIMIT_MAX } from "../limits.ts";
+
+export const link = z.object({ event_id: z.string(), event_type: z.string(), text: z.string() });
+export const hit = z.object({
+  event_id: z.string(),
+  session_id: z.string(),
+  provider: z.string(),
+  project: z.string().nullable(),
+  timestamp: z.string().nullable(),
+  event_type: z.string(),
+  status: z.string().nullable(),
+  snippet: z.string(),
+  evidence: z.array(link),
+  why: z.string(),
+  source_file: z.string(),
+  source_line: z.number(),
+});
+
+export const inputSchema = {
+  query: z
+    .string()
+    .min(1)
+    .max(1_000)
+    .describe('cairn query, e.g. "error: TS2554", "test:fail project:api since:7d", "decision: sqlite"'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMIT_MAX)
+    .default(10)
+    .describe(`hits to return (1–${SEARCH_LIMIT_MAX}); fewer are shown if they would exceed the size bound`),
+  mode: z
+    .enum(SEARCH_MODES)
+    .default("hybrid")
+    .describe("hybrid: words and meaning fused (default); lexical: words only; vector: meaning only"),
+};
+
+export const outputSchema = {
+  query: z.string(),
+  mode: z.string().describe("what actually ranked the hits"),
+  notice: z.string().nullable().describe("why meaning was not used, when it was not"),
+  hits: z.array(hit),
+  found: z.number().describe("hits found before the size bound"),
+  truncated: z.string().nullable().describe("what was left out and how to get it"),
+};
