@@ -84,6 +84,8 @@ export class Browser {
   shown: Lines = NO_LINES;
   private readonly searcher: Searcher;
   private agents: string[] = [];
+  /** What the session list was last read at (`sessionsStamp`). */
+  private listStamp = "";
   private projects: string[] = [];
 
   readonly app: ReadCairn;
@@ -104,10 +106,13 @@ export class Browser {
     this.searcher = new Searcher(
       search,
       (outcome) => {
+        // The same question ranked again with meaning keeps the selected hit where it can.
+        const kept =
+          this.results?.query === outcome.query ? this.results.answer?.hits[this.hitCursor.index]?.event_id : undefined;
         this.results = outcome;
         this.hitCursor.count = 0;
         this.hitCursor.setCount(outcome.answer?.hits.length ?? 0);
-        this.hitCursor.moveTo(0);
+        this.hitCursor.moveTo(Math.max(0, outcome.answer?.hits.findIndex((h) => h.event_id === kept) ?? 0));
         host.requestRender();
       },
       () => host.requestRender(),
@@ -191,10 +196,20 @@ export class Browser {
       }
     }
     if (withSessions && !this.results) {
+      // The list is read again only when a session was added or grew: any that grows becomes the latest updated.
+      const stamp = this.sessionsStamp();
+      if (stamp === this.listStamp) return;
+      this.listStamp = stamp;
       const before = this.sessions.map((s) => `${s.session_id}:${s.event_count}`).join();
       this.loadSessions();
       if (this.sessions.map((s) => `${s.session_id}:${s.event_count}`).join() !== before) this.host.requestRender();
     }
+  }
+
+  /** The number of sessions and the latest updated one's id, size and time: cheap to read on every poll. */
+  private sessionsStamp(): string {
+    const latest = this.app.sessions({ limit: 1, all: true })[0];
+    return `${this.app.reader().sessionCount()} ${latest?.session_id}:${latest?.event_count}:${latest?.updated_at}`;
   }
 
   /** The rows of the open session's timeline read so far. */
@@ -264,9 +279,10 @@ export class Browser {
     const mine = { sessionId, text: null as string | null, error: null as string | null };
     this.brief = mine;
     this.cursors.brief.moveTo(0);
-    this.app.brief({ session: sessionId }).then(
-      (b) => {
-        mine.text = b.text;
+    // In the search thread: a brief reads the session whole, which held keys on a long one.
+    this.work.brief(sessionId).then(
+      (text) => {
+        mine.text = text;
         this.host.requestRender();
       },
       (error: unknown) => {

@@ -1,28 +1,46 @@
 /**
- * One search (or one read of a session's threads, which walks every session) as the terminal UI runs it, in its
- * worker or (when there is none) on the UI's thread, and the messages between the two. `CAIRN_TUI_SEARCH_HOLD` names a file a search waits for, synchronously as a slow
- * SQLite query would, before it runs: the tests use it to type while a search is held, never the user.
+ * One search, brief or read of a session's threads as the terminal UI runs it, in its worker or (when there is
+ * none) on the UI's thread, and the messages between the two. `CAIRN_TUI_SEARCH_HOLD` names a file a search waits
+ * for, synchronously as a slow SQLite query would, before it runs: the tests use it to type while a search is held,
+ * never the user.
  */
 import { existsSync } from "node:fs";
 import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
 import type { Env } from "../app/open.ts";
 import { errorText } from "../common/errors.ts";
+import type { AnswerCache } from "./answer-cache.ts";
 import { type SessionThreads, threadsOf } from "./threads-tab.ts";
 
+/** Words alone answer at once; meaning (hybrid) follows when the index has vectors (`searcher.ts`). */
+export type SearchMode = "lexical" | "hybrid";
+
 export type SearchAsk =
-  | { id: number; kind: "search"; query: string; limit: number }
-  | { id: number; kind: "threads"; sessionId: string };
+  | { id: number; kind: "search"; query: string; limit: number; mode: SearchMode }
+  | { id: number; kind: "threads"; sessionId: string }
+  | { id: number; kind: "brief"; sessionId: string };
 
 export type SearchReply =
   | { id: number; answer: SearchAnswer }
   | { id: number; threads: SessionThreads }
+  | { id: number; brief: string }
   | { id: number; error: string };
 
-export async function runSearch(app: ReadCairn, env: Env, ask: SearchAsk): Promise<SearchReply> {
+export async function runSearch(
+  app: ReadCairn,
+  env: Env,
+  ask: SearchAsk,
+  cache: AnswerCache | null = null,
+): Promise<SearchReply> {
   try {
     if (ask.kind === "threads") return { id: ask.id, threads: threadsOf(app, ask.sessionId) };
+    if (ask.kind === "brief") return { id: ask.id, brief: (await app.brief({ session: ask.sessionId })).text };
     holdWhile(env["CAIRN_TUI_SEARCH_HOLD"]);
-    return { id: ask.id, answer: await app.search({ query: ask.query, limit: ask.limit }) };
+    const key = `${ask.mode} ${ask.limit} ${ask.query}`;
+    const kept = cache?.get(key);
+    if (kept) return { id: ask.id, answer: kept };
+    const answer = await app.search({ query: ask.query, limit: ask.limit, mode: ask.mode });
+    cache?.set(key, answer);
+    return { id: ask.id, answer };
   } catch (error) {
     return { id: ask.id, error: errorText(error) };
   }

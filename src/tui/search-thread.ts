@@ -7,15 +7,17 @@ import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
 import { type Env, isTeamIndex } from "../app/open.ts";
-import { runSearch, type SearchAsk, type SearchReply } from "./search-run.ts";
+import { runSearch, type SearchAsk, type SearchMode, type SearchReply } from "./search-run.ts";
 import type { SearchWorkerData } from "./search-worker.ts";
 import type { SessionThreads } from "./threads-tab.ts";
 
 export interface SearchBackend {
   /** Resolves with the answer, or rejects with the error said in one line. */
-  search(query: string, limit: number): Promise<SearchAnswer>;
+  search(query: string, limit: number, mode: SearchMode): Promise<SearchAnswer>;
   /** The Threads tab's reading (seconds on a large index: it walks every session). */
   threads(sessionId: string): Promise<SessionThreads>;
+  /** The Brief tab's text (it reads the session whole and searches its secrets). */
+  brief(sessionId: string): Promise<string>;
   readonly where: "worker" | "ui thread";
   /** Gets ready for a search soon (the search field opened). */
   warm(): void;
@@ -34,12 +36,20 @@ function settleThreads(reply: SearchReply): SessionThreads {
   return reply.threads;
 }
 
+function settleBrief(reply: SearchReply): string {
+  if ("error" in reply) throw new Error(reply.error);
+  if (!("brief" in reply)) throw new Error("the search thread answered another question");
+  return reply.brief;
+}
+
 export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
   let id = 0;
   return {
     where: "ui thread",
-    search: async (query, limit) => settle(await runSearch(app, env, { id: ++id, kind: "search", query, limit })),
+    search: async (query, limit, mode) =>
+      settle(await runSearch(app, env, { id: ++id, kind: "search", query, limit, mode })),
     threads: async (sessionId) => settleThreads(await runSearch(app, env, { id: ++id, kind: "threads", sessionId })),
+    brief: async (sessionId) => settleBrief(await runSearch(app, env, { id: ++id, kind: "brief", sessionId })),
     warm() {},
     close() {},
   };
@@ -86,14 +96,18 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
   let id = 0;
   return {
     where: "worker",
-    search(query, limit) {
+    search(query, limit, mode) {
       // A worker that died leaves the searches to the UI's thread rather than to nothing.
-      if (broken) return here.search(query, limit);
-      return send({ id: ++id, kind: "search", query, limit }).then(settle);
+      if (broken) return here.search(query, limit, mode);
+      return send({ id: ++id, kind: "search", query, limit, mode }).then(settle);
     },
     threads(sessionId) {
       if (broken) return here.threads(sessionId);
       return send({ id: ++id, kind: "threads", sessionId }).then(settleThreads);
+    },
+    brief(sessionId) {
+      if (broken) return here.brief(sessionId);
+      return send({ id: ++id, kind: "brief", sessionId }).then(settleBrief);
     },
     warm() {
       if (!broken) worker();

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createCairn } from "../app/cairn.ts";
 import type { Env } from "../app/open.ts";
+import { AnswerCache, fileStamp } from "./answer-cache.ts";
 import { runSearch, type SearchAsk } from "./search-run.ts";
 
 export interface SearchWorkerData {
@@ -15,6 +16,7 @@ export interface SearchWorkerData {
 
 const data = workerData as SearchWorkerData;
 const app = createCairn({ db: data.db, env: data.env, cwd: data.cwd });
+const cache = new AnswerCache(fileStamp(data.db));
 parentPort!.on("message", async (ask: SearchAsk) => {
-  parentPort!.postMessage(await runSearch(app, data.env, ask));
+  parentPort!.postMessage(await runSearch(app, data.env, ask, cache));
 });
