@@ -10,6 +10,7 @@ import type { Embedder } from "../embedders/types.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { showsBundle } from "./bundles.ts";
+import { intentOf } from "./intent.ts";
 import { parseQuery } from "./query.ts";
 import { latestFirst } from "./recency.ts";
 import {
@@ -96,9 +97,14 @@ export function fuseRankings(
   );
 }
 
-/** The text to embed: the query's words and prefix values, without filters, tool names or pass/fail. */
+/**
+ * The text to embed: the query's words and prefix values, without filters, tool names or pass/fail. A question's
+ * asking words ("what did we decide about") leave: embedded, they found other questions ("how's it going?").
+ */
 export function semanticText(parsed: ReturnType<typeof parseQuery>): string {
-  const words = parsed.terms.filter((t) => !t.negated).map((t) => t.text);
+  const intent = intentOf(parsed, STOPWORDS);
+  const terms = intent && intent.name !== "end-state" ? intent.terms : parsed.terms;
+  const words = terms.filter((t) => !t.negated).map((t) => t.text);
   for (const p of parsed.prefixes) {
     if (p.prefix === "decision" || p.prefix === "error" || p.prefix === "resume") words.push(p.value);
     if (p.prefix === "test" && !/^(pass|passed|passing|fail|failed|failing)$/i.test(p.value)) words.push(p.value);

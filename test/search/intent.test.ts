@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
+import { semanticText } from "../../src/search/hybrid.ts";
 import { intentOf } from "../../src/search/intent.ts";
 import { parseQuery } from "../../src/search/query.ts";
 import { STOPWORDS, search } from "../../src/search/search.ts";
@@ -59,5 +60,14 @@ describe("question intent", () => {
     const kinds = (q: string) => search(store, q, { limit: 5, now }).hits.map((h) => h.event_type);
     expect(kinds("writer")[0]).not.toBe("decision");
     expect(kinds("what did we decide about the writer")[0]).toBe("decision");
+  });
+
+  it("embeds a question's subject, not its asking words", () => {
+    const text = (q: string) => semanticText(parseQuery(q, now));
+    expect(text("what did we decide about the footer color")).toBe("footer color");
+    expect(text("what was still crashing with custom themes")).toBe("custom themes");
+    // whether something worked is asked in the words its answer is put in ("it works"): they stay
+    expect(text("did the streaming fix work")).toBe("did the streaming fix work");
+    expect(text("footer color")).toBe("footer color");
   });
 });
