@@ -158,7 +158,9 @@ export async function refreshVectors(
     if (opts.budgetMs !== undefined && now() - started > opts.budgetMs) break;
     if (signal) await breathe();
   }
-  store.compactVectors();
+  // Compaction counts every stored code, a read of the whole vector table: only worth it when this run changed
+  // them. Slots left by deleted events (a pruned file) wait for the next run that bundles or embeds.
+  if (queued > 0 || embedded > 0) store.compactVectors();
   const after = store.vectorState();
   return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id, interrupted };
 }

@@ -302,4 +302,14 @@ CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timest
   WHERE tool_name IS NOT NULL;
 `,
   },
+  {
+    version: 10,
+    name: "file stamps read from an index",
+    // Every index run first reads each file's size, mtime, inode and versions to skip the unchanged ones; in the
+    // row, `gone_at` and `topology_version` come after the parser state (often several KB), so that read walked
+    // every state's pages: a tenth of a no-change run over 300 files. The stamps now come from this index alone.
+    sql: `
+CREATE INDEX source_files_stamps ON source_files(path, size, mtime_ms, inode, gone_at, topology_version);
+`,
+  },
 ];
