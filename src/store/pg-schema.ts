@@ -193,6 +193,37 @@ DROP INDEX events_type_time;
 DROP INDEX events_time;
 `,
   },
+  {
+    version: 4,
+    name: "statement-level bundle triggers",
+    // Migration 2's row triggers ran a PL/pgSQL call and a one-row INSERT for every event written; one batch of
+    // events is one INSERT statement, so a statement trigger reads the whole batch from its transition table and
+    // queues (or drops) its anchors in one INSERT (or DELETE). A transition table belongs to one event, hence one
+    // trigger for inserts and one for updates (an upsert fills both). The anchor types are migration 2's.
+    sql: `
+DROP TRIGGER bundle_queue ON session_events;
+DROP TRIGGER bundle_drop ON session_events;
+CREATE FUNCTION cairn_bundle_queue_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO bundle_queue(anchor_id) SELECT id FROM changed
+    WHERE event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome') ORDER BY id ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION cairn_bundle_drop_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM bundle_queue WHERE anchor_id IN (SELECT id FROM gone WHERE event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome'));
+  DELETE FROM bundles WHERE anchor_id IN (SELECT id FROM gone WHERE event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome'));
+  DELETE FROM vector_codes WHERE anchor_id IN (SELECT id FROM gone WHERE event_type IN ('tool_result', 'error', 'test_result', 'decision', 'resume_point', 'user_message', 'assistant_message', 'outcome'));
+  RETURN NULL;
+END $$;
+CREATE TRIGGER bundle_queue_insert AFTER INSERT ON session_events REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION cairn_bundle_queue_rows();
+CREATE TRIGGER bundle_queue_update AFTER UPDATE ON session_events REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION cairn_bundle_queue_rows();
+CREATE TRIGGER bundle_drop AFTER DELETE ON session_events REFERENCING OLD TABLE AS gone
+  FOR EACH STATEMENT EXECUTE FUNCTION cairn_bundle_drop_rows();
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);
