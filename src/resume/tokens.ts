@@ -1,10 +1,14 @@
 /**
- * Token counting for briefs. Exact counts (gpt-tokenizer, o200k) are costly, about 10 MB/s, so the engine counts
- * exactly only what it renders, and each distinct text once: the counter caches by text. Events carry a cheap
- * estimate (`tokens`, about four characters per token) for everything else.
+ * Token counting for briefs. Exact counts (o200k) are costly, about 10 MB/s, so the engine counts exactly only
+ * what it renders, and each distinct text once: the counter caches by text. Events carry a cheap estimate
+ * (`tokens`, about four characters per token) for everything else. The exact counter reads the ranks from
+ * data/o200k-ranks.bin (bpe-count.ts) with gpt-tokenizer's split pattern: loading gpt-tokenizer's own rank
+ * module took most of a `cairn resume` (docs/performance.md), and its counts are the same.
  */
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { readFileSync } from "node:fs";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/esm/encodingParams/constants";
 import { estimateTokens } from "../topology/text.ts";
+import { countWithTable, type RankTable, readRankTable } from "./bpe-count.ts";
 
 export interface TokenCounter {
   /** The tokenizer's name, reported beside counts. */
@@ -39,12 +43,20 @@ export function createCachedCounter(
   };
 }
 
-// Transcripts can contain special-token text such as `<|endoftext|>`; it is counted as plain text, never refused.
-const PLAIN = { disallowedSpecial: new Set<string>() };
+let table: RankTable | null = null;
 
-/** The real counter: OpenAI's o200k encoding through gpt-tokenizer, cached per text. */
+/** The o200k ranks shipped in cairn's package, read once per process on the first count. */
+function o200k(): RankTable {
+  table ??= readRankTable(readFileSync(new URL("../../data/o200k-ranks.bin", import.meta.url)));
+  return table;
+}
+
+/**
+ * The real counter: OpenAI's o200k encoding, cached per text. Special-token text such as `<|endoftext|>` (which
+ * transcripts can contain) is counted as plain text, never refused.
+ */
 export function createTokenCounter(opts: CachedCounterOptions = {}): TokenCounter {
-  return createCachedCounter("o200k_base", (text) => countTokens(text, PLAIN), opts);
+  return createCachedCounter("o200k_base", (text) => countWithTable(o200k(), O200K_TOKEN_SPLIT_REGEX, text), opts);
 }
 
 /** The estimate (characters / 4), for tests and thresholds. */
