@@ -122,8 +122,34 @@ function pieceTokens(t: RankTable, piece: string): number {
   return starts.length - 1;
 }
 
+/** Pieces repeat (words, indentation, punctuation): each distinct one is encoded once per table and process. */
+const pieceCaches = new WeakMap<RankTable, Map<string, number>>();
+const PIECES_KEPT = 200_000;
+const scanners = new WeakMap<RegExp, RegExp>();
+
 export function countWithTable(t: RankTable, split: RegExp, text: string): number {
+  let pieces = pieceCaches.get(t);
+  if (!pieces) {
+    pieces = new Map();
+    pieceCaches.set(t, pieces);
+  }
+  // A global copy of the pattern of our own, so that its lastIndex is no one else's.
+  let re = scanners.get(split);
+  if (!re) {
+    re = new RegExp(split.source, `${split.flags.replace("g", "")}g`);
+    scanners.set(split, re);
+  }
+  re.lastIndex = 0;
   let count = 0;
-  for (const [piece] of text.matchAll(split)) count += pieceTokens(t, piece);
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const piece = m[0];
+    let n = pieces.get(piece);
+    if (n === undefined) {
+      n = pieceTokens(t, piece);
+      if (pieces.size >= PIECES_KEPT) pieces.clear();
+      pieces.set(piece, n);
+    }
+    count += n;
+  }
   return count;
 }
