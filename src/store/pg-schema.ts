@@ -224,6 +224,17 @@ CREATE TRIGGER bundle_drop AFTER DELETE ON session_events REFERENCING OLD TABLE 
   FOR EACH STATEMENT EXECUTE FUNCTION cairn_bundle_drop_rows();
 `,
   },
+  {
+    version: 5,
+    name: "file paths in the newest-first kind index",
+    // file: walks a kind's events newest first and tests each path; with the path in the index that walk reads no
+    // table rows (an index-only scan): file:theme.ts at 1.1 M events tested 33,000 paths, 300 ms from the table,
+    // 30-70 ms from the index.
+    sql: `
+CREATE INDEX events_type_newest_path ON session_events(event_type, "timestamp" DESC NULLS LAST, id DESC) INCLUDE (file_path);
+DROP INDEX events_type_newest;
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);

@@ -127,9 +127,12 @@ export function createPgSearch(db: PgConnection, opts: { rum: boolean }) {
 
   function newest(q: EventQuery): EventHit[] {
     const f = pgFilters(q, 1);
-    const sql = `SELECT ${PG_E_COLUMNS}, NULL AS score FROM session_events e ${sessionJoinOf(f)}
-      ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""}
-      ORDER BY e."timestamp" DESC NULLS LAST, e.id DESC LIMIT $1`;
+    // The page's ids first, then its rows: a walk whose filters the index holds (kind, time, file path) then reads
+    // no table row until the page is found.
+    const sql = `SELECT ${PG_E_COLUMNS}, NULL AS score FROM session_events e WHERE e.id IN (
+        SELECT e.id FROM session_events e ${sessionJoinOf(f)} ${f.where.length ? `WHERE ${f.where.join(" AND ")}` : ""}
+        ORDER BY e."timestamp" DESC NULLS LAST, e.id DESC LIMIT $1)
+      ORDER BY e."timestamp" DESC NULLS LAST, e.id DESC`;
     return toHits(db.query<Row>(sql, [q.limit, ...f.params]));
   }
 
