@@ -6,7 +6,8 @@
  * twice Claude's events per MB) and on the mixed corpus shaped like real use (about 3,000 files; sizes p50 105 KB,
  * p90 650 KB, p99 5 MB, max 90 MB), which also gives the cost of secret detection and search latency at 1 M events.
  * CAIRN_BENCH_AGENT_FILES (default 300, about 90 MB each) sizes the per-agent corpora, CAIRN_BENCH_FILES the
- * mixed one (0 skips it), CAIRN_BENCH_SEARCH=0 skips the search part.
+ * mixed one (0 skips it), CAIRN_BENCH_SEARCH=0 skips the search part. CAIRN_BENCH_BASELINE=/other/checkout
+ * times that checkout's built CLI (its dist/) on the per-agent corpora in the same run, for a before/after.
  */
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -60,8 +61,10 @@ const freshDb = (db: string) => {
   for (const ext of ["", "-wal", "-shm", ".lock"]) rmSync(db + ext, { force: true });
 };
 const dbBytes = (db: string) => [db, `${db}-wal`].reduce((a, f) => a + (existsSync(f) ? statSync(f).size : 0), 0);
+const baseline = process.env["CAIRN_BENCH_BASELINE"];
+let cliPath = cli;
 const indexCli = (db: string, root: string): ProcessRun =>
-  timedNode([cli, "index", "--json", "--db", db, root], cliEnv);
+  timedNode([cliPath, "index", "--json", "--db", db, root], cliEnv);
 
 const empty = emptyNode();
 console.log(
@@ -103,6 +106,11 @@ for (const agent of ["claude", "pi"] as const) {
   const root = join(base, `index-${agent}-${agentFiles}`);
   const files = generateCorpus(root, agentSizes, `index-${agent}-${agentFiles}`, agent);
   measureCorpus(`${agent}-only corpus`, files, root, join(base, `index-${agent}-${agentFiles}.db`));
+  if (baseline) {
+    cliPath = join(baseline, "dist/cli/main.js");
+    measureCorpus(`${agent}-only corpus, before (${baseline})`, files, root, join(base, `index-${agent}-before.db`));
+    cliPath = cli;
+  }
 }
 if (fileCount === 0) process.exit(0);
 
