@@ -33,10 +33,14 @@ export function openReadonlyIndex(path: string): ReadonlyIndex {
   }
 }
 
-/** Reads something, so that a database SQLite cannot open for reading fails here rather than at the first query. */
+/**
+ * Reads something, so that a database SQLite cannot open for reading fails here rather than at the first query.
+ * One row of the small settings table: counting the sessions read their whole index, which a cold search at a
+ * million events paid for at every start (docs/performance.md).
+ */
 function probe<T extends ReadonlyStore & Closable>(store: T): T {
   try {
-    store.sessionCount();
+    store.getSetting("schema_probe");
     return store;
   } catch (error) {
     store.close();
