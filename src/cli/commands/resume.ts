@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type AiResume, aiResume } from "../../app/ai-resume.ts";
-import { chooseModel, createAnswerModel } from "../../app/ask-model.ts";
+import type { AiResume } from "../../app/ai-resume.ts";
 import type { BriefJson } from "../../app/brief.ts";
 import { readCairn } from "../app.ts";
 import { naturalInt, parseFlags } from "../args.ts";
@@ -79,7 +78,9 @@ export const resumeCommand: Command = {
     if (!values.ai && (values.provider ?? values.model ?? values.url) !== undefined)
       throw new UsageError("--provider, --model and --url choose the model of --ai");
     // the model is chosen before the index is read, so that a missing one is said at once
-    const choice = values.ai ? chooseModel(values, io.env) : null;
+    // The model's modules (and their settings schemas) load only for --ai: a plain brief starts without them.
+    const models = values.ai ? await import("../../app/ask-model.ts") : null;
+    const choice = models ? models.chooseModel(values, io.env) : null;
 
     const app = readCairn(io, values.db);
     let brief: BriefJson;
@@ -96,8 +97,9 @@ export const resumeCommand: Command = {
         ...(budget !== undefined ? { budget } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
       };
-      if (choice) {
-        const model = await createAnswerModel(choice, io.env);
+      if (models && choice) {
+        const model = await models.createAnswerModel(choice, io.env);
+        const { aiResume } = await import("../../app/ai-resume.ts");
         ai = await aiResume(app, model, { ...req, ...(io.signal ? { signal: io.signal } : {}) });
         brief = ai.brief;
       } else brief = await app.brief(req);
