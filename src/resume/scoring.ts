@@ -79,6 +79,19 @@ export function categoriesOf(u: Unit): Set<Category> {
   return out;
 }
 
+/**
+ * A message of a few words with no file, command or failure ("continue", "Request was aborted.", "Now let's run the
+ * checks:") says nothing the next turns can use; it would fill what a small brief leaves, priority being per token.
+ */
+const TRIVIAL_WORDS = 4;
+
+export function trivial(u: Unit): boolean {
+  // A request's outcome is derived from every request, however empty; errors, checks and decisions are not.
+  if (u.kind === "tool" || u.files.length > 0 || u.failed || u.derived.some((d) => d.event_type !== "outcome"))
+    return false;
+  return u.call.text.trim().split(/\s+/).length <= TRIVIAL_WORDS;
+}
+
 function kindWeight(u: Unit): number {
   if (u.kind !== "tool") return WEIGHTS[u.kind];
   if (u.failed) return WEIGHTS.error;

@@ -12,7 +12,7 @@ import { cite, inlineCites } from "./citations.ts";
 import type { FileContent } from "./file-content.ts";
 import { displayPath } from "./file-states.ts";
 import type { Ledger } from "./ledger-types.ts";
-import { type ProfileName, priority, scoreUnit, scoringContext } from "./scoring.ts";
+import { type ProfileName, priority, scoreUnit, scoringContext, trivial } from "./scoring.ts";
 import type { TokenCounter } from "./tokens.ts";
 import { CONTEXT_LIMITS, headTail, type RenderLimits, renderUnit, TAIL_LIMITS, type Unit } from "./units.ts";
 import type { RankedSymbol } from "./working-set.ts";
@@ -119,7 +119,7 @@ export function select(input: SelectInput): Selection {
   const ctx = scoringContext(units, input.ledger, input.profile);
   const candidates: Chosen[] = [];
   units.forEach((u, i) => {
-    if (inTail.has(u.id) || input.quoted.has(u.id)) return;
+    if (inTail.has(u.id) || input.quoted.has(u.id) || trivial(u)) return;
     const text = renderUnit(u, CONTEXT_LIMITS[u.kind], cwd);
     const est = estimate(text, scale) + 12;
     candidates.push({ ...unitItem(u, text, 0, scale), priority: priority(scoreUnit(u, i, ctx), est) });

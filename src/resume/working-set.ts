@@ -102,17 +102,42 @@ const DOCUMENT = /\.(md|mdx|markdown|txt|rst|adoc|log)$/i;
 /** Outputs beyond this many characters are read at their head and tail only: a name buried in a 200 kB log is noise. */
 const MAX_SCAN = 60_000;
 
+/** The user's latest requests that are read for the files they point at. */
+const POINTING_REQUESTS = 2;
+/** Names in a file the user's latest requests point at ("truncatedtext.ts is broken, investigate") count this much more. */
+const POINTED = 3;
+/** A file's name as people type it: no folder, no extension, no separators, lower case. */
+const looseName = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "");
+
+function pointedFiles(primary: readonly SessionEvent[]): Set<string> {
+  const asked = primary
+    .filter(isTypedUserMessage)
+    .slice(-POINTING_REQUESTS)
+    .map((e) => looseName(e.text.slice(0, 4000)))
+    .join(" ");
+  const out = new Set<string>();
+  if (asked === "") return out;
+  for (const e of primary) {
+    if (!e.file_path || out.has(e.file_path)) continue;
+    const name = looseName((e.file_path.split("/").pop() ?? "").replace(/\.[^.]+$/, ""));
+    if (name.length >= 5 && asked.includes(name)) out.add(e.file_path);
+  }
+  return out;
+}
+
 export function rankSymbols(t: Timeline): RankedSymbol[] {
   const primary = t.events.filter((e) => !isDerived(e) && e.text !== "");
   const n = primary.length;
   const tau = Math.max(1, n / TAU_DIVISOR);
   const out = new Map<string, RankedSymbol>();
+  const pointed = pointedFiles(primary);
   primary.forEach((e, i) => {
     const text = e.text.length > MAX_SCAN ? `${e.text.slice(0, MAX_SCAN / 2)}\n${e.text.slice(-MAX_SCAN / 2)}` : e.text;
     const names = identifiersIn(scannable(text));
     if (names.size === 0) return;
     // Old mentions keep a floor of weight: names the session kept coming back to matter even when not lately.
-    const w = kindWeight(e) * (FLOOR + Math.exp(-(n - 1 - i) / tau));
+    const w =
+      kindWeight(e) * (FLOOR + Math.exp(-(n - 1 - i) / tau)) * (e.file_path && pointed.has(e.file_path) ? POINTED : 1);
     const file = e.file_path;
     const code = file !== null && !DOCUMENT.test(file);
     for (const name of names) {
