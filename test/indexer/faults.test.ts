@@ -3,11 +3,12 @@
  * integrity_check and converges to a clean index on the next run; two indexers on one database never corrupt it.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateCorpus, realisticSizes } from "../../bench/corpus.ts";
+import { lockPathFor } from "../../src/indexer/lock.ts";
 import { CLI, cairn } from "../helpers/cli.ts";
 import { dumpIndex, firstDifference, integrityCheck } from "../helpers/db-dump.ts";
 
@@ -88,10 +89,12 @@ describe("faults", () => {
   it("the waiting indexer says whom it waits for", async () => {
     const db = join(dir, "wait.db");
     const a = runIndexer(db);
-    await new Promise((r) => setTimeout(r, 150));
+    // the second starts once the first holds the lock (a fixed pause lost that race on a loaded machine)
+    const lock = lockPathFor(db);
+    while (!existsSync(lock)) await new Promise((r) => setTimeout(r, 10));
     const b = cairn(["index", "--root", corpus, "--db", db]);
     await a.done;
     expect(b.code).toBe(0);
-    if (b.stderr !== "") expect(b.stderr).toMatch(/waiting for pid \d+, which is indexing/);
+    expect(b.stderr).toMatch(/waiting for pid \d+, which is indexing/);
   }, 120_000);
 });
