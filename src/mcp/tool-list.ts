@@ -21,5 +21,5 @@ export const CAIRN_TOOLS: readonly ServedTool[] = [
 
 export const SERVER_TITLE = "cairn: agent session history";
 
-export const INSTRUCTIONS = `cairn indexes the transcripts of Claude Code, Codex and pi sessions on this machine (run 'cairn index' to refresh it) and answers what changed, what failed and where to resume, citing events as [e:ID].
+export const INSTRUCTIONS = `cairn indexes the sessions of Claude Code, Codex, pi, Gemini CLI, Qwen Code, Copilot CLI, OpenCode and Kilo Code on this machine (run 'cairn index' to refresh it) and answers what changed, what failed and where to resume, citing events as [e:ID].
 Start with search_history (has this error or test failed before? what was decided about X?) or resume_brief (where did the last session stop?). get_event opens any [e:ID]; session_timeline with around=ID shows its neighbours; list_threads and thread_timeline follow work across sessions and agents. The tools only read the index; results are bounded in size and say how to get what they left out.`;

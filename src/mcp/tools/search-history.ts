@@ -9,7 +9,7 @@ import type { hit, inputSchema } from "./search-history-schema.ts";
 
 export { SEARCH_LIMIT_MAX } from "../limits.ts";
 
-const DESCRIPTION = `Search the indexed history of Claude Code, Codex and pi sessions (every project on this machine) for errors, failed tests, decisions, commands, files and words. Use it before re-investigating a problem: "has this failed before, and what fixed it?".
+const DESCRIPTION = `Search the indexed history of coding-agent sessions (Claude Code, Codex, pi, Gemini CLI, Qwen Code, Copilot CLI, OpenCode, Kilo Code; every project on this machine) for errors, failed tests, decisions, commands, files and words. Use it before re-investigating a problem: "has this failed before, and what fixed it?".
 Query language: words and "phrases" (all must match; OR, -word), plus prefixes and filters in any combination:
   error: TEXT (errors, e.g. error: TS2304) · test:fail / test:pass / test: TEXT · decision: TEXT · resume: TEXT · tool:NAME · cmd:COMMAND · file:PATH
   provider:claude|codex|pi · project:NAME · session:ID-PREFIX · since:7d|2026-01-31|yesterday · until:… · kind:error|test|decision|…
