@@ -1,5 +1,6 @@
-/** The zod definition of a timeline row as the session and thread timeline tools return it. */
+/** The zod definitions the session and thread timeline tools share: a row as they return it, and their paging. */
 import { z } from "zod";
+import { TIMELINE_ROWS_MAX } from "./limits.ts";
 
 export const timelineRowSchema = z.object({
   event_id: z.string(),
@@ -20,3 +21,15 @@ export const timelineRowSchema = z.object({
   session_id: z.string().optional(),
   provider: z.string().optional(),
 });
+
+/** How many rows a timeline tool shows, and whether file actions and commands get rows of their own. */
+export const timelinePageFields = {
+  max_rows: z
+    .number()
+    .int()
+    .min(1)
+    .max(TIMELINE_ROWS_MAX)
+    .default(40)
+    .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
+  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
+};

@@ -1,7 +1,6 @@
 /** The zod definitions of `session_timeline`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
 import { z } from "zod";
-import { TIMELINE_ROWS_MAX } from "../limits.ts";
-import { timelineRowSchema } from "../timeline-row-schema.ts";
+import { timelinePageFields, timelineRowSchema } from "../timeline-row-schema.ts";
 
 export const inputSchema = {
   session: z
@@ -18,14 +17,7 @@ export const inputSchema = {
     .describe("an event id (or unique prefix): show the rows around it; implies its session"),
   from: z.number().int().min(0).optional().describe("first position (@N) to show"),
   to: z.number().int().min(0).optional().describe("last position (@N) to show"),
-  max_rows: z
-    .number()
-    .int()
-    .min(1)
-    .max(TIMELINE_ROWS_MAX)
-    .default(40)
-    .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
-  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
+  ...timelinePageFields,
 };
 
 export const session = z.object({

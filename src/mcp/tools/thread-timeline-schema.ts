@@ -1,19 +1,11 @@
 /** The zod definitions of `thread_timeline`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
 import { z } from "zod";
-import { TIMELINE_ROWS_MAX } from "../limits.ts";
-import { timelineRowSchema } from "../timeline-row-schema.ts";
+import { timelinePageFields, timelineRowSchema } from "../timeline-row-schema.ts";
 
 export const inputSchema = {
   thread: z.string().min(3).max(100).describe("thread id or a unique prefix of one (list_threads names them)"),
   start_row: z.number().int().min(0).optional().describe("index of the first row to show (0 = the thread's start)"),
-  max_rows: z
-    .number()
-    .int()
-    .min(1)
-    .max(TIMELINE_ROWS_MAX)
-    .default(40)
-    .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
-  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
+  ...timelinePageFields,
 };
 
 export const outputSchema = {
