@@ -1,12 +1,12 @@
 /**
  * Token counting for briefs. Exact counts (o200k) are costly, about 10 MB/s, so the engine counts exactly only
  * what it renders, and each distinct text once: the counter caches by text. Events carry a cheap estimate
- * (`tokens`, about four characters per token) for everything else. The exact counter reads the ranks from
- * data/o200k-ranks.bin (bpe-count.ts) with gpt-tokenizer's split pattern: loading gpt-tokenizer's own rank
+ * (`tokens`, about four characters per token) for everything else. The exact counter parses the shipped ranks
+ * (data/o200k-ranks.bin, read by embedders/shipped-ranks.ts; bpe-count.ts) with gpt-tokenizer's split pattern: loading gpt-tokenizer's own rank
  * module took most of a `cairn resume` (docs/performance.md), and its counts are the same.
  */
-import { readFileSync } from "node:fs";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/esm/encodingParams/constants";
+import { shippedRankBytes } from "../embedders/shipped-ranks.ts";
 import { estimateTokens } from "../topology/text.ts";
 import { countWithTable, type RankTable, readRankTable } from "./bpe-count.ts";
 
@@ -47,7 +47,7 @@ let table: RankTable | null = null;
 
 /** The o200k ranks shipped in cairn's package, read once per process on the first count. */
 function o200k(): RankTable {
-  table ??= readRankTable(readFileSync(new URL("../../data/o200k-ranks.bin", import.meta.url)));
+  table ??= readRankTable(shippedRankBytes());
   return table;
 }
 
