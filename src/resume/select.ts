@@ -175,11 +175,35 @@ export function namesShare(available: number): number {
   return NAMES_SHARE_TIGHT + ((available - 1000) / 3000) * (NAMES_SHARE - NAMES_SHARE_TIGHT);
 }
 
-/** The best-ranked names that fit the room, grouped by the file they were last seen in. */
+/**
+ * How a names line labels its file: the file's base name when no other file among the names shares it (the ledger
+ * lists the full path), else the path from the working directory.
+ */
+function fileLabels(symbols: readonly RankedSymbol[], cwd: string | null): (file: string | null) => string {
+  const owners = new Map<string, Set<string>>();
+  for (const s of symbols) {
+    if (!s.file) continue;
+    const base = s.file.slice(s.file.lastIndexOf("/") + 1);
+    let set = owners.get(base);
+    if (!set) owners.set(base, (set = new Set()));
+    set.add(s.file);
+  }
+  return (file) => {
+    if (!file) return "conversation";
+    const base = file.slice(file.lastIndexOf("/") + 1);
+    return owners.get(base)?.size === 1 ? base : displayPath(file, cwd);
+  };
+}
+
+/**
+ * The best-ranked names that fit the room, grouped by the file they were last seen in. A names line carries no
+ * citation: its file label says where to look, and a cite per line cost as much as three names (eval:resume at 3 %).
+ */
 export function selectNames(input: SelectInput, room: number): { items: Chosen[]; used: number } {
   const groups = new Map<string, { path: string; names: RankedSymbol[]; best: number }>();
   let used = 0;
   const covered = new Set<string>();
+  const label = fileLabels(input.symbols, input.cwd);
   for (const s of input.symbols) {
     // `newMessages.length` already says `newMessages`.
     if (covered.has(s.name) || input.shown.includes(s.name)) continue;
@@ -187,8 +211,8 @@ export function selectNames(input: SelectInput, room: number): { items: Chosen[]
       covered.add(s.name.slice(0, dot));
     const key = s.file ?? "";
     let g = groups.get(key);
-    const path = s.file ? displayPath(s.file, input.cwd) : "conversation";
-    const cost = estimate(`${s.name}, `, input.scale) + (g ? 0 : estimate(`- ${path}: `, input.scale) + 12);
+    const path = g?.path ?? label(s.file);
+    const cost = estimate(`${s.name}, `, input.scale) + (g ? 0 : estimate(`- ${path}: `, input.scale) + 1);
     if (used + cost > room) {
       if (room - used < 8) break;
       continue;
@@ -203,15 +227,14 @@ export function selectNames(input: SelectInput, room: number): { items: Chosen[]
   const items = [...groups.values()]
     .sort((a, b) => b.best - a.best || (a.path < b.path ? -1 : 1))
     .map((g, i): Chosen => {
-      const cites = [...new Set(g.names.map((s) => s.cite))];
       const text = `- ${g.path}: ${g.names.map((s) => s.name).join(", ")}`;
       return {
         field: "names",
-        text: `${text} ${cite(inlineCites(cites))}`,
-        cites,
+        text,
+        cites: [],
         ordinal: 0,
         priority: 1 / (1 + i),
-        estimate: estimate(text, input.scale) + 12,
+        estimate: estimate(text, input.scale) + 1,
       };
     });
   return { items, used };

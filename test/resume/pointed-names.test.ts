@@ -50,7 +50,8 @@ describe("a small brief after the user pointed at a file", () => {
     const names = section(brief.text, "Names in play")
       .split("\n")
       .filter((l) => l.startsWith("- "));
-    const pointed = names.find((l) => l.startsWith("- packages/tui/src/components/truncated-text.ts: "));
+    // labelled by its base name when no other file among the names shares it (the ledger has the full path)
+    const pointed = names.find((l) => /^- (?:packages\/tui\/src\/components\/)?truncated-text\.ts: /.test(l));
     // its own workings, which the next turns edit, not only the class name the request brought up
     expect(pointed).toMatch(/\bavailableWidth\b/);
     const earlier = section(brief.text, "Earlier context");
