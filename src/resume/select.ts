@@ -184,8 +184,8 @@ function fileLabels(symbols: readonly RankedSymbol[], cwd: string | null): (file
   for (const s of symbols) {
     if (!s.file) continue;
     const base = s.file.slice(s.file.lastIndexOf("/") + 1);
-    let set = owners.get(base);
-    if (!set) owners.set(base, (set = new Set()));
+    const set = owners.get(base) ?? new Set<string>();
+    owners.set(base, set);
     set.add(s.file);
   }
   return (file) => {
