@@ -91,6 +91,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     ...writer,
     ...reader,
     searchEvents: search.searchEvents,
+    warmSearch: search.warmSearch,
     ...checkpoints,
     ...createThreadReads(db),
     ...createBundleStore(db),

@@ -97,6 +97,12 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   edgesTo(id: string): Edge[];
   getEntity(entityId: string): Entity | undefined;
   searchEvents(query: EventQuery): EventHit[];
+  /**
+   * Reads one slice of what a new handle's first ranked searches would otherwise read for the first time; true
+   * while more is left. For a process that will search many times (the terminal UI's search thread), in its idle
+   * moments. Absent where there is nothing to get ready.
+   */
+  warmSearch?(): boolean;
   problems(limit?: number): Problem[];
   /** A session's explicit checkpoints in the order they were recorded. */
   listCheckpoints(sessionId: string): CheckpointRow[];

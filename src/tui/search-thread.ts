@@ -69,7 +69,7 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
     for (const [id, done] of waiting) done({ id, error: message });
     waiting.clear();
   };
-  // Started when the search field first opens: browsing without searching costs no thread (about 50 MB of RSS).
+  // Started by the first call to warm() or a search (the UI warms it as it starts, run.ts): about 50 MB of RSS.
   let started: Worker | null = null;
   const worker = (): Worker => {
     if (started) return started;

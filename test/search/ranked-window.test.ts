@@ -112,3 +112,26 @@ describe("ranked search", () => {
     expect(filled).toBeGreaterThan(cases.length / 2);
   });
 });
+
+describe("getting a new handle ready to rank", () => {
+  it("reads the FTS size table a slice at a time to its end, and no answer changes", () => {
+    const fresh = openStore(join(dir, "idx.db"), { readonly: true });
+    try {
+      const asked: EventQuery[] = [
+        { match: word("error"), limit: 30 },
+        { match: word("test"), types: ["tool_call"], limit: 30 },
+      ];
+      const before = asked.map((q) => fresh.searchEvents(q).map((h) => [h.event.event_id, h.score]));
+      const rows = raw.prepare("SELECT max(id) FROM events_fts_docsize").pluck().get() as number;
+      let slices = 1;
+      while (fresh.warmSearch!()) slices++;
+      // One slice per 50,000 rows of the size table, and then nothing left to read.
+      expect(slices).toBe(Math.floor(rows / 50_000) + 1);
+      expect(fresh.warmSearch!()).toBe(false);
+      expect(asked.map((q) => fresh.searchEvents(q).map((h) => [h.event.event_id, h.score]))).toEqual(before);
+      expect(before[0]!.length).toBe(30);
+    } finally {
+      fresh.close();
+    }
+  });
+});
