@@ -21,6 +21,8 @@ import { type RankedSymbol, rankSymbols } from "./working-set.ts";
 export const LEDGER_SHARE = 0.6;
 /** Unused budget worth one more pass over the names. */
 const TOP_UP_MIN = 24;
+/** Exact counts spent on filling the rest with names. */
+const TOP_UP_ROUNDS = 7;
 
 /** What a cut folds into, computed once and shared by every budget the ladder tries. */
 export interface Folded {
@@ -104,6 +106,7 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     shown: ledgerItems.map((i) => i.text).join("\n"),
   };
   let sel = select(input);
+  let picked = input;
   // The ledger's exact/estimate ratio is a first guess for the rest; one more pass with the ratio measured on
   // what was chosen fills the budget closely without overshooting it.
   const chosen = [...sel.context, ...sel.names, ...sel.files, ...sel.recent];
@@ -111,7 +114,10 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
   if (estimated > 0) {
     const exact = count(counter, chosen);
     const measured = scale * (exact / estimated);
-    if (Math.abs(measured - scale) / scale > 0.05) sel = select({ ...input, scale: measured });
+    if (Math.abs(measured - scale) / scale > 0.05) {
+      picked = { ...input, scale: measured };
+      sel = select(picked);
+    }
   }
   fitExactly(sel, counter, Math.max(0, available));
 
@@ -125,21 +131,30 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     text = assemble(sections);
     tokens = counter.count(text);
   }
-  // Estimates leave some of the budget unused; names are the finest-grained thing to fill it with.
-  for (let round = 0; round < 3 && opts.budget - tokens > TOP_UP_MIN && sel.names.length > 0; round++) {
+  // Estimates leave some of the budget unused; names are the finest-grained thing to fill it with. The names' room
+  // is searched between what fits and what overshoots, each try counted exactly.
+  if (opts.budget - tokens > TOP_UP_MIN && sel.names.length > 0) {
     const estimated = sel.names.reduce((n, c) => n + c.estimate, 0);
-    const exact = count(counter, sel.names);
-    const room = estimated + (opts.budget - tokens - 8) * (estimated / Math.max(1, exact));
-    const grown = selectNames(input, room).items;
-    const trial = { ...sel, names: grown };
-    const trialSections = toSections(header, ledgerItems, trial, pointer);
-    const trialText = assemble(trialSections);
-    const trialTokens = counter.count(trialText);
-    if (trialTokens > opts.budget || trialTokens <= tokens) break;
-    sel = trial;
-    sections = trialSections;
-    text = trialText;
-    tokens = trialTokens;
+    const perToken = estimated / Math.max(1, count(counter, sel.names));
+    let low = estimated;
+    let high = estimated + (opts.budget - tokens) * perToken * 1.5;
+    for (let round = 0; round < TOP_UP_ROUNDS && high - low > 4 && opts.budget - tokens > TOP_UP_MIN; round++) {
+      const room = (low + high) / 2;
+      const trial = { ...sel, names: selectNames(picked, room).items };
+      const trialSections = toSections(header, ledgerItems, trial, pointer);
+      const trialText = assemble(trialSections);
+      const trialTokens = counter.count(trialText);
+      if (trialTokens > opts.budget) {
+        high = room;
+        continue;
+      }
+      low = room;
+      if (trialTokens <= tokens) continue;
+      sel = trial;
+      sections = trialSections;
+      text = trialText;
+      tokens = trialTokens;
+    }
   }
 
   // The transcript pointer names what the brief lacks; those names must not count as the facts themselves.

@@ -5,6 +5,8 @@
  * - a later successful run of the same command (or, for a command that is not a check, of the same command head)
  *   resolves it, also as a part of a compound line whose exit status speaks for it (`git add . && git rebase
  *   --continue` resolves a failed `git rebase origin/main`); a passing run of any check resolves every failed check;
+ * - a later failing run of the same command whose output no longer reports the error answers it: the run got past
+ *   it (a type check that now fails elsewhere);
  * - a later successful edit or write of the same file resolves a failed file-tool call;
  * - the same failure after it was resolved reopens the group.
  * Misses while looking around (a `grep` that found nothing, `ls` of a missing path) are not failures of the work.
@@ -13,6 +15,7 @@
 import { analyzeCommand } from "../topology/command.ts";
 import { normalizeSignature } from "../topology/error-signature.ts";
 import { parseShell } from "../topology/shell.ts";
+import { stripAnsi } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { commandHead } from "./entities.ts";
 import { displayPath } from "./file-states.ts";
@@ -48,11 +51,11 @@ export function failuresOf(
     g.resolvedBy = null;
     g.cites.push(e.event_id);
   };
-  const resolve = (e: SessionEvent, match: (g: Group) => boolean) => {
+  const resolve = (e: SessionEvent, match: (g: Group) => boolean, failed = false) => {
     for (const g of order)
       if (g.status === "open" && match(g)) {
         g.status = "resolved";
-        g.resolvedBy = { id: e.event_id, ordinal: e.ordinal };
+        g.resolvedBy = { id: e.event_id, ordinal: e.ordinal, ...(failed ? { failed: true as const } : {}) };
       }
   };
 
@@ -71,6 +74,10 @@ export function failuresOf(
         const command = e.command ?? result.command;
         const head = command ? commandHead(command) : null;
         if (command && head === null) continue; // looking around, not working
+        if (command && !pasted) {
+          const still = reported(result.text);
+          resolve(e, (g) => g.command === command && g.path === null && !still(g.signature), true);
+        }
         const call = result.parent_event_id ? byId.get(result.parent_event_id) : undefined;
         const path = command || pasted ? null : (result.file_path ?? null);
         const tool = pasted ? "pasted by the user" : (e.tool_name ?? result.tool_name ?? "tool");
@@ -151,4 +158,22 @@ function succeededParts(command: string): string[] {
     out.push(item.pipeline.map((c) => c.words.join(" ")).join(" | "));
   }
   return out;
+}
+
+/** Outputs longer than this are clipped in the log's reading of them: what they no longer report cannot be told. */
+const MAX_OUTPUT = 200_000;
+/** A signature is still reported when a line of the output, normalised, holds its beginning. */
+const SIGNATURE_PREFIX = 60;
+
+/** Whether an output still reports a failure signature; an output too long to read whole reports every one. */
+function reported(output: string): (signature: string) => boolean {
+  if (output.length > MAX_OUTPUT) return () => true;
+  let normal: string[] | null = null;
+  return (signature) => {
+    normal ??= stripAnsi(output)
+      .split(/\r?\n|\r/)
+      .map((l) => normalizeSignature(l.replace(/<\/?[a-z_]+>/g, "")));
+    const head = signature.slice(0, SIGNATURE_PREFIX);
+    return normal.some((l) => l.includes(head));
+  };
 }

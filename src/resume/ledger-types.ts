@@ -84,7 +84,12 @@ export interface LedgerFailure extends Cited {
   last: number;
   status: FailureStatus;
   /** The event that resolved the group (a passing run, a successful edit). */
-  resolvedBy: { id: string; ordinal: number } | null;
+  resolvedBy: {
+    id: string;
+    ordinal: number;
+    /** The run that answered it failed too, without reporting this error any more. */
+    failed?: true;
+  } | null;
   /** The raw error line of the last occurrence. */
   lastLine: string;
   isCheck: boolean;

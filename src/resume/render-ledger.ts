@@ -153,7 +153,8 @@ function failureLine(f: LedgerFailure): string {
   const sig = clip(f.signature, 160);
   if (f.status === "open")
     return `✗ \`${clip(f.command, 80)}\`${where} ×${f.count} (${range(f.first, f.last)}): ${sig}`;
-  return `✓ \`${clip(f.command, 80)}\`${where} failed ×${f.count} (${range(f.first, f.last)}) then passed @${f.resolvedBy?.ordinal}: ${sig}`;
+  const then = f.resolvedBy?.failed ? "no longer reported by the run" : "then passed";
+  return `✓ \`${clip(f.command, 80)}\`${where} failed ×${f.count} (${range(f.first, f.last)}) ${then} @${f.resolvedBy?.ordinal}: ${sig}`;
 }
 
 function decisionLine(d: LedgerDecision, chars: number): string {

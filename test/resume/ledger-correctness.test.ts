@@ -17,6 +17,9 @@ const PLAN = "0000aaaa-aaaa-4bbb-8ccc-000000000019";
 const NAMES = "0000aaaa-aaaa-4bbb-8ccc-000000000020";
 const COMMANDS = "0000aaaa-aaaa-4bbb-8ccc-000000000021";
 const URL_FAIL = "0000aaaa-aaaa-4bbb-8ccc-000000000022";
+const MOVED_ON = "0000aaaa-aaaa-4bbb-8ccc-000000000023";
+const TS_A = "src/a.ts(3,7): error TS2304: Cannot find name 'chalk'.";
+const TS_B = "src/b.ts(9,1): error TS2322: Type 'string' is not assignable to type 'number'.";
 const CONFLICT = "CONFLICT (content): Merge conflict in src/a.ts\nerror: could not apply 1a2b3c4... change a";
 const UNMERGED = "error: Committing is not possible because you have unmerged files.";
 
@@ -69,6 +72,13 @@ beforeAll(() => {
         "fatal: unable to access 'http://dev.example.com/org/repo.git/': Could not resolve host: dev.example.com",
         128,
       ),
+    new PiSession(MOVED_ON)
+      .user("make the type check pass")
+      .bash("npx tsc --noEmit", TS_A, 2)
+      .edit("src/a.ts", "chalk.red", "red")
+      .bash("npx tsc --noEmit", `${TS_B}\n${TS_A.replace("(3,7)", "(4,7)")}`, 2)
+      .edit("src/b.ts", "x", "y")
+      .bash("npx tsc --noEmit", TS_B, 2),
   );
 });
 afterAll(() => ix.close());
@@ -89,6 +99,15 @@ describe("the failure ledger", () => {
     const [failure] = ledgerAt(URL_FAIL).failures;
     expect(failure?.signature).toContain("http://dev.example.com/");
     expect(failure?.signature).not.toContain("httrepo");
+  });
+
+  it("a later failing run of the same command that no longer reports an error answers it; one that does, not", () => {
+    const failures = ledgerAt(MOVED_ON).failures;
+    // The second run still reports a.ts's error (at another line, after b.ts's); only the third run got past it.
+    expect(failures.map((f) => [f.signature.slice(0, 12), f.status, f.count, f.resolvedBy?.failed ?? false])).toEqual([
+      ["b.ts(N,N): e", "open", 2, false],
+      ["a.ts(N,N): e", "resolved", 1, true],
+    ]);
   });
 
   it("a part before `;` is not proven by the line's exit status", () => {
