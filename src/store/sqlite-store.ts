@@ -42,12 +42,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
       db.pragma("synchronous = NORMAL");
     }
     db.pragma("foreign_keys = ON");
-    db.pragma("cache_size = -16384");
+    // A read-only handle starts with SQLite's own 2 MB cache and reads the file by read() calls: most are one
+    // command's, and each page new to a process costs a page fault, a mapped page's or a larger cache's. It maps the
+    // file once it proves long-lived (`createSearch`).
+    db.pragma(opts.readonly ? "cache_size = -2000" : "cache_size = -16384");
     db.pragma("temp_store = MEMORY");
-    // A reader looks events up by rowid all over a large file (a search's candidates, a timeline's rows): mapped,
-    // each page is a memory read instead of a read() call and a copy. At 1.1 M events the 3,774 candidates of
-    // "project:pi-mono ed" took 22 ms to look up through read(), 6 ms mapped. The pages are the OS's cache, shared.
-    if (opts.readonly) db.pragma("mmap_size = 2147418112");
     // Fewer, larger checkpoints: each one copies pages back into the database and syncs.
     if (!opts.readonly) db.pragma("wal_autocheckpoint = 8192");
     sqliteVec.load(db);

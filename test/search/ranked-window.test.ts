@@ -114,7 +114,7 @@ describe("ranked search", () => {
 });
 
 describe("getting a new handle ready to rank", () => {
-  it("reads the FTS size table a slice at a time to its end, and no answer changes", () => {
+  it("reads the FTS size table a slice at a time to its end and maps the file, and no answer changes", () => {
     const fresh = openStore(join(dir, "idx.db"), { readonly: true });
     try {
       const asked: EventQuery[] = [
