@@ -5,7 +5,7 @@
  * steps 1, 2, 3, … A checkpoint of step N is where step N resumes from.
  */
 import type { ReadonlyStore } from "../store/types.ts";
-import { clip, firstLine } from "../topology/text.ts";
+import { clip, headline } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
 
 export interface Checkpoint {
@@ -35,7 +35,7 @@ export function listCheckpoints(
       event_id: e.event_id,
       ordinal: e.ordinal,
       kind,
-      label: e.text.trim() === "" ? null : clip(firstLine(e.text), 120),
+      label: headline(e.text) === "" ? null : clip(headline(e.text), 120),
       checkpoint_id: null,
       timestamp: e.timestamp,
       ownStep: stepOf(e.meta),

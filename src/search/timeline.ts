@@ -4,6 +4,7 @@
  * branches (an event whose tree parent is not the event before it) and sidechains shown.
  */
 import type { ReadonlyStore } from "../store/types.ts";
+import { clip, headline } from "../topology/text.ts";
 import type { EventType, Provider, SessionEvent } from "../topology/types.ts";
 
 export const TIMELINE_MARKS = [
@@ -83,7 +84,9 @@ export function timelineRows(events: readonly SessionEvent[], opts: TimelineOpti
       (e.event_type === "error" && byId.get(e.parent_event_id ?? "")?.event_type === "tool_result");
     if (FOLDED.has(e.event_type) && !opts.all) continue;
     let branch: string | null = null;
-    if (!derived) {
+    // An outcome is placed where it became known, after the next request: its parent is the request it judges,
+    // not a branch point.
+    if (!derived && e.event_type !== "outcome") {
       // A tree parent other than the previous primary event (or the call a result answers) is a branch point.
       const parent = e.parent_event_id;
       if (
@@ -152,7 +155,8 @@ function summarize(e: SessionEvent): string {
     return lines > 1 ? `${clipped} (${lines} lines)` : clipped || "(no output)";
   }
   if (e.event_type === "tool_call") return `${e.tool_name ?? "tool"}: ${clipped}`;
-  if (e.event_type === "resume_point") return `${String(e.meta["kind"] ?? "resume point")}: ${clipped}`;
+  if (e.event_type === "resume_point")
+    return `${String(e.meta["kind"] ?? "resume point")}: ${clip(headline(text), 140) || clipped}`;
   if (e.event_type === "assistant_message" && clipped === "") return "(tool calls)";
   return nl === -1 ? clipped : `${clipped} …`;
 }

@@ -50,9 +50,13 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
     case "write":
     case "write_file":
     case "create_file":
-      return path ? [{ op: "write", path, added: lineCount(s(a["content"]) ?? s(a["contents"])) }] : [];
+    case "create": // Copilot CLI: path + file_text
+      return path
+        ? [{ op: "write", path, added: lineCount(s(a["content"]) ?? s(a["contents"]) ?? s(a["file_text"])) }]
+        : [];
     case "edit":
     case "edit_file":
+    case "replace": // Gemini CLI and Qwen Code: file_path, old_string, new_string
     case "str_replace_editor":
     case "str_replace_based_edit_tool":
     case "notebookedit":

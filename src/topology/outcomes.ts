@@ -55,7 +55,12 @@ const CONFIRMS_SUCCESS =
   /^\W*(?:(?:ok(?:ay)?|great|nice|cool|perfect|awesome|yes|yep|yeah)\b[\s,.!]*)?(?:(?:it|that|this|everything)\s+(?:seems to |now |finally )?(?:works?|worked|is working)|works|worked|lgtm|looks good|that did it|that fixed it)\b(?![^.!?\n]*\bbut\b)/i;
 
 const TEXT = 300;
-const QUESTION = /\?\s*$|^(?:what|why|how|which|where|when|who|is|are|does|do|did|can|could|should|would)\b/i;
+/**
+ * A request answered by looking rather than changing: a question, or an ask for information ("list the files",
+ * "now show me the config", "TASK-2: explain …"). Reading around is its work, so a reply closes it.
+ */
+const QUESTION =
+  /\?\s*$|^["'“‘(\s]*(?:[\w-]+:\s+)?(?:(?:ok(?:ay)?|now|also|then|and|please)[\s,]+)*(?:what|why|how|which|where|when|who|is|are|does|do|did|can|could|should|would|list|show|explain|describe|summari[sz]e|tell me|count|find out|look (?:at|into))\b/i;
 
 export function onRequest(t: TurnTracker, id: string, turn: number, typed: string): void {
   const words = typed.replace(/\s+/g, " ").trim();
@@ -134,7 +139,7 @@ function judge(
   if (t.reply?.claim === "failure") return v("failed", "the agent reported a failure", [t.reply.id]);
   if (t.check?.pass) return v("done", "a check passed last", [t.check.id, t.reply?.id]);
   if (t.reply?.claim === "success") return v("done", "the agent reported success", [t.reply.id]);
-  // A question answered without tools is done once answered; a request for work nobody did was left.
+  // A question (or an ask to look something up) is done once answered; a request for work nobody did was left.
   if (t.reply && t.tools === 0 && t.request?.question) return v("done", "answered", [t.reply.id]);
   if (t.tools > 0 && t.reply) return v("done", "the agent finished without a failure", [t.reply.id]);
   if (t.tools === 0 && t.reply)

@@ -21,3 +21,17 @@ export function firstLine(text: string): string {
   const nl = trimmed.indexOf("\n");
   return (nl === -1 ? trimmed : trimmed.slice(0, nl)).trim();
 }
+
+const TAG = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>/g;
+
+/**
+ * The first line of a summary that says something: lines that are only markup (`<summary>`, `<analysis>`) are
+ * passed over and tags removed, so a compaction summary is named by its words, not by its wrapper.
+ */
+export function headline(text: string): string {
+  for (const line of text.split("\n")) {
+    const words = line.replace(TAG, " ").replace(/\s+/g, " ").trim();
+    if (words !== "") return words;
+  }
+  return "";
+}

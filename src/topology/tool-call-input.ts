@@ -172,8 +172,22 @@ const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g;
 /** A `cat -n` style line-number gutter (`   12→`, `12\t`) that file-read tools put before each line. */
 const GUTTER = /^\s*\d+(?:→|\t)/;
 
+/**
+ * OpenCode's (and Kilo's) read output: the file inside `<path>…</path><type>file</type><content>…</content>`,
+ * each line numbered `12: `, then a note such as "(End of file - total 5 lines)".
+ */
+const ENVELOPE =
+  /^<path>[^\n]*<\/path>\n<type>file<\/type>\n<content>\n([\s\S]*?)\n*(?:\((?:End of file|File has more lines|Output capped)[^\n]*\)\n)?<\/content>\s*$/;
+const COLON_GUTTER = /^\d+: ?/;
+
 /** Text as a file-read tool showed it, without its line-number gutter when most lines carry one. */
 export function withoutGutter(text: string): string {
+  const wrapped = ENVELOPE.exec(text);
+  if (wrapped) {
+    const lines = wrapped[1]!.split("\n");
+    if (lines.every((l) => COLON_GUTTER.test(l)))
+      return `${lines.map((l) => l.replace(COLON_GUTTER, "")).join("\n")}\n`;
+  }
   const lines = text.split("\n");
   const numbered = lines.filter((l) => GUTTER.test(l)).length;
   if (numbered < Math.max(1, lines.length * 0.6)) return text;

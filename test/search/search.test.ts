@@ -127,6 +127,10 @@ describe("sessions and timeline", () => {
     expect(rows.filter((r) => r.mark === "test_fail").length).toBe(15);
     expect(rows.filter((r) => r.event_type === "test_result").every((r) => r.depth === 1)).toBe(true);
     expect(rows.some((r) => r.event_type === "file_action")).toBe(false);
+    // An outcome sits where it became known, after the next request; it judges an earlier request but is no branch.
+    const outcomes = rows.filter((r) => r.event_type === "outcome");
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes.filter((r) => r.branch_from !== null)).toEqual([]);
     expect(
       buildTimeline(store, "d703a1a9-1b7b-4fb1-b512-c9738b1fe617", { all: true }).some(
         (r) => r.event_type === "file_action",

@@ -119,4 +119,23 @@ describe("request outcomes", () => {
       ["it works but the colors are wrong", "abandoned", "the user moved on before any work"],
     ]);
   });
+
+  it("an ask for information is done once answered after looking around; a change nobody made is not", () => {
+    const p = parseText(
+      "/s/c.jsonl",
+      session([
+        ["user", "TASK-B: list the files of the project."],
+        ["bash", "ls", "NOTES.md\nmath.js\ntest.js", 0],
+        ["assistant", "The project has math.js, test.js and NOTES.md."],
+        ["user", "fix the rounding in math.js"],
+        ["bash", "cat math.js", "function add(a, b) { return a + b; }", 0],
+        ["assistant", "I looked at math.js."],
+        ["user", "ok"],
+      ]),
+    );
+    expect(outcomes(p.events)).toEqual([
+      ["TASK-B: list the files of the project.", "done", "answered"],
+      ["fix the rounding in math.js", "abandoned", "the user moved on before any work"],
+    ]);
+  });
 });

@@ -1,0 +1,56 @@
+/**
+ * What each agent's own CLI did in the scripted conversation (test/fixtures/clients, written by the real CLIs), as
+ * cairn derives it: the fix to math.js is an edit, NOTES.md is a written file, and "list the files of the project",
+ * answered after an `ls`, is done rather than abandoned. The truth file counts records; this checks meaning.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compareVersions } from "../../scripts/clients/install.ts";
+import { inspectPaths } from "../../src/indexer/inspect.ts";
+import { REPO } from "../helpers/transcripts.ts";
+
+const ROOT = join(REPO, "test", "fixtures", "clients");
+const newest = readdirSync(ROOT)
+  .sort()
+  .map((agent) => {
+    const versions = readdirSync(join(ROOT, agent)).sort(compareVersions);
+    return { agent, home: join(ROOT, agent, versions[versions.length - 1]!, "home") };
+  });
+
+describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
+  const { events } = inspectPaths([home], REPO);
+  const byId = new Map(events.map((e) => [e.event_id, e]));
+
+  it("shows the fix as an edit of math.js and NOTES.md as written", () => {
+    const ops = (name: string) =>
+      events
+        .filter((e) => e.event_type === "file_action" && e.file_path?.endsWith(`/${name}`))
+        .map((e) => e.meta["op"]);
+    expect(ops("math.js")).toContain("edit");
+    expect(ops("NOTES.md")).toContain("write");
+  });
+
+  // Codex reads files through its shell only.
+  it.skipIf(agent === "codex")(
+    "keeps what a read of math.js returned as the file's own text, without the tool's gutter or envelope",
+    () => {
+      const reads = events.filter(
+        (e) => e.event_type === "file_action" && e.meta["op"] === "read" && e.file_path?.endsWith("/math.js"),
+      );
+      // A file action derives from the result that showed it happened; shell reads (`wc -l math.js`) are not the file.
+      const results = reads
+        .map((r) => byId.get(r.parent_event_id!)!)
+        .filter((e) => e.event_type === "tool_result" && e.status !== "error" && e.command === null);
+      expect(results.length).toBeGreaterThan(0);
+      for (const r of results) expect(r.text).toMatch(/^function add\(a, b\) \{\n {2}return a [-+] b;\n\}\n/);
+    },
+  );
+
+  it("judges the ask to list the files done once it was answered", () => {
+    const listed = events
+      .filter((e) => e.event_type === "outcome")
+      .filter((o) => byId.get(o.parent_event_id!)?.text.includes("list the files"));
+    expect(listed.map((o) => o.status)).toEqual(["done"]);
+  });
+});
