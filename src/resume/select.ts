@@ -207,8 +207,6 @@ export function selectNames(input: SelectInput, room: number): { items: Chosen[]
   for (const s of input.symbols) {
     // `newMessages.length` already says `newMessages`.
     if (covered.has(s.name) || input.shown.includes(s.name)) continue;
-    for (let dot = s.name.indexOf("."); dot !== -1; dot = s.name.indexOf(".", dot + 1))
-      covered.add(s.name.slice(0, dot));
     const key = s.file ?? "";
     let g = groups.get(key);
     const path = g?.path ?? label(s.file);
@@ -223,8 +221,13 @@ export function selectNames(input: SelectInput, room: number): { items: Chosen[]
     }
     g.names.push(s);
     used += cost;
+    for (let dot = s.name.indexOf("."); dot !== -1; dot = s.name.indexOf(".", dot + 1))
+      covered.add(s.name.slice(0, dot));
   }
+  // A name shown before a longer one that extends it (`this.bgColors`, then `this.bgColors.get`) says nothing more.
+  for (const g of groups.values()) g.names = g.names.filter((s) => !covered.has(s.name));
   const items = [...groups.values()]
+    .filter((g) => g.names.length > 0)
     .sort((a, b) => b.best - a.best || (a.path < b.path ? -1 : 1))
     .map((g, i): Chosen => {
       const text = `- ${g.path}: ${g.names.map((s) => s.name).join(", ")}`;
