@@ -10,7 +10,7 @@ import type { SessionEvent } from "../topology/types.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { facetToken } from "./fts-text.ts";
 import type { EventHit, EventQuery } from "./query-types.ts";
-import { EVENT_COLUMNS, likeEscape, toEvent } from "./sqlite-read.ts";
+import { EVENT_COLUMNS, likeEscape, mapWhenLongLived, toEvent } from "./sqlite-read.ts";
 
 const COLS = EVENT_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
@@ -34,14 +34,6 @@ const FEW_INDEXED_MATCHES = 2_000;
 const SESSION_SHARE = 200;
 /** Rows of the FTS size table one slice of `warmSearch` reads (about 5 ms). */
 const WARM_SLICE = 50_000;
-/**
- * A read-only handle maps the index file once it has been open this long: a server's, the terminal UI's. Mapped,
- * a page read again is a memory read instead of a read() call and a copy: at 1.1 M events the 3,774 candidates of
- * "project:pi-mono ed" took 22 ms to look up through read(), 6 ms mapped (warm). But each page's first touch is a
- * page fault, dearer than a read() (on the 2-core virtual machines of docs/performance.md, about 4x), and one
- * command's search reads most of its pages once: unmapped, a cold search at 1.1 M events took 40 % less CPU.
- */
-const LONG_LIVED_MS = 2_000;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
 
@@ -201,15 +193,6 @@ export function createSearch(db: Database.Database) {
       cache.set(sql, st);
     }
     return st;
-  };
-  const opened = performance.now();
-  let mapped = !db.readonly;
-  /** Maps the file (see `LONG_LIVED_MS`) when the handle has lived long enough, or at once with `now`. */
-  const mapWhenLongLived = (now: boolean) => {
-    if (mapped || (!now && performance.now() - opened < LONG_LIVED_MS)) return;
-    mapped = true;
-    db.pragma("mmap_size = 2147418112");
-    db.pragma("cache_size = -16384");
   };
   const toHits = (rows: Row[]): EventHit[] =>
     rows.map((r) => {
@@ -403,7 +386,7 @@ export function createSearch(db: Database.Database) {
   let warmedTo = 0;
   function warmSearch(): boolean {
     // Asked to get ready, the handle will search often.
-    mapWhenLongLived(true);
+    mapWhenLongLived(db, true);
     const last = (prepare("SELECT max(id) FROM events_fts_docsize").pluck().get() as number | null) ?? 0;
     if (warmedTo > last) return false;
     prepare("SELECT count(*) FROM events_fts_docsize WHERE id >= ? AND id < ?")
@@ -416,7 +399,7 @@ export function createSearch(db: Database.Database) {
   return {
     warmSearch,
     searchEvents(q: EventQuery): EventHit[] {
-      mapWhenLongLived(false);
+      mapWhenLongLived(db, false);
       const f = filters(q);
       const text = q.match === null ? null : ftsMatch(q.match);
       return text !== null ? ranked(q, text, f) : newest(q, f);

@@ -44,7 +44,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     db.pragma("foreign_keys = ON");
     // A read-only handle starts with SQLite's own 2 MB cache and reads the file by read() calls: most are one
     // command's, and each page new to a process costs a page fault, a mapped page's or a larger cache's. It maps the
-    // file once it proves long-lived (`createSearch`).
+    // file once it proves long-lived (`mapWhenLongLived`, sqlite-read.ts).
     db.pragma(opts.readonly ? "cache_size = -2000" : "cache_size = -16384");
     db.pragma("temp_store = MEMORY");
     // Fewer, larger checkpoints: each one copies pages back into the database and syncs.
