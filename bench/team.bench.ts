@@ -107,6 +107,17 @@ try {
   indexInto("SQLite    ", sqlite);
   const team = openPgStore(pg.url, { machine: "bench", user: "bench" });
   indexInto("PostgreSQL", team);
+  // cairn push of the same SQLite index into empty databases: as it runs (a load this large builds the search
+  // indexes after it) and with them kept up to date event by event, as a small push into a large index does.
+  for (const bulk of [true, false]) {
+    const to = pg.createDatabase(`push_${bulk ? "bulk" : "kept"}`);
+    const t0 = performance.now();
+    const r = runPush({ from: sqlitePath, to, env: { ...process.env, CAIRN_MACHINE: "bench" }, bulk });
+    const s = (performance.now() - t0) / 1000;
+    console.log(
+      `push into PostgreSQL (${bulk ? "indexes built after" : "indexes kept up to date"}): ${r.events} events in ${s.toFixed(1)} s: ${(mb / s).toFixed(2)} MB/s of transcripts, ${Math.round(r.events / s)} events/s`,
+    );
+  }
   searchTimes("SQLite    ", sqlite);
   searchTimes("PostgreSQL", team);
   t = performance.now();

@@ -29,6 +29,8 @@ export interface PushRequest {
   redact?: boolean;
   signal?: AbortSignal;
   onSession?: (s: { session_id: string; events: number; done: number; total: number }) => void;
+  /** Whether a large push drops the search indexes and builds them once after (default: when it pays, below). */
+  bulk?: boolean;
 }
 
 export interface PushAnswer {
@@ -43,7 +45,17 @@ export interface PushAnswer {
   vectors: number;
   redacted: boolean;
   interrupted: boolean;
+  /** Whether the push was large enough to build the team index's search indexes once, after its sessions. */
+  rebuiltIndexes: boolean;
 }
+
+/**
+ * A push of at least this many events, and at least a tenth of what the team index holds, drops the full-text
+ * (RUM or GIN) and trigram indexes and builds them after: keeping RUM up to date costs about 0.9 ms per event
+ * written (627 against 1,493 events/s on the same transcripts), building it afresh about 74 µs per event held
+ * (81 s at 1.1 M events), so rebuilding wins once a push adds more than a tenth of the index.
+ */
+const BULK_EVENTS = 20_000;
 
 export function runPush(req: PushRequest): PushAnswer {
   if (!isPgUrl(req.to)) throw new CairnError("usage", `--to must be a postgres:// connection string, not '${req.to}'`);
@@ -75,18 +87,44 @@ function pushIndex(local: ReadonlyStore, team: PgStore, req: PushRequest): PushA
     vectors: 0,
     redacted: req.redact === true,
     interrupted: false,
+    rebuiltIndexes: false,
   };
   // The team embeds queries as the vectors it is sent were made, unless it already chose an embedder.
   const embedder = local.getSetting(EMBEDDER_SETTING);
   if (embedder !== null && team.getSetting(EMBEDDER_SETTING) === null) team.putSetting(EMBEDDER_SETTING, embedder);
+  const held = (s: SessionRow) => {
+    const there = have.get(s.session_id);
+    return there !== undefined && there.event_count === s.event_count && there.updated_at === s.updated_at;
+  };
+  let toSend = 0;
+  for (const s of sessions) if (!held(s)) toSend += s.event_count;
+  let teamEvents = 0;
+  for (const s of have.values()) teamEvents += s.event_count;
+  const bulk = req.bulk ?? (toSend >= BULK_EVENTS && toSend * 10 >= teamEvents);
+  const send = () => sendSessions(local, team, req, sessions, held, scrub, out);
+  if (bulk) {
+    out.rebuiltIndexes = true;
+    team.bulkLoad(send);
+  } else send();
+  return out;
+}
+
+function sendSessions(
+  local: ReadonlyStore,
+  team: PgStore,
+  req: PushRequest,
+  sessions: SessionRow[],
+  held: (s: SessionRow) => boolean,
+  scrub: (s: string) => string,
+  out: PushAnswer,
+): void {
   // Oldest first, so a push stopped midway has sent a prefix of history.
   for (const s of [...sessions].reverse()) {
     if (req.signal?.aborted) {
       out.interrupted = true;
       break;
     }
-    const there = have.get(s.session_id);
-    if (there && there.event_count === s.event_count && there.updated_at === s.updated_at) {
+    if (held(s)) {
       out.unchanged++;
       continue;
     }
@@ -108,7 +146,6 @@ function pushIndex(local: ReadonlyStore, team: PgStore, req: PushRequest): PushA
       total: sessions.length,
     });
   }
-  return out;
 }
 
 /** One session as the indexer would have written it: its events, stored edges and the entities they point at. */

@@ -12,10 +12,11 @@ import { connectPg, type PgConnection, redactUrl } from "./pg-bridge.ts";
 import { createPgBundles, type PgBundles } from "./pg-bundles.ts";
 import { createPgPurge } from "./pg-purge.ts";
 import { createPgReader, PG_EVENT_COLUMNS, PG_SESSION_SELECT, pgEvent, pgSession } from "./pg-read.ts";
-import { enablePgRum, hasPgRum } from "./pg-rum.ts";
+import { dropFullTextIndexes, enablePgRum, hasPgRum } from "./pg-rum.ts";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./pg-schema.ts";
 import { createPgSearch } from "./pg-search.ts";
 import { createPgThreadReads } from "./pg-threads.ts";
+import { enablePgTrgm, hasPgTrgm } from "./pg-trgm.ts";
 import { enablePgVector, hasPgVector } from "./pg-vector.ts";
 import { createPgWriter, type Identity } from "./pg-write.ts";
 import { prepareBatch } from "./prepare-batch.ts";
@@ -31,6 +32,11 @@ export { isPgUrl } from "./pg-url.ts";
 
 export interface PgStore extends Store, Pick<PgBundles, "putSessionBundles"> {
   readonly identity: Identity;
+  /**
+   * Runs a large load with the full-text and trigram indexes dropped, and builds them once after (also when `fn`
+   * throws; a killed load leaves that to the next writer that opens the index).
+   */
+  bulkLoad<T>(fn: () => T): T;
 }
 
 export function openPgStore(url: string, me: Identity, opts: { readonly: true }): ReadonlyStore & { close(): void };
@@ -68,12 +74,13 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
   }
   const pgvector = opts.readonly ? hasPgVector(db) : enablePgVector(db);
   const rum = opts.readonly ? hasPgRum(db) : enablePgRum(db, WRITE_LOCK);
+  const trgm = opts.readonly ? hasPgTrgm(db) : enablePgTrgm(db, WRITE_LOCK);
   return {
     path: redactUrl(url),
     identity: me,
     ...reader,
     ...writer,
-    ...withHeadPrefetch(db, reader, createPgSearch(db, { rum })),
+    ...withHeadPrefetch(db, reader, createPgSearch(db, { rum, trgm })),
     ...createPgThreadReads(db),
     ...createPgBundles({ db, transaction, pgvector }),
     ...createPgPurge(db),
@@ -94,6 +101,26 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
       db.query("ROLLBACK");
     },
     inGroup: () => group || depth > 0,
+    bulkLoad<T>(fn: () => T): T {
+      const rebuild = () => {
+        enablePgRum(db, WRITE_LOCK);
+        enablePgTrgm(db, WRITE_LOCK);
+      };
+      dropFullTextIndexes(db, WRITE_LOCK);
+      let out: T;
+      try {
+        out = fn();
+      } catch (error) {
+        try {
+          rebuild();
+        } catch {
+          // the connection may be what failed: the next writer rebuilds them
+        }
+        throw error;
+      }
+      rebuild();
+      return out;
+    },
     pruneGone() {
       const out = { files: 0, sessions: 0, events: 0 };
       for (const f of writer.goneFiles()) {

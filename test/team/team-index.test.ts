@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, realisticSizes } from "../../bench/corpus.ts";
+import { runPush } from "../../src/app/push.ts";
 import { createIndexSources } from "../../src/pi/index-sources.ts";
 import { CLI, cairn } from "../helpers/cli.ts";
 import { type PgCluster, pgSkipReason, startPg } from "../helpers/postgres.ts";
@@ -160,6 +161,8 @@ describe.skipIf(skip !== null)(
         "parseArgs",
         "committed",
         "npm -test",
+        "cmd:npm",
+        'cmd:"git status"',
       ];
       for (const query of queries) {
         const [p, s] = both(["search", "--json", "--mode", "lexical", "--limit", "2000", query]);
@@ -169,6 +172,16 @@ describe.skipIf(skip !== null)(
         if (/^[a-z_]+:/.test(query) && !query.includes(" ")) expect(idsOf(p), query).toEqual(idsOf(s));
         else expect([...idsOf(p)].sort(), query).toEqual([...idsOf(s)].sort());
       }
+      // cmd: walks the newest commands a few times the page's size, then lists the trigram index's candidates
+      // (pg_trgm, contrib: always there): the limit above took the second path, these small pages the first.
+      expect(pg.psql("SELECT to_regclass('events_command_trgm') IS NOT NULL", "same_answers")).toBe("t");
+      for (const query of ["cmd:npm", 'cmd:"git status"'])
+        for (const limit of ["1", "5"]) {
+          const [p, s] = both(["search", "--json", "--mode", "lexical", "--limit", limit, query]);
+          const idsOf = (r: { hits: Array<{ event_id: string }> }) => r.hits.map((h) => h.event_id);
+          expect(idsOf(p), `${query} --limit ${limit}`).toEqual(idsOf(s));
+          expect(idsOf(p).length, `${query} --limit ${limit}`).toBe(Number(limit));
+        }
       // Ranked searches go through RUM where the server has it, else through the GIN index and ts_rank: both paths
       // match the same events. A reader finds the GIN index when RUM's is gone (a writer would build RUM again).
       const rum = pg.psql("SELECT to_regclass('events_rum') IS NOT NULL", "same_answers") === "t";
@@ -202,7 +215,7 @@ describe.skipIf(skip !== null)(
         const [lp, ls] = both(["timeline", s.session_id, "--json", "--limit", "50"]);
         expect(withoutOrigin(lp), s.session_id).toEqual(ls);
       }
-    }, 300_000);
+    }, 420_000);
 
     it("kill -9 while indexing leaves no partial file, and the next run ends where a clean run does", async () => {
       // Generated transcripts several times the fixtures' size, so the first commit comes long before the last
@@ -311,7 +324,48 @@ describe.skipIf(skip !== null)(
       ] as const)
         expect([...ids(url, table, col)].sort()).toEqual([...ids(direct, table, col)].sort());
       const again = JSON.parse(ok(cairn(["push", "--json", "--db", sqlite, "--to", url], { env })));
-      expect(again).toMatchObject({ sent: 0, events: 0, unchanged: first.sent });
+      expect(again).toMatchObject({ sent: 0, events: 0, unchanged: first.sent, rebuiltIndexes: false });
+      // A bulk push (large ones are; this one is asked to be) loads without the search indexes and builds them
+      // after: it answers as the direct copy does.
+      const bulkUrl = pg.createDatabase("pushed_bulk");
+      const bulk = runPush({ from: sqlite, to: bulkUrl, env: { ...process.env, ...env }, bulk: true });
+      expect(bulk).toMatchObject({ sent: first.sent, events: first.events, rebuiltIndexes: true });
+      const indexes = (db: string) =>
+        pg.psql(
+          "SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE indexname IN ('events_rum', 'events_fts', 'events_command_trgm')",
+          db,
+        );
+      expect(indexes("pushed_bulk")).toBe(indexes("push_direct"));
+      expect(indexes("pushed_bulk")).toMatch(/events_command_trgm/);
+      for (const query of ["error", "cmd:npm", "kind:error"]) {
+        const [b, d] = [bulkUrl, direct].map((db) =>
+          JSON.parse(
+            ok(cairn(["search", "--json", "--mode", "lexical", "--limit", "500", query, "--db", db], { env })),
+          ),
+        );
+        const idsOf = (r: { hits: Array<{ event_id: string }> }) => r.hits.map((h) => h.event_id).sort();
+        expect(idsOf(b).length, query).toBeGreaterThan(0);
+        expect(idsOf(b), query).toEqual(idsOf(d));
+      }
+      const stopped = new AbortController();
+      stopped.abort();
+      const interrupted = pg.createDatabase("pushed_stopped");
+      const none = runPush({
+        from: sqlite,
+        to: interrupted,
+        env: { ...process.env, ...env },
+        bulk: true,
+        signal: stopped.signal,
+      });
+      expect(none).toMatchObject({ sent: 0, interrupted: true, rebuiltIndexes: true });
+      expect(indexes("pushed_stopped")).toBe(indexes("push_direct"));
+      // A bulk push killed before it rebuilt them: the next writer to open the index builds them.
+      pg.psql(
+        "DROP INDEX IF EXISTS events_rum; DROP INDEX IF EXISTS events_fts; DROP INDEX events_command_trgm",
+        "pushed_stopped",
+      );
+      ok(cairn(["push", "--json", "--db", sqlite, "--to", interrupted], { env }));
+      expect(indexes("pushed_stopped")).toBe(indexes("push_direct"));
       // What was pushed answers like the directly indexed copy.
       const [p, d] = [url, direct].map((db) =>
         JSON.parse(
