@@ -26,6 +26,8 @@ export const LEDGER_SHARE = 0.45;
 const TOP_UP_MIN = 24;
 /** Exact counts spent on filling the rest with names. */
 const TOP_UP_ROUNDS = 7;
+/** Tokens a section's joins may add or merge away, kept free when the names are counted apart from the rest. */
+const JOIN_SLACK = 4;
 
 /** What a cut folds into, computed once and shared by every budget the ladder tries. */
 export interface Folded {
@@ -135,28 +137,48 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     tokens = counter.count(text);
   }
   // Estimates leave some of the budget unused; names are the finest-grained thing to fill it with. The names' room
-  // is searched between what fits and what overshoots, each try counted exactly.
+  // is searched between what fits and what overshoots; each try counts only the names (the rest of the text does
+  // not change), and the text is counted whole once at the end.
   if (opts.budget - tokens > TOP_UP_MIN && sel.names.length > 0) {
+    // Line by line: the counter caches each line, and most lines of one try are those of the last.
+    const namesTokens = (names: readonly BriefItem[]) => count(counter, names);
+    const rest = tokens - namesTokens(sel.names);
     const estimated = sel.names.reduce((n, c) => n + c.estimate, 0);
-    const perToken = estimated / Math.max(1, count(counter, sel.names));
+    const perToken = estimated / Math.max(1, namesTokens(sel.names));
     let low = estimated;
     let high = estimated + (opts.budget - tokens) * perToken * 1.5;
-    for (let round = 0; round < TOP_UP_ROUNDS && high - low > 4 && opts.budget - tokens > TOP_UP_MIN; round++) {
+    let best: Selection | null = null;
+    let bestTokens = tokens;
+    for (let round = 0; round < TOP_UP_ROUNDS && high - low > 4; round++) {
       const room = (low + high) / 2;
       const trial = { ...sel, names: selectNames(picked, room).items };
-      const trialSections = toSections(header, ledgerItems, trial, pointer);
-      const trialText = assemble(trialSections);
-      const trialTokens = counter.count(trialText);
+      const trialTokens = rest + namesTokens(trial.names) + JOIN_SLACK;
       if (trialTokens > opts.budget) {
         high = room;
         continue;
       }
       low = room;
-      if (trialTokens <= tokens) continue;
-      sel = trial;
-      sections = trialSections;
-      text = trialText;
-      tokens = trialTokens;
+      if (trialTokens <= bestTokens) continue;
+      best = trial;
+      bestTokens = trialTokens;
+      if (opts.budget - trialTokens <= TOP_UP_MIN) break;
+    }
+    // The joins rarely differ from the slack; when they do, the names shrink by what overshot.
+    for (let tries = 0; best && tries < 3; tries++) {
+      const bestSections = toSections(header, ledgerItems, best, pointer);
+      const bestText = assemble(bestSections);
+      const exact = counter.count(bestText);
+      if (exact <= opts.budget) {
+        if (exact > tokens) {
+          sel = best;
+          sections = bestSections;
+          text = bestText;
+          tokens = exact;
+        }
+        break;
+      }
+      low -= (exact - opts.budget + JOIN_SLACK) * perToken;
+      best = { ...sel, names: selectNames(picked, low).items };
     }
   }
 
