@@ -6,6 +6,7 @@
  * same questions asked of the application layer in-process, from the same run. Goal: p95 ≤ 100 ms. Issue 20: every
  * prefix of the typed queries (the terminal UI's and these) answered by `app.search` in-process, warm p95 ≤ 30 ms.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -138,6 +139,8 @@ for (let round = 0; round < 5; round++)
 
 // Search as you type in-process: every prefix of the terminal UI's typed queries and of the ones above, once each,
 // as `app.search` answers them (the page and the terminal UI wait on this).
+/** The cold bench's queries (`cold.bench.ts`). */
+const COLD_QUERIES = ["error: TS2554", "theme selector", "process.env"];
 const TUI_QUERIES = ["error: TS2554", "test:fail", "theme selector", "file:theme.ts", "tool:Bash git", "wrapAnsi"];
 const prefixTimes: Array<{ prefix: string; ms: number }> = [];
 for (const q of [...TUI_QUERIES, ...QUERIES]) {
@@ -188,4 +191,50 @@ console.log(`baseline, app.search in-process: ${summary(direct)}`);
 console.log(`goal: time to first result p95 ≤ 100 ms through the page's API`);
 await server.close();
 await controller.dispose();
+coldSearches();
+
+/**
+ * Issue 20's cold search, its open and query alone: each query in a new process (`web-search-cold.ts`), this
+ * checkout's and, with CAIRN_BENCH_BASELINE=/other/checkout, that one's in the same rounds, alternating which goes
+ * first. Module loading is `npm run bench -- cold`'s.
+ */
+function coldSearches(): void {
+  const rounds = Number(process.env["COLD_ROUNDS"] ?? 4);
+  const builds = [{ name: "this", root: join(import.meta.dirname, "..") }];
+  const other = process.env["CAIRN_BENCH_BASELINE"];
+  if (other) builds.push({ name: "baseline", root: other });
+  const child = join(import.meta.dirname, "web-search-cold.ts");
+  type Run = { open: number; query: number; cpu: number; faults: number; hits: string };
+  const runs = new Map<string, Run[]>();
+  const answers = new Map<string, string>();
+  let differ = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const q of COLD_QUERIES) {
+      for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const out = spawnSync(process.execPath, [child, b.root, db, q], { encoding: "utf8" });
+        if (out.status !== 0) throw new Error(`${b.name} ${q}: ${out.stderr}`);
+        const run = JSON.parse(out.stdout) as Run;
+        runs.set(b.name, [...(runs.get(b.name) ?? []), run]);
+        const seen = answers.get(q);
+        if (seen === undefined) answers.set(q, run.hits);
+        else if (seen !== run.hits) differ++;
+      }
+    }
+  }
+  console.log(`search in a new process, open and query alone (${rounds} rounds of ${COLD_QUERIES.join(", ")}):`);
+  const p = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `p50 ${pct(s, 50).toFixed(0)} / p95 ${pct(s, 95).toFixed(0)} ms`;
+  };
+  for (const b of builds) {
+    const r = runs.get(b.name)!;
+    console.log(
+      `  ${b.name}: open ${p(r.map((x) => x.open))}, query ${p(r.map((x) => x.query))}, CPU (open + query) ${p(r.map((x) => x.cpu))}, page faults p50 ${pct(
+        r.map((x) => x.faults).sort((a, b) => a - b),
+        50,
+      )}`,
+    );
+  }
+  console.log(`  answers: ${differ === 0 ? "identical in every run" : `${differ} runs differ from the first`}`);
+}
 history.close();
