@@ -7,6 +7,8 @@ import { arr, contentText, isObj, type Obj, obj, str } from "./json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
 import type { RawRecord, Reader, SessionRecord, SourceLine } from "./types.ts";
 
+const EXIT_LINE = /^Exit code (\d+)\n/;
+
 interface ClaudeMessage {
   id: string;
   key: string;
@@ -353,9 +355,11 @@ function readUser(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, o
     const btype = str(block["type"]);
     if (btype === "tool_result") {
       const callId = str(block["tool_use_id"]) ?? "";
-      const output = contentText(block["content"]);
+      const text = contentText(block["content"]);
       // Claude Code writes `is_error` only on failures; its absence means the tool succeeded.
       const isError = block["is_error"] === true;
+      // A failed shell command's result starts with the harness's "Exit code N" line: the status, not the output.
+      const exit = isError ? EXIT_LINE.exec(text) : null;
       out.push({
         kind: "tool_result",
         line: line.line,
@@ -363,9 +367,9 @@ function readUser(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, o
         key: key(),
         parentKey: out.length === first ? parentKey : null,
         callId,
-        output,
+        output: exit ? text.slice(exit[0].length) : text,
         isError,
-        exitCode: null,
+        exitCode: exit ? Number(exit[1]) : null,
         meta: { ...base, ...toolUseResultMeta(o["toolUseResult"]) },
       });
     } else if (btype === "text") textParts.push(str(block["text"]) ?? "");

@@ -47,6 +47,14 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
     },
   );
 
+  it("keeps a command's output as it printed it, and its exit status", () => {
+    const runs = events.filter((e) => e.event_type === "tool_result" && e.command === "node test.js");
+    const outputs = runs.map((e) => e.text.trim());
+    expect(outputs.some((t) => /^FAIL add\(2, 2\) = 0, expected 4/.test(t))).toBe(true);
+    expect(outputs.some((t) => /^PASS add\(2, 2\) = 4/.test(t))).toBe(true);
+    for (const t of outputs) expect(t).not.toMatch(/Process Group PGID|untrusted_context|^Output:|Exit Code:/);
+  });
+
   it("judges the ask to list the files done once it was answered", () => {
     const listed = events
       .filter((e) => e.event_type === "outcome")

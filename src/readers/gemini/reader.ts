@@ -9,6 +9,7 @@
 import { basename, dirname } from "node:path";
 import { arr, contentText, isObj, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { shellReport } from "../shell-report.ts";
 import type { Reader, SourceLine } from "../types.ts";
 import type { Provider } from "../vocabulary.ts";
 
@@ -249,8 +250,9 @@ function reply(s: GeminiState, m: Obj, id: string, line: SourceLine, ts: string 
     });
     const status = str(call["status"]);
     if (status === undefined || status === "scheduled" || status === "executing" || status === "validating") continue;
-    const output = resultText(call["result"]) || str(call["resultDisplay"]) || "";
-    const exit = /(?:^|\n)Exit Code: (-?\d+)/.exec(output);
+    const raw = resultText(call["result"]) || str(call["resultDisplay"]) || "";
+    const report = shellReport(raw);
+    const output = report ? report.output : raw;
     sink.out.push({
       kind: "tool_result",
       line: line.line,
@@ -259,7 +261,7 @@ function reply(s: GeminiState, m: Obj, id: string, line: SourceLine, ts: string 
       callId,
       output,
       isError: status === "error" || status === "cancelled",
-      exitCode: exit ? Number(exit[1]) : null,
+      exitCode: report?.exitCode ?? null,
       meta: { status },
     });
   }

@@ -10,6 +10,7 @@
 import { basename, dirname } from "node:path";
 import { arr, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { shellReport } from "../shell-report.ts";
 import type { RawRecord, Reader, SourceLine } from "../types.ts";
 
 export interface QwenState extends LineState {
@@ -209,10 +210,12 @@ function toolResult(
   const callId = str(result?.["callId"]) ?? str(response?.["id"]) ?? "";
   const body = obj(response?.["response"]);
   const value = body?.["output"] ?? body?.["error"];
-  const output = typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value);
+  const raw = typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value);
+  const report = shellReport(raw);
+  const output = report ? report.output : raw;
   const display = obj(result?.["resultDisplay"]);
   const code = display?.["exitCode"];
-  const exit = typeof code === "number" ? code : /(?:^|\n)Exit Code: (-?\d+)/.exec(output)?.[1];
+  const exit = typeof code === "number" ? code : (report?.exitCode ?? undefined);
   const status = str(result?.["status"]);
   out.push({
     kind: "tool_result",
