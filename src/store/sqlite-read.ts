@@ -144,6 +144,7 @@ export function createReader(db: Database.Database) {
     (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`);
 
   return {
+    expectLongUse: () => mapWhenLongLived(db, true),
     getEvent(eventId: string): SessionEvent | undefined {
       const row = getEvent.get(eventId) as Raw<SessionEvent> | undefined;
       return row ? toEvent(row) : undefined;

@@ -103,6 +103,8 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
    * moments. Absent where there is nothing to get ready.
    */
   warmSearch?(): boolean;
+  /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite-read.ts). */
+  expectLongUse?(): void;
   problems(limit?: number): Problem[];
   /** A session's explicit checkpoints in the order they were recorded. */
   listCheckpoints(sessionId: string): CheckpointRow[];

@@ -85,6 +85,8 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
       const ask = createAskService(opts.app, opts.env);
       const b = new Browser(opts.app, createStyle(opts.color), host, { actions: ACTIONS, search, ask });
       browser = b;
+      // The UI's own handle reads timelines for as long as it is open.
+      opts.app.reader().expectLongUse?.();
       opts.onBrowser?.(b);
       const root: Component = {
         render: (width) => renderScreen(b, width, terminal.rows),
