@@ -16,21 +16,18 @@ import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
 import { type Checkpoint, listCheckpoints } from "../resume/checkpoints.ts";
 import { isDerived } from "../resume/timeline.ts";
 import type { VerifyResult } from "../resume/verify.ts";
-import { type HybridResult, type SearchMode, searchHybrid } from "../search/hybrid.ts";
+import type { HybridResult, SearchMode } from "../search/hybrid.ts";
 import { buildOverview, type Overview } from "../search/overview.ts";
 import { parseTime } from "../search/query.ts";
 import type { SessionTimelineRow } from "../search/timeline.ts";
 import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
 import type { Closable } from "../store/sqlite-store.ts";
 import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow, Store } from "../store/types.ts";
-import { listThreads, resolveThread, threadTimeline } from "../threads/index.ts";
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
-import { asksHowItEnded, ENDING_HITS, withEndState } from "./end-state.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
-import { type ExportDocument, exportDocument } from "./export/document.ts";
-import { withOpenFailures } from "./open-failures.ts";
+import type { ExportDocument } from "./export/document.ts";
 
 export { IdError } from "../store/resolve.ts";
 
@@ -146,9 +143,9 @@ export interface ReadCairn {
   search(req: SearchRequest): Promise<SearchAnswer>;
   event(ref: string): EventAnswer;
   timeline(req: TimelineRequest): TimelineWindow;
-  threadTimeline(req: ThreadTimelineRequest): ThreadTimelineWindow;
+  threadTimeline(req: ThreadTimelineRequest): Promise<ThreadTimelineWindow>;
   brief(req: BriefRequest): Promise<BriefJson>;
-  threads(req?: ListThreadsOptions): ListThreadsResult;
+  threads(req?: ListThreadsOptions): Promise<ListThreadsResult>;
   overview(): OverviewAnswer;
   sessions(req?: SessionsRequest): SessionRow[];
   /** A session by id or unique prefix. */
@@ -159,9 +156,9 @@ export interface ReadCairn {
   sessionOfFile(path: string): SessionRow | null;
   /** An event by id, unique prefix or citation, optionally within one session. */
   resolveEvent(ref: string, opts?: { sessionId?: string }): SessionEvent;
-  thread(ref: string): Thread;
+  thread(ref: string): Promise<Thread>;
   /** A session (or a thread's sessions) whole, for `export`: a session id or prefix, else a thread's. */
-  exportDocument(ref: string, opts?: { redact?: boolean }): ExportDocument;
+  exportDocument(ref: string, opts?: { redact?: boolean }): Promise<ExportDocument>;
   checkpoints(session: string): CheckpointsAnswer;
   verify(req: { session: string; actions?: number }): Promise<VerifyResult>;
   embedStatus(): EmbedStatus;
@@ -251,9 +248,10 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       );
   };
   const deps: IndexDeps = { dbPath, store: writer, env, cwd };
-  // What only some commands need is loaded when first asked for: the indexer and its readers, the resume engine.
-  // A search or a timeline then starts without them (docs/performance.md).
+  // What only some commands need is loaded when first asked for: the indexer and its readers, the resume engine,
+  // ranking, threads and export. A command then loads what it uses and little else (docs/performance.md).
   const indexing = () => import("./indexing.ts");
+  const threads = () => import("../threads/index.ts");
 
   const app: Cairn = {
     mode,
@@ -261,26 +259,15 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     reader: store,
     notice: () => opener.notice(),
     async search(req) {
-      const searchMode = req.mode ?? "hybrid";
       const s = store();
-      const limit = req.limit ?? 20;
-      // "what was still failing": the ledger's failures of the hits' sessions lead (app/open-failures.ts); "did X
-      // work": what the outcomes of the requests about X rest on (app/end-state.ts). Both read the first ten hits.
-      const ending = asksHowItEnded(req.query, now());
-      const result = await searchHybrid(s, req.query, {
-        embedder: searchMode === "lexical" ? null : embedder(),
-        mode: searchMode,
-        limit: ending ? Math.max(limit, ENDING_HITS) : limit,
-        now: now(),
-      });
-      if (!ending) return result;
-      const answered = withEndState(s, withOpenFailures(s, result, now(), limit), now(), limit);
-      return { ...answered, hits: answered.hits.slice(0, limit) };
+      const { answerSearch } = await import("./search-answer.ts");
+      return answerSearch(s, req, embedder, now);
     },
     event: (ref) => eventAnswer(store(), ref),
     timeline: (req) => timelineWindow(store(), { now: now(), ...req }),
-    threadTimeline(req) {
-      const { thread, events } = threadTimeline(store(), req.thread, { all: req.all === true });
+    async threadTimeline(req) {
+      const s = store();
+      const { thread, events } = (await threads()).threadTimeline(s, req.thread, { all: req.all === true });
       const total = events.length;
       const limit = req.limit ?? total;
       const start = req.start_row === undefined ? Math.max(0, total - limit) : Math.min(req.start_row, total);
@@ -303,7 +290,10 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       const held = store().searchEvents({ match: null, secrets: true, sessionPrefix: brief.session_id, limit: 500 });
       return redactDeep(brief, knownSecrets(held.map((h) => h.event.text)));
     },
-    threads: (req = {}) => listThreads(store(), req),
+    async threads(req = {}) {
+      const s = store();
+      return (await threads()).listThreads(s, req);
+    },
     overview: () => buildOverview(store()),
     sessions(req = {}) {
       const filter: SessionFilter = { limit: req.limit ?? 50 };
@@ -329,9 +319,14 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       );
     },
     resolveEvent: (ref, o = {}) => resolveEventId(store(), ref, o),
-    thread: (ref) => resolveThread(store(), ref),
-    exportDocument(ref, o = {}) {
-      const doc = exportDocument(store(), ref, `cairn ${cairnVersion()}`);
+    async thread(ref) {
+      const s = store();
+      return (await threads()).resolveThread(s, ref);
+    },
+    async exportDocument(ref, o = {}) {
+      const s = store();
+      const { exportDocument } = await import("./export/document.ts");
+      const doc = exportDocument(s, ref, `cairn ${cairnVersion()}`);
       // An export is a document to share: secrets leave as their markers unless the user owns the destination.
       return o.redact === false ? doc : redactDeep(doc);
     },

@@ -7,9 +7,9 @@ import { dirname } from "node:path";
 import { CairnError, errorMessage } from "../common/errors.ts";
 import { configuredEmbedder, EMBEDDER_SETTING } from "../embedders/config.ts";
 import { type EmbedderConfig, EmbedderError } from "../embedders/types.ts";
-import { type IndexProgress, type IndexResult, indexPaths, indexPathsAsync } from "../indexer/indexer.ts";
+import { indexLazily } from "../indexer/index-lazily.ts";
+import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { acquireLock, type IndexLock, IndexLockedError, tryLock } from "../indexer/lock.ts";
-import { watchIndex } from "../indexer/watch.ts";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
 import { isPgUrl } from "../store/pg-url.ts";
@@ -116,8 +116,9 @@ export async function runIndex(
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       ...(req.parallel === false ? { parallel: false } : {}),
     };
-    // With a signal the run gives the event loop turns, so Ctrl-C stops it at the next chunk.
-    const indexed = req.signal ? await indexPathsAsync({ ...opts, signal: req.signal }) : indexPaths(opts);
+    // With a signal the run gives the event loop turns, so Ctrl-C stops it at the next chunk. A run that finds
+    // nothing changed ends after the scan, without loading the readers (indexer/index-lazily.ts).
+    const indexed = await indexLazily(req.signal ? { ...opts, signal: req.signal } : opts);
     if (indexed.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true };
     const vectors =
       req.embed === false ? null : await updateVectors(deps, { onProgress: req.onVectorProgress, signal: req.signal });
@@ -153,6 +154,7 @@ export async function runWatch(deps: IndexDeps, req: WatchRequest): Promise<void
   const lock = await lockFor(deps, { onWait: req.onWait });
   try {
     const store = deps.store();
+    const { watchIndex } = await import("../indexer/watch.ts");
     // Embedding runs after each index run, a second at a time, so appends stay quick to show up; the watcher
     // waits for it before the next run, so the two never write at once.
     await watchIndex({

@@ -6,10 +6,10 @@
  * read again as a new file beside a stale row.
  */
 import { closeSync, existsSync, openSync, readSync, type Stats } from "node:fs";
-import { sep } from "node:path";
 import type { FileStamp, Store } from "../store/types.ts";
 import { startTranscript } from "../topology/transcript.ts";
 import { CHECK_BYTES, headHash, stillHolds } from "./file-check.ts";
+import { under } from "./plan.ts";
 
 export interface Move {
   from: string;
@@ -23,12 +23,10 @@ export interface SourceChanges {
   moved: Move[];
   /** Files newly found missing. */
   gone: string[];
+  /** Files still missing that were marked gone before (counted, and left as they were marked). */
+  stillGone: number;
   /** Files marked gone that are back. */
   back: string[];
-}
-
-function under(path: string, roots: readonly string[]): boolean {
-  return roots.some((r) => path === r || path.startsWith(r.endsWith(sep) ? r : r + sep));
 }
 
 /**
@@ -45,10 +43,15 @@ export function findSourceChanges(
   const listed = new Set(files);
   const missing: string[] = [];
   const back: string[] = [];
+  const stillGone: string[] = [];
   for (const [path, stamp] of stamps) {
     if (listed.has(path)) {
       if (stamp.gone) back.push(path);
-    } else if (under(path, roots) && !existsSync(path)) missing.push(path);
+    } else if (under(path, roots) && !existsSync(path)) {
+      // Its gone_at stays when it was first found missing (`cairn prune` lists them oldest first).
+      if (stamp.gone) stillGone.push(path);
+      else missing.push(path);
+    }
   }
   // A move's source: a file gone before (anywhere), one missing now, or one whose path now holds another file (a
   // log rotated: the old file renamed, a new one started under its name).
@@ -99,7 +102,12 @@ export function findSourceChanges(
       stamps.set(to, { ...stamp, inode: st.ino, mtime_ms: same ? st.mtimeMs : stamp.mtime_ms, gone: false });
     });
   }
-  return { moved, gone: missing.filter((p) => !taken.has(p)), back };
+  return {
+    moved,
+    gone: missing.filter((p) => !taken.has(p)),
+    back,
+    stillGone: stillGone.filter((p) => !taken.has(p)).length,
+  };
 }
 
 function headOf(path: string): string {

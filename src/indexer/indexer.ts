@@ -5,19 +5,19 @@
  * `indexPathsAsync` can give the event loop a turn (Ctrl-C) and stop at the next chunk with everything written so
  * far committed and resumable.
  */
-import { existsSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import type { FileStamp, Store } from "../store/types.ts";
 import { inThreadSource } from "./batch-source.ts";
 import { applySourceChanges, findSourceChanges } from "./gone-and-moved.ts";
 import { type FileResult, indexFileSteps } from "./index-file.ts";
 import { type ParsePool, startParsePool } from "./parse-pool.ts";
+import { planRun, type RunPlan, unchanged } from "./plan.ts";
 import { fsRepoRemotes, type RepoRemotes } from "./repo-remotes.ts";
-import { findTranscripts, statTranscript } from "./scan.ts";
 
 export { type FileOutcome, type FileResult, indexFile } from "./index-file.ts";
+export { listTranscripts } from "./plan.ts";
 
 const GROUP_BYTES = 64 * 1024 * 1024;
 const GROUP_MS = 2_000;
@@ -53,6 +53,8 @@ export interface IndexOptions {
   parallel?: boolean;
   /** Where sessions' git remotes are read (default: each repository's .git/config on this machine). */
   repos?: RepoRemotes;
+  /** The files, stats and stamps already gathered for this run (`planRun`), so they are not gathered twice. */
+  plan?: RunPlan;
 }
 
 export interface IndexResult {
@@ -75,16 +77,6 @@ export interface IndexResult {
   interrupted: boolean;
   ms: number;
   errors: Array<{ path: string; message: string }>;
-}
-
-export function listTranscripts(paths: IndexOptions["paths"]): string[] {
-  const files = new Set<string>();
-  for (const p of paths) {
-    const dir = typeof p === "string" ? p : p.dir;
-    if (!existsSync(dir)) continue;
-    for (const f of findTranscripts(dir, typeof p !== "string" && p.shallow === true)) files.add(f);
-  }
-  return [...files].sort();
 }
 
 /** Indexes everything under `paths`, to the end. */
@@ -116,7 +108,7 @@ export async function indexPathsAsync(opts: IndexOptions & { signal?: AbortSigna
 }
 
 function startRun(opts: IndexOptions): { steps: Generator<void, void>; finish(interrupted?: boolean): IndexResult } {
-  const t0 = Date.now();
+  const t0 = opts.plan?.started ?? Date.now();
   const result: IndexResult = {
     files: 0,
     changed: 0,
@@ -148,22 +140,12 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
   const store = opts.store;
   const now = opts.now ?? (() => new Date());
   const repos = opts.repos ?? fsRepoRemotes();
-  const files = listTranscripts(opts.paths);
+  const { files, stats, stamps, roots } = opts.plan ?? planRun(store, opts.paths);
   result.files = files.length;
-  const stats = files.map((f) => {
-    try {
-      return statTranscript(f);
-    } catch {
-      return null;
-    }
-  });
-  // One query for every file's stamp: an unchanged file then costs its stat and nothing else.
-  const stamps = store.fileStamps();
-  const roots = opts.paths.map((p) => resolve(typeof p === "string" ? p : p.dir));
   const changes = findSourceChanges(store, roots, files, stats, stamps);
   if (changes.moved.length + changes.gone.length + changes.back.length > 0)
     store.transaction(() => applySourceChanges(store, changes, now()));
-  result.gone = changes.gone.length;
+  result.gone = changes.gone.length + changes.stillGone;
   result.moved = changes.moved.length;
 
   const work = files.map((_, i) => expectedBytes(stats[i] ?? null, stamps.get(files[i]!)));
@@ -195,7 +177,7 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
       const stamp = stamps.get(path);
       const st = stats[i];
       const doneBefore = progress.bytesDone;
-      if (stamp?.current && st && stamp.size === st.size && stamp.mtime_ms === st.mtimeMs && stamp.inode === st.ino) {
+      if (unchanged(stamp, st)) {
         result.unchanged++;
         opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
       } else {

@@ -1,9 +1,9 @@
 /** Where each agent keeps its transcripts, and which files under those folders are transcripts. */
 import { join } from "node:path";
-import { copilotRoots } from "./copilot/index.ts";
-import { geminiRoots } from "./gemini/index.ts";
-import { opencodeRoots } from "./opencode/index.ts";
-import { qwenRoots } from "./qwen/index.ts";
+import { copilotRoots } from "./copilot/roots.ts";
+import { geminiRoots } from "./gemini/roots.ts";
+import { opencodeRoots } from "./opencode/roots.ts";
+import { qwenRoots } from "./qwen/roots.ts";
 import type { TranscriptRoot } from "./vocabulary.ts";
 
 export type { TranscriptRoot } from "./vocabulary.ts";

@@ -18,7 +18,8 @@ const copy: Action = (b, host) => {
   return `copied ${text.length > 40 ? `${text.length} characters` : text} (${where})`;
 };
 
-const exportSession: Action = (b, host) => (b.open ? `exported to ${host.exportSession(b.open.session_id)}` : null);
+const exportSession: Action = async (b, host) =>
+  b.open ? `exported to ${await host.exportSession(b.open.session_id)}` : null;
 
 /** Asks before resuming: only pi can be started with the brief here; for the others, the command that starts them. */
 const resume: Action = (b) => {

@@ -29,12 +29,12 @@ export interface BrowserHost {
   /** Puts text on the clipboard; returns where it went, for the status line. */
   copy(text: string): string;
   /** Writes the session's export; returns the path. */
-  exportSession(sessionId: string): string;
+  exportSession(sessionId: string): Promise<string>;
   quit(then?: { resume: string[] }): void;
 }
 
 /** A key that acts on what is selected (`actions.ts`); returns what the footer should say, or null. */
-export type BrowserAction = (b: Browser, host: BrowserHost) => string | null;
+export type BrowserAction = (b: Browser, host: BrowserHost) => string | null | Promise<string | null>;
 
 /** What the browser is built with besides the app: its action keys, where searches run, the model service. */
 export interface BrowserParts {
@@ -431,7 +431,20 @@ export class Browser {
     const action = this.actions[data];
     if (!action) return false;
     const said = action(this, this.host);
-    if (said !== null) this.status = said;
+    if (said === null || typeof said === "string") {
+      if (said !== null) this.status = said;
+      return true;
+    }
+    said.then(
+      (text) => {
+        if (text !== null) this.status = text;
+        this.host.requestRender();
+      },
+      (error: unknown) => {
+        this.status = this.style.red(error instanceof Error ? error.message : String(error));
+        this.host.requestRender();
+      },
+    );
     return true;
   }
 

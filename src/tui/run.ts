@@ -73,9 +73,9 @@ export function runTui(opts: TuiOptions): Promise<TuiExit> {
       rows: () => terminal.rows,
       requestRender: () => tui.requestRender(),
       copy: (text) => copyText(terminal, text, opts.env),
-      exportSession(sessionId) {
+      async exportSession(sessionId) {
         const path = join(opts.cwd, `cairn-${sessionId.slice(0, 8)}.md`);
-        writeFileSync(path, renderExport(opts.app.exportDocument(sessionId), "md"));
+        writeFileSync(path, renderExport(await opts.app.exportDocument(sessionId), "md"));
         return path;
       },
       quit,

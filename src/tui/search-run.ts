@@ -32,7 +32,7 @@ export async function runSearch(
   cache: AnswerCache | null = null,
 ): Promise<SearchReply> {
   try {
-    if (ask.kind === "threads") return { id: ask.id, threads: threadsOf(app, ask.sessionId) };
+    if (ask.kind === "threads") return { id: ask.id, threads: await threadsOf(app, ask.sessionId) };
     if (ask.kind === "brief") return { id: ask.id, brief: (await app.brief({ session: ask.sessionId })).text };
     holdWhile(env["CAIRN_TUI_SEARCH_HOLD"]);
     const key = `${ask.mode} ${ask.limit} ${ask.query}`;

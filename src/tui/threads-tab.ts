@@ -20,17 +20,13 @@ export interface SessionThreads {
 }
 
 /** The threads holding `sessionId` (as a root or a folded subagent), with their latest events. */
-export function threadsOf(app: ReadCairn, sessionId: string): SessionThreads {
-  const all = app.threads({ includeSingle: true }).threads;
+export async function threadsOf(app: ReadCairn, sessionId: string): Promise<SessionThreads> {
+  const all = (await app.threads({ includeSingle: true })).threads;
   const mine = all.filter((t) => t.sessions.some((s) => s.session_id === sessionId));
-  return {
-    sessionId,
-    error: null,
-    threads: mine.map((thread) => ({
-      thread,
-      last: app.threadTimeline({ thread: thread.thread_id, limit: LAST_EVENTS }).rows,
-    })),
-  };
+  const threads = [];
+  for (const thread of mine)
+    threads.push({ thread, last: (await app.threadTimeline({ thread: thread.thread_id, limit: LAST_EVENTS })).rows });
+  return { sessionId, error: null, threads };
 }
 
 export function threadLines(st: SessionThreads, width: number, style: Style, wrap: Wrap): Line[] {

@@ -145,7 +145,7 @@ describe("the same five questions through the CLI, MCP and the library", () => {
   });
 
   it("threads: the same threads, labels and sessions", async () => {
-    const fromLib = plain(lib.threads({ includeSingle: true, limit: 10 }));
+    const fromLib = plain(await lib.threads({ includeSingle: true, limit: 10 }));
     const fromCli = cli(["threads", "--all", "--limit", "10"]);
     const fromMcp = (await mcp.call("list_threads", { include_single: true, limit: 10 })).data;
     expect(fromCli).toEqual(fromLib);

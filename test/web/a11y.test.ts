@@ -61,8 +61,9 @@ async function themed(page: Page, theme: "light" | "dark"): Promise<void> {
 
 const big = () => index.app.sessions({ limit: 100 }).reduce((a, b) => (b.event_count > a.event_count ? b : a));
 const output = () => index.app.timeline({ session: big().session_id }).rows.find((r) => r.mark === "output")!;
-const pairThread = () =>
-  index.app.threads().threads.find((t) => t.sessions.some((s) => s.session_id === THREAD_PAIR.codex))!.thread_id;
+const pairThread = async () =>
+  (await index.app.threads()).threads.find((t) => t.sessions.some((s) => s.session_id === THREAD_PAIR.codex))!
+    .thread_id;
 
 async function checkBothThemes(page: Page): Promise<void> {
   for (const theme of ["light", "dark"] as const) {
@@ -83,7 +84,7 @@ describe("accessibility (axe-core)", { timeout: BROWSER_TEST_MS }, () => {
     await checkBothThemes(page);
   });
 
-  const views: [string, () => string, string][] = [
+  const views: [string, () => string | Promise<string>, string][] = [
     ["sessions", () => "/sessions", ".session-card"],
     ["search results", () => "/search?q=error", ".hits .hit"],
     ["search, empty", () => "/search", ".empty"],
@@ -91,14 +92,14 @@ describe("accessibility (axe-core)", { timeout: BROWSER_TEST_MS }, () => {
     ["event", () => `/e/${output().event_id}`, ".facts"],
     ["brief", () => `/s/${THREAD_PAIR.claude}/brief`, "article.brief a.cite"],
     ["threads", () => "/threads", ".cards .card"],
-    ["thread", () => `/t/${pairThread()}`, ".timeline .row"],
+    ["thread", async () => `/t/${await pairThread()}`, ".timeline .row"],
     ["sessions, none match", () => "/sessions?provider=codex&project=nowhere", ".empty"],
     ["event, missing", () => "/e/ffffffffffffffff", ".failure"],
   ];
   it.each(views)("%s, in both themes", async (_name, path, ready) => {
     context ??= await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await page.goto(`${live.server.origin}${path()}`);
+    await page.goto(`${live.server.origin}${await path()}`);
     await page.locator(ready).first().waitFor({ timeout: 20_000 });
     await checkBothThemes(page);
     await page.close();

@@ -42,7 +42,7 @@ export const exportCommand: Command = {
     const app = readCairn(io, values.db);
     let text: string;
     try {
-      text = renderExport(app.exportDocument(id, { redact: values["no-redact"] !== true }), format);
+      text = renderExport(await app.exportDocument(id, { redact: values["no-redact"] !== true }), format);
     } finally {
       app.close();
     }

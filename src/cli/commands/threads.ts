@@ -34,7 +34,7 @@ export const threadsCommand: Command = {
     const limit = positiveInt("--limit", values.limit) ?? 20;
     const app = readCairn(io, values.db);
     try {
-      const result = app.threads({
+      const result = await app.threads({
         ...(values.project ? { project: values.project } : {}),
         includeSingle: values.all === true,
         limit,

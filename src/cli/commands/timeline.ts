@@ -56,7 +56,7 @@ export const timelineCommand: Command = {
     const app = readCairn(io, values.db);
     try {
       if (values.thread !== undefined) {
-        const t = app.threadTimeline({
+        const t = await app.threadTimeline({
           thread: values.thread,
           all: values.all === true,
           ...(limit !== undefined ? { limit } : {}),

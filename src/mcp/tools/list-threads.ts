@@ -24,8 +24,8 @@ export const listThreadsTool: CairnTool<Args> = {
   annotations: READ_ONLY,
   handler:
     (ctx) =>
-    ({ project, include_single, limit }) => {
-      const result = ctx.cairn.threads({
+    async ({ project, include_single, limit }) => {
+      const result = await ctx.cairn.threads({
         includeSingle: include_single,
         limit,
         ...(project !== undefined ? { project: [project] } : {}),

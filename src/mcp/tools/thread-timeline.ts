@@ -18,8 +18,8 @@ export const threadTimelineTool: CairnTool<Args> = {
   annotations: READ_ONLY,
   handler:
     (ctx) =>
-    ({ thread, start_row, max_rows, all }) => {
-      const w = ctx.cairn.threadTimeline({
+    async ({ thread, start_row, max_rows, all }) => {
+      const w = await ctx.cairn.threadTimeline({
         thread,
         all,
         limit: max_rows,
