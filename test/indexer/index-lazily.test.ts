@@ -10,7 +10,10 @@ import { realFixture } from "../helpers/transcripts.ts";
 const dir = mkdtempSync(join(tmpdir(), "cairn-lazy-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const FILES = ["claude/episodic-memory__large-conversation.jsonl", "pi/agent-history__real_sessions_pi_session-01.jsonl"];
+const FILES = [
+  "claude/episodic-memory__large-conversation.jsonl",
+  "pi/agent-history__real_sessions_pi_session-01.jsonl",
+];
 const timeless = ({ ms: _ms, ...r }: IndexResult) => r;
 
 describe("an index run that finds nothing changed", () => {
