@@ -5,7 +5,6 @@
  * two paths through symbolic links to one database share one lock.
  */
 
-import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, unlinkSync, writeSync } from "node:fs";
 import { hostname, tmpdir, userInfo } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -58,6 +57,8 @@ export function lockPathFor(dbPath: string): string {
  */
 function teamLockPath(url: string): string {
   const machine = process.env["CAIRN_MACHINE"] || hostname();
+  // node:crypto loads only here: a local index's lock needs no hash, and the module takes a few ms to load.
+  const { createHash } = process.getBuiltinModule("node:crypto");
   const key = createHash("sha256")
     .update(`${url.replace(/:[^:@/]*@/, "@")}\0${machine}`)
     .digest("hex")

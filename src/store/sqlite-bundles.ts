@@ -37,7 +37,8 @@ const COLS = EVENT_COLUMNS.split(", ")
   .map((c) => `e.${c}`)
   .join(", ");
 
-export function createBundleStore(db: Database.Database): VectorUpkeep {
+/** `vec` loads sqlite-vec into the connection (once): only the statements that compare codes need it. */
+export function createBundleStore(db: Database.Database, vec: () => void = () => undefined): VectorUpkeep {
   const getSetting = db.prepare("SELECT value FROM settings WHERE key = ?").pluck();
   const putSetting = db.prepare(
     "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -66,10 +67,15 @@ export function createBundleStore(db: Database.Database): VectorUpkeep {
   const counts = db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
     (SELECT count(*) FROM bundles WHERE embedded = 0) AS pending, (SELECT count(*) FROM bundle_queue) AS queued`);
   const anyCode = db.prepare("SELECT 1 FROM vector_codes LIMIT 1").pluck();
-  const similarityOf =
-    db.prepare(`SELECT b.event_id AS id, min(vec_distance_cosine(vec_int8(v.code), vec_int8(?))) AS distance
+  let similarity: Database.Statement | undefined;
+  const similarityOf = () => {
+    vec();
+    similarity ??=
+      db.prepare(`SELECT b.event_id AS id, min(vec_distance_cosine(vec_int8(v.code), vec_int8(?))) AS distance
     FROM bundles b JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
     WHERE b.event_id IN (SELECT value FROM json_each(?)) GROUP BY b.event_id`);
+    return similarity;
+  };
   const anyPending = db.prepare("SELECT 1 FROM bundles WHERE embedded = 0 LIMIT 1").pluck();
   const dropCode = db.prepare("DELETE FROM vector_codes WHERE anchor_rowid = ?");
   const putCode = db.prepare("INSERT OR REPLACE INTO vector_codes(anchor_rowid, code) VALUES (?, ?)");
@@ -250,7 +256,7 @@ export function createBundleStore(db: Database.Database): VectorUpkeep {
       const out = new Map<string, number>();
       const state = getState.get() as { dimension: number } | undefined;
       if (eventIds.length === 0 || !state || state.dimension !== vector.length) return out;
-      const rows = similarityOf.all(encodeVector(vector).code, JSON.stringify(eventIds)) as Array<{
+      const rows = similarityOf().all(encodeVector(vector).code, JSON.stringify(eventIds)) as Array<{
         id: string;
         distance: number;
       }>;
@@ -273,6 +279,7 @@ export function createBundleStore(db: Database.Database): VectorUpkeep {
       const join = f.joinSessions ? "JOIN sessions s ON s.session_id = e.session_id" : "";
       // CROSS JOIN keeps the candidates the outer loop: the planner cannot see how few they are and would
       // otherwise walk every event the filters allow (a second and more for kind:error since:… at a million).
+      vec();
       const stmt = db.prepare(`WITH cand(anchor) AS (SELECT value FROM json_each(?))
         SELECT ${COLS}, vec_distance_cosine(vec_int8(v.code), vec_int8(?)) AS distance, b.kind AS bundle_kind
         FROM cand CROSS JOIN vector_codes v ON v.anchor_rowid = cand.anchor

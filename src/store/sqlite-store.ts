@@ -1,11 +1,11 @@
 /**
- * The SQLite store (better-sqlite3): WAL, foreign keys, numbered migrations, sqlite-vec loaded. `openStore(":memory:")`
- * is the in-memory twin used by tests; it runs the same SQL.
+ * The SQLite store (better-sqlite3): WAL, foreign keys, numbered migrations, sqlite-vec loaded when a statement first
+ * needs its functions. `openStore(":memory:")` is the in-memory twin used by tests; it runs the same SQL.
  */
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import * as sqliteVec from "sqlite-vec";
 import { CairnError } from "../common/errors.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
@@ -18,6 +18,9 @@ import { createSearch } from "./sqlite-search.ts";
 import { createThreadReads } from "./sqlite-threads.ts";
 import { createWriter } from "./sqlite-write.ts";
 import type { ReadonlyStore, Store } from "./types.ts";
+
+// sqlite-vec's CommonJS entry: its ES module imports node:process, which costs a few ms to load as a module.
+const require = createRequire(import.meta.url);
 
 export interface Closable {
   close(): void;
@@ -35,6 +38,14 @@ export function openStore(path: string, opts?: OpenStoreOptions): Store;
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   if (path !== ":memory:" && !opts.readonly) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  // Only a vector search (and an old migration) calls sqlite-vec: indexing with nothing new, a lexical search or a
+  // timeline start without loading it (docs/performance.md).
+  let vecLoaded = false;
+  const vec = () => {
+    if (vecLoaded) return;
+    (require("sqlite-vec") as typeof import("sqlite-vec")).load(db);
+    vecLoaded = true;
+  };
   try {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     if (!opts.readonly) {
@@ -49,8 +60,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     db.pragma("temp_store = MEMORY");
     // Fewer, larger checkpoints: each one copies pages back into the database and syncs.
     if (!opts.readonly) db.pragma("wal_autocheckpoint = 8192");
-    sqliteVec.load(db);
-    if (!opts.readonly) migrate(db);
+    if (!opts.readonly) migrate(db, vec);
     else {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version < MIGRATIONS.length)
@@ -93,7 +103,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     warmSearch: search.warmSearch,
     ...checkpoints,
     ...createThreadReads(db),
-    ...createBundleStore(db),
+    ...createBundleStore(db, vec),
     ...createPurge(db),
     close: () => db.close(),
   };
@@ -124,7 +134,7 @@ function registerFtsFunction(db: Database.Database): void {
   );
 }
 
-function migrate(db: Database.Database): void {
+function migrate(db: Database.Database, vec: () => void): void {
   registerFtsFunction(db);
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
@@ -138,6 +148,8 @@ function migrate(db: Database.Database): void {
     throw new Error(`the index was written by a newer cairn (schema ${current}, this one knows ${newest})`);
   for (const m of MIGRATIONS) {
     if (done.has(m.version)) continue;
+    // Migration 6 made a vec0 table that a later one drops: both need sqlite-vec's module.
+    vec();
     db.transaction(() => {
       db.exec(m.sql);
       db.prepare("INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)").run(
