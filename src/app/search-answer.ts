@@ -7,7 +7,6 @@ import type { Embedder } from "../embedders/types.ts";
 import { type HybridResult, type SearchMode, searchHybrid } from "../search/hybrid.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import { asksHowItEnded, ENDING_HITS, withEndState } from "./end-state.ts";
-import { withOpenFailures } from "./open-failures.ts";
 
 export async function answerSearch(
   s: ReadonlyStore,
@@ -27,6 +26,8 @@ export async function answerSearch(
     now: now(),
   });
   if (!ending) return result;
+  // The ledger's failures need the resume engine's readers: loaded only for a question about how work ended.
+  const { withOpenFailures } = await import("./open-failures.ts");
   const answered = withEndState(s, withOpenFailures(s, result, now(), limit), now(), limit);
   return { ...answered, hits: answered.hits.slice(0, limit) };
 }
