@@ -746,8 +746,14 @@ function remember(s: CodexState, callId: string, code: number): void {
   s.exitCodes[callId] = code;
 }
 
+/**
+ * Codex puts its own instructions before the summary it hands the next window ("Another language model started to
+ * solve this problem … use the information in this summary to assist with your own analysis:"): harness text.
+ */
+const SUMMARY_PREAMBLE = /^Another language model started to solve this problem[^\n]*?:\s*\n/;
+
 function readCompacted(s: CodexState, p: Obj, line: SourceLine, ts: string | null, out: RawRecord[]): void {
-  const text = str(p["message"]) ?? "";
+  const text = (str(p["message"]) ?? "").replace(SUMMARY_PREAMBLE, "");
   const meta: Record<string, unknown> = {};
   for (const k of ["window_number", "window_id", "previous_window_id"]) if (p[k] !== undefined) meta[k] = p[k];
   const replacement = arr(p["replacement_history"]);

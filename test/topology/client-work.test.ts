@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
 import { inspectPaths } from "../../src/indexer/inspect.ts";
+import { headline } from "../../src/topology/text.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const ROOT = join(REPO, "test", "fixtures", "clients");
@@ -53,6 +54,15 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
     expect(outputs.some((t) => /^FAIL add\(2, 2\) = 0, expected 4/.test(t))).toBe(true);
     expect(outputs.some((t) => /^PASS add\(2, 2\) = 4/.test(t))).toBe(true);
     for (const t of outputs) expect(t).not.toMatch(/Process Group PGID|untrusted_context|^Output:|Exit Code:/);
+  });
+
+  it("names a compaction by its summary's words, not by the harness's wrapper or preamble", () => {
+    const points = events.filter((e) => e.event_type === "resume_point" && e.meta["kind"] === "compaction");
+    expect(points.length).toBeGreaterThan(0);
+    for (const p of points) {
+      expect(p.text).not.toMatch(/^Another language model/);
+      expect(headline(p.text)).toMatch(/^[\w(]/);
+    }
   });
 
   it("judges the ask to list the files done once it was answered", () => {
