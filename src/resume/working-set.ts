@@ -96,6 +96,10 @@ function scannable(text: string): string {
   return lines.filter((l) => l.length < MINIFIED_LINE || l.split(" ").length * 40 > l.length).join("\n");
 }
 
+/** A tool call's text is its input as `key: value` lines: the keys are the tool's parameters, not the code's names. */
+const INPUT_KEY = /^[A-Za-z_][\w]*: /gm;
+const withoutInputKeys = (text: string) => text.replace(INPUT_KEY, "");
+
 /** Documents mention names; source files define them. */
 const DOCUMENT = /\.(md|mdx|markdown|txt|rst|adoc|log)$/i;
 
@@ -126,14 +130,15 @@ function pointedFiles(primary: readonly SessionEvent[]): Set<string> {
 }
 
 export function rankSymbols(t: Timeline): RankedSymbol[] {
-  const primary = t.events.filter((e) => !isDerived(e) && e.text !== "");
+  // What the harness injected (environment, skills, instructions) names the harness's things, not the code's.
+  const primary = t.events.filter((e) => !isDerived(e) && e.text !== "" && e.meta["harness"] !== true);
   const n = primary.length;
   const tau = Math.max(1, n / TAU_DIVISOR);
   const out = new Map<string, RankedSymbol>();
   const pointed = pointedFiles(primary);
   primary.forEach((e, i) => {
     const text = e.text.length > MAX_SCAN ? `${e.text.slice(0, MAX_SCAN / 2)}\n${e.text.slice(-MAX_SCAN / 2)}` : e.text;
-    const names = identifiersIn(scannable(text));
+    const names = identifiersIn(scannable(e.event_type === "tool_call" ? withoutInputKeys(text) : text));
     if (names.size === 0) return;
     // Old mentions keep a floor of weight: names the session kept coming back to matter even when not lately.
     const w =
