@@ -245,6 +245,64 @@ function opencodeDb(home: string, t: Tally): void {
   }
 }
 
+/** Cline wraps what the user typed in `<user_input mode="act">` (or plan) before it is stored. */
+const unwrapCline = (text: string) => text.replace(/^\s*<user_input[^>]*>([\s\S]*)<\/user_input>\s*$/, "$1");
+
+/**
+ * Cline: one `<id>.messages.json` document per session (Anthropic-style blocks) and one
+ * `agent_<id>.messages.json` per subagent beside it (`agent: "subagent"`). A tool result has no error flag: a
+ * failure is `success: false` in its payload (a list of per-command results, or one JSON object as a string).
+ */
+function cline(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".messages.json"))) {
+    const doc = JSON.parse(readFileSync(f, "utf8")) as Rec;
+    const sub = doc["agent"] === "subagent";
+    if (sub) t.subagents++;
+    for (const m of doc["messages"] ?? []) {
+      const blocks: Rec[] = Array.isArray(m["content"]) ? m["content"] : [{ type: "text", text: m["content"] }];
+      for (const b of blocks) {
+        if (m["role"] === "user" && b["type"] === "text" && !sub) {
+          const text = unwrapCline(String(b["text"] ?? ""));
+          if (isTyped(text)) t.prompts.push(text);
+        }
+        if (b["type"] === "tool_use") t.call(b["id"], b["name"]);
+        if (b["type"] === "tool_result") {
+          let c = b["content"];
+          if (typeof c === "string") {
+            try {
+              c = JSON.parse(c);
+            } catch {
+              // plain text: no verdict in it
+            }
+          }
+          const items: Rec[] = Array.isArray(c) ? c : [c];
+          if (items.some((i) => i && typeof i === "object" && i["success"] === false)) t.failedResults++;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Factory Droid: `<session>.jsonl` per session; prompts are user text blocks (the `<system-reminder>` blocks
+ * before them are separate blocks), tool results carry `is_error`, and a compaction is a `compaction_state`
+ * record (in the child session it starts, whose `session_start` names the parent).
+ */
+function droid(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".jsonl"))) {
+    for (const r of jsonl(f)) {
+      if (r["type"] === "compaction_state") t.compactions++;
+      const m = r["type"] === "message" ? r["message"] : null;
+      if (!m || !Array.isArray(m["content"])) continue;
+      for (const b of m["content"] as Rec[]) {
+        if (m["role"] === "user" && b["type"] === "text" && isTyped(String(b["text"] ?? ""))) t.prompts.push(b["text"]);
+        if (b["type"] === "tool_use") t.call(b["id"], b["name"]);
+        if (b["type"] === "tool_result" && b["is_error"] === true) t.failedResults++;
+      }
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -254,6 +312,8 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   copilot,
   opencode: opencodeDb,
   kilo: opencodeDb,
+  cline,
+  droid,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -1,6 +1,8 @@
 import { claudeReader } from "./claude-code.ts";
+import { cline } from "./cline/index.ts";
 import { codexReader } from "./codex.ts";
 import { copilot } from "./copilot/index.ts";
+import { droid } from "./droid/index.ts";
 import { gemini } from "./gemini/index.ts";
 import { kilo, opencode } from "./opencode/index.ts";
 import { piReader } from "./pi.ts";
@@ -16,6 +18,8 @@ export const READERS: readonly Reader<unknown>[] = [
   qwen,
   qwenLegacy,
   copilot,
+  droid,
+  cline,
   claudeReader,
   opencode,
   kilo,

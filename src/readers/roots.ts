@@ -1,6 +1,8 @@
 /** Where each agent keeps its transcripts, and which files under those folders are transcripts. */
 import { join } from "node:path";
+import { clineRoots } from "./cline/roots.ts";
 import { copilotRoots } from "./copilot/roots.ts";
+import { droidRoots } from "./droid/roots.ts";
 import { geminiRoots } from "./gemini/roots.ts";
 import { opencodeRoots } from "./opencode/roots.ts";
 import { qwenRoots } from "./qwen/roots.ts";
@@ -30,6 +32,8 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
   roots.push(...qwenRoots(env, home));
   roots.push(...copilotRoots(env, home));
   roots.push(...opencodeRoots(env, home));
+  roots.push(...clineRoots(home));
+  roots.push(...droidRoots(home));
   return roots;
 }
 
@@ -38,6 +42,8 @@ export function isTranscriptFile(name: string): boolean {
   if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl");
   // OpenCode's and Kilo Code's databases (`opencode.db`, or `opencode-<channel>.db` for a non-release channel).
   if (/^(opencode|kilo)(-[\w.-]+)?\.db$/.test(name)) return true;
+  // Cline's sessions (the `<id>.json` beside each is metadata, not a transcript).
+  if (name.endsWith(".messages.json")) return true;
   // Codex's TypeScript-era rollouts and Gemini CLI's pre-JSONL chats are one JSON document each.
   return /^(rollout|session)-.*\.json$/.test(name);
 }

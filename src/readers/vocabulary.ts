@@ -4,7 +4,18 @@
  */
 
 /** The agents cairn reads, by the name `provider:` filters and facets use. */
-export const PROVIDERS = ["claude", "codex", "pi", "gemini", "qwen", "opencode", "kilo", "copilot"] as const;
+export const PROVIDERS = [
+  "claude",
+  "codex",
+  "pi",
+  "gemini",
+  "qwen",
+  "opencode",
+  "kilo",
+  "copilot",
+  "cline",
+  "droid",
+] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
@@ -22,6 +33,8 @@ export const PROVIDER_NAMES: Record<Provider, string> = {
   opencode: "OpenCode",
   kilo: "Kilo Code",
   copilot: "GitHub Copilot CLI",
+  cline: "Cline",
+  droid: "Factory Droid",
 };
 
 /** A folder an agent keeps its transcripts in. Here, not in roots.ts, so per-agent folders need not import it back. */

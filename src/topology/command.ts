@@ -23,6 +23,9 @@ const SHELL_TOOLS = new Set([
   "terminal",
   // Gemini CLI and Qwen Code
   "run_shell_command",
+  // Factory Droid, and Cline (a list of commands)
+  "execute",
+  "run_commands",
 ]);
 
 /**
@@ -35,6 +38,8 @@ export function shellCommandOf(toolName: string, input: unknown): string | null 
   if (!isRecord(input)) return typeof input === "string" ? input : null;
   const raw = input["command"] ?? input["cmd"];
   if (typeof raw === "string") return raw;
+  const list = input["commands"];
+  if (Array.isArray(list) && list.length > 0 && list.every((c) => typeof c === "string")) return list.join("\n");
   if (Array.isArray(raw) && raw.every((w) => typeof w === "string")) {
     const words = raw as string[];
     return unwrapShell(words) ?? words.map(quoteWord).join(" ");

@@ -57,8 +57,8 @@ function first(a: Args, keys: readonly string[]): string | undefined {
 }
 
 const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path", "absolute_path", "filename", "file"] as const;
-const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString"] as const;
-const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source"] as const;
+const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text"] as const;
+const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text"] as const;
 const CONTENT_KEYS = ["content", "contents", "file_text", "text"] as const;
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"] as const;
 
@@ -74,6 +74,10 @@ const EDITOR = new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
 const SEARCH = new Set(["grep", "glob", "search_file_content", "find", "ls", "list_directory", "codebase_search"]);
 const PLAN = new Set(["todowrite", "todo_write", "write_todos", "update_plan", "update_todo", "todo"]);
 const PATCH = new Set(["apply_patch", "patch"]);
+
+function isArgs(v: unknown): v is Args {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
 
 function editsOf(a: Args): TextEdit[] | undefined {
   const list = Array.isArray(a["edits"]) ? a["edits"] : [a];
@@ -134,6 +138,17 @@ export function toolInputOf(toolName: string, input: unknown): ToolInput {
   const a: Args = typeof input === "object" && input !== null && !Array.isArray(input) ? (input as Args) : {};
   const path = first(a, PATH_KEYS);
   if (READ.has(name)) return readInput(a, path);
+  // Cline: `read_files` takes a list of files; `editor` creates the file when no `old_text` is given.
+  if (name === "read_files" && Array.isArray(a["files"]) && isArgs(a["files"][0]))
+    return readInput(a["files"][0], first(a["files"][0], PATH_KEYS));
+  if (name === "editor" && a["insert_line"] === undefined)
+    return typeof a["old_text"] === "string"
+      ? editInput(a, path)
+      : {
+          kind: "write",
+          ...(path ? { path } : {}),
+          ...(typeof a["new_text"] === "string" ? { content: a["new_text"] } : {}),
+        };
   if (WRITE.has(name)) return writeInput(a, path);
   if (EDIT.has(name)) return editInput(a, path);
   if (EDITOR.has(name)) {

@@ -1,0 +1,196 @@
+/**
+ * Cline CLI: `~/.cline/data/sessions/<id>/<id>.messages.json`, one JSON document rewritten as the session grows
+ * (`sessionId`, `agent`, `origin`, `system_prompt`, `messages[]` of `{id, role, ts, content}` with Anthropic-style
+ * blocks), and one `agent_<id>.messages.json` per subagent beside it (`agent: "subagent"`,
+ * `origin.parentThreadId`). What the user typed is wrapped in `<user_input mode="act">`. A tool result has no
+ * error flag: a failure is `success: false` in its payload (per-command results, or a JSON object as a string).
+ * The `<id>.json` beside it is metadata (cwd, model), not read here.
+ */
+import { basename } from "node:path";
+import { arr, contentText, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import type { Reader, SourceLine } from "../types.ts";
+
+export interface ClineState extends LineState {
+  fallbackId: string;
+  /** The document's text until it parses (it is read whole, but may arrive over several lines). */
+  text: string;
+  firstLine: number;
+}
+
+const WRAPPED = /^\s*<user_input(?:\s+mode="([^"]*)")?[^>]*>([\s\S]*)<\/user_input>\s*$/;
+
+export const clineReader: Reader<ClineState> = {
+  provider: "cline",
+  version: 1,
+  wholeFile: (path) => path.endsWith(".json"),
+  detect(path, head) {
+    if (/[\\/]\.cline[\\/]data[\\/]sessions[\\/][^\\/]+[\\/][^\\/]+\.messages\.json$/.test(path)) return true;
+    if (path !== "") return false;
+    return /"agent"\s*:\s*"(lead|subagent)"/.test(head) && /"origin"\s*:/.test(head);
+  },
+  initialState(path) {
+    return {
+      sessionId: null,
+      unknown: {},
+      fallbackId: basename(path).replace(/\.messages\.json$/, ""),
+      text: "",
+      firstLine: 1,
+    };
+  },
+  parse(lines, state) {
+    return parseLines(lines, structuredClone(state), () => undefined, gather);
+  },
+};
+
+/** Collects the document's lines; once they parse as a whole, reads it. */
+function gather(s: ClineState, line: SourceLine, sink: LineSink): boolean {
+  if (s.text === "") s.firstLine = line.line;
+  s.text += `${line.text}\n`;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(s.text);
+  } catch {
+    return true;
+  }
+  const at = { text: "", line: s.firstLine };
+  s.text = "";
+  if (!isObj(doc)) {
+    sink.problems.push(problem(at, "not a Cline session document"));
+    return true;
+  }
+  read(s, doc, at, sink);
+  return true;
+}
+
+function read(s: ClineState, doc: Obj, at: SourceLine, sink: LineSink): void {
+  const origin = obj(doc["origin"]) ?? {};
+  const sub = doc["agent"] === "subagent";
+  s.sessionId = str(doc["sessionId"]) ?? s.fallbackId;
+  const parent = str(origin["parentThreadId"]) ?? null;
+  sink.out.push({
+    kind: "session",
+    line: at.line,
+    ts: null,
+    key: "session",
+    sessionId: s.sessionId,
+    sessionKind: sub ? "subagent" : "main",
+    ...(sub && parent ? { parentSessionId: parent } : {}),
+    meta: {
+      cline_version: origin["version"] ?? null,
+      ...(typeof doc["system_prompt"] === "string" ? { system_prompt: { chars: doc["system_prompt"].length } } : {}),
+    },
+  });
+  const messages = arr(doc["messages"]);
+  if (!messages) {
+    sink.problems.push(problem(at, "Cline session without messages"));
+    return;
+  }
+  messages.forEach((m, i) => {
+    if (!isObj(m)) {
+      sink.problems.push(problem(at, `message ${i} is not an object`));
+      return;
+    }
+    message(s, m, i, sub, at, sink);
+  });
+}
+
+function message(s: ClineState, m: Obj, i: number, sub: boolean, at: SourceLine, sink: LineSink): void {
+  const role = str(m["role"]);
+  const key = str(m["id"]) ?? `m${i}`;
+  const ts = isoTime(m["ts"]);
+  const base = { line: at.line, ts };
+  const blocks = (
+    typeof m["content"] === "string" ? [{ type: "text", text: m["content"] }] : (arr(m["content"]) ?? [])
+  ).filter(isObj);
+  if (role === "assistant") {
+    const text = blocks
+      .filter((b) => b["type"] === "text")
+      .map((b) => str(b["text"]) ?? "")
+      .join("\n");
+    const calls = blocks.filter((b) => b["type"] === "tool_use");
+    const model = str(obj(m["modelInfo"])?.["id"]);
+    const meta: Obj = model ? { model } : {};
+    const thinking = blocks
+      .filter((b) => b["type"] === "thinking")
+      .map((b) => str(b["thinking"]) ?? "")
+      .join("\n");
+    if (thinking) meta["thinking"] = thinking;
+    if (text !== "" || calls.length === 0)
+      sink.out.push({ kind: "message", ...base, key, role: "assistant", text, typed: false, meta });
+    calls.forEach((b, j) => {
+      sink.out.push({
+        kind: "tool_call",
+        ...base,
+        key: `${key}#c${j}`,
+        callId: str(b["id"]) ?? `${key}#${j}`,
+        name: str(b["name"]) ?? "unknown",
+        input: b["input"] ?? {},
+        messageKey: text !== "" ? key : null,
+      });
+    });
+    return;
+  }
+  if (role !== "user") {
+    unknownRecord(s, `message role '${role ?? ""}'`, m, at, ts, sink);
+    return;
+  }
+  blocks.forEach((b, j) => {
+    const k = blocks.length === 1 ? key : `${key}#${j}`;
+    if (b["type"] === "tool_result") {
+      result(b, k, base, sink);
+      return;
+    }
+    if (b["type"] !== "text") {
+      unknownRecord(s, `block '${str(b["type"]) ?? ""}'`, b, at, ts, sink);
+      return;
+    }
+    const raw = str(b["text"]) ?? "";
+    const wrapped = WRAPPED.exec(raw);
+    const text = wrapped ? (wrapped[2] ?? "").trim() : raw;
+    if (text.trim() === "") return;
+    // The wrapper marks the user's words; a subagent's task is the lead model's, other text is the harness's.
+    const typed = wrapped !== null || (!sub && !/^\s*</.test(raw));
+    sink.out.push({
+      kind: "message",
+      ...base,
+      key: k,
+      role: "user",
+      text,
+      typed,
+      ...(wrapped?.[1] ? { meta: { mode: wrapped[1] } } : {}),
+    });
+  });
+}
+
+/** Cline's verdict is inside the payload: `success` per command (a list) or on the one result object. */
+function result(b: Obj, key: string, base: { line: number; ts: string | null }, sink: LineSink): void {
+  let payload: unknown = b["content"];
+  if (typeof payload === "string") {
+    try {
+      payload = JSON.parse(payload);
+    } catch {
+      // plain text: no verdict in it
+    }
+  }
+  const items = (Array.isArray(payload) ? payload : [payload]).filter(isObj);
+  const verdicts = items.map((x) => x["success"]).filter((v) => typeof v === "boolean");
+  const output =
+    items.length > 0 && items.some((x) => "result" in x || "error" in x)
+      ? items
+          .map((x) => [str(x["result"]), str(x["error"])].filter((t) => t !== undefined && t !== "").join("\n"))
+          .join("\n")
+      : typeof b["content"] === "string"
+        ? b["content"]
+        : contentText(b["content"]);
+  const code = /\[Command exited with code (-?\d+)\]|exited with code (-?\d+)/.exec(output);
+  sink.out.push({
+    kind: "tool_result",
+    ...base,
+    key,
+    callId: str(b["tool_use_id"]) ?? "",
+    output,
+    isError: verdicts.length === 0 ? null : verdicts.includes(false),
+    exitCode: code ? Number(code[1] ?? code[2]) : null,
+  });
+}
