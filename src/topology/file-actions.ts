@@ -74,6 +74,16 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
       }
       return [{ op: "edit", path, added, removed }];
     }
+    // Cline: `editor` edits with old_text/new_text, or creates the file when no old_text is given.
+    case "editor":
+      if (!path || a["insert_line"] !== undefined) return [];
+      return typeof a["old_text"] === "string"
+        ? [{ op: "edit", path, added: lineCount(s(a["new_text"])), removed: lineCount(s(a["old_text"])) }]
+        : [{ op: "write", path, added: lineCount(s(a["new_text"])) }];
+    case "read_files": {
+      const files = Array.isArray(a["files"]) ? a["files"].map(rec) : [];
+      return files.flatMap((f) => (s(f["path"]) ? [{ op: "read" as const, path: s(f["path"])! }] : []));
+    }
     case "apply_patch": {
       const patch = s(a["input"]) ?? s(a["patch"]) ?? (typeof input === "string" ? input : undefined);
       return patch ? fileActionsOfPatch(patch) : [];

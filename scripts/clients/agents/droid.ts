@@ -2,7 +2,8 @@
  * Factory Droid (`@factory/cli`): a `customModels` entry (chat completions) at the fake in
  * `~/.factory/settings.json`; the first turn with `droid exec --auto high`, then its JSON-RPC mode on the same
  * session (`droid exec -s` asks the vendor's server for the session and fails offline) for a second prompt, a
- * compaction (which writes a child session naming its parent) and a last prompt in the child.
+ * compaction (which writes a child session naming its parent and holding the summary) and a last prompt, which
+ * this protocol session keeps writing to the parent.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -71,8 +72,6 @@ export const droid: AgentDriver = {
     await prompt(PROMPTS.B);
     const compacted = (await call("droid.compact_session", {}))["result"] as { newSessionId?: string } | undefined;
     if (!compacted?.newSessionId) throw new Error("droid did not compact the session");
-    // The TUI goes on in the compacted child; so does the last prompt here.
-    await call("droid.load_session", { sessionId: compacted.newSessionId });
     await prompt(PROMPTS.C);
     await rpc.end();
   },

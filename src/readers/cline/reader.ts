@@ -189,8 +189,21 @@ function result(b: Obj, key: string, base: { line: number; ts: string | null }, 
     ...base,
     key,
     callId: str(b["tool_use_id"]) ?? "",
-    output,
+    output: str(b["name"]) === "read_files" ? withoutGutter(output) : withoutExitBanner(output),
     isError: verdicts.length === 0 ? null : verdicts.includes(false),
     exitCode: code ? Number(code[1] ?? code[2]) : null,
   });
+}
+
+/** A command's output as it printed it: without Cline's `[Command exited with code N]` banner and stream labels. */
+function withoutExitBanner(text: string): string {
+  return text.replace(/^\[Command exited with code -?\d+\]\n+/, "").replace(/^\[(stderr|stdout)\]\n/gm, "");
+}
+
+/** A file as it is: `read_files` numbers every line (`12 | text`). */
+function withoutGutter(text: string): string {
+  const lines = text.split("\n");
+  if (!lines.every((l) => l === "" || /^\d+ \| ?/.test(l))) return text;
+  const body = lines.map((l) => l.replace(/^\d+ \| ?/, "")).join("\n");
+  return body.endsWith("\n") ? body : `${body}\n`;
 }

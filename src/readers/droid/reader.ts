@@ -119,7 +119,7 @@ function message(o: Obj, key: string, line: SourceLine, ts: string | null, sink:
         ...base,
         key: k,
         callId: str(b["tool_use_id"]) ?? "",
-        output,
+        output: withoutBanners(output),
         isError: b["is_error"] === true ? true : b["is_error"] === false ? false : null,
         exitCode: code ? Number(code[1] ?? code[2]) : null,
       });
@@ -130,4 +130,11 @@ function message(o: Obj, key: string, line: SourceLine, ts: string | null, sink:
     const typed = role === "user" && !HARNESS.test(text);
     sink.out.push({ kind: "message", ...base, key: k, role: role === "user" ? "user" : "system", text, typed });
   });
+}
+
+/** A command's output as it printed it: without Droid's `Error: Command failed` and `[Process exited …]` lines. */
+function withoutBanners(text: string): string {
+  return text
+    .replace(/^Error: Command failed \(exit code: -?\d+\)\n/, "")
+    .replace(/\n*\[Process exited with code -?\d+\]\s*$/, "\n");
 }
