@@ -56,14 +56,18 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
     for (const t of outputs) expect(t).not.toMatch(/Process Group PGID|untrusted_context|^Output:|Exit Code:/);
   });
 
-  it("names a compaction by its summary's words, not by the harness's wrapper or preamble", () => {
-    const points = events.filter((e) => e.event_type === "resume_point" && e.meta["kind"] === "compaction");
-    expect(points.length).toBeGreaterThan(0);
-    for (const p of points) {
-      expect(p.text).not.toMatch(/^Another language model/);
-      expect(headline(p.text)).toMatch(/^[\w(]/);
-    }
-  });
+  // The harness cannot make Cline compact yet (scripts/clients/agents/cline.ts): its fixture has no compaction.
+  it.skipIf(agent === "cline")(
+    "names a compaction by its summary's words, not by the harness's wrapper or preamble",
+    () => {
+      const points = events.filter((e) => e.event_type === "resume_point" && e.meta["kind"] === "compaction");
+      expect(points.length).toBeGreaterThan(0);
+      for (const p of points) {
+        expect(p.text).not.toMatch(/^Another language model/);
+        expect(headline(p.text)).toMatch(/^[\w(]/);
+      }
+    },
+  );
 
   it("judges the ask to list the files done once it was answered", () => {
     const listed = events
