@@ -32,7 +32,7 @@ export interface Validation {
   ok: boolean;
 }
 
-export const FALLBACK_STEPS = ["larger_budget", "previous_checkpoint", "transcript_pointer"] as const;
+export const FALLBACK_STEPS = ["fuller_ledger", "larger_budget", "previous_checkpoint", "transcript_pointer"] as const;
 export type FallbackStep = (typeof FALLBACK_STEPS)[number];
 
 export interface FallbackRecord {

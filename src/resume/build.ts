@@ -67,6 +67,8 @@ export interface AttemptOptions {
   budget: number;
   /** Appended last and kept whatever the budget (it is what makes a failed brief usable). */
   pointer?: BriefItem;
+  /** The share of the room past which the ledger's optional lines shrink (LEDGER_SHARE unless given). */
+  ledgerShare?: number;
 }
 
 function count(counter: TokenCounter, items: readonly BriefItem[]): number {
@@ -85,7 +87,8 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
   let level = 0;
   let ledgerItems = renderLedger(f.ledger, capsAt(0));
   let ledgerTokens = count(counter, ledgerItems);
-  while (level < MAX_LEVEL && ledgerTokens > (level < OPTIONAL_LEVELS ? LEDGER_SHARE * room : room)) {
+  const share = opts.ledgerShare ?? LEDGER_SHARE;
+  while (level < MAX_LEVEL && ledgerTokens > (level < OPTIONAL_LEVELS ? share * room : room)) {
     level++;
     ledgerItems = renderLedger(f.ledger, capsAt(level));
     ledgerTokens = count(counter, ledgerItems);

@@ -1,6 +1,6 @@
 /**
  * The fallback ladder (resume-method §4.7, the seed's "restart from an earlier checkpoint"): when a brief does not
- * validate, look for the smallest larger budget whose brief does (double until one validates or the ceiling is
+ * validate, first give the ledger more of the same budget, then look for the smallest larger budget whose brief does (double until one validates or the ceiling is
  * reached, then halve the gap to the last that failed until the two are within 5 %), then the previous checkpoints
  * (the brief as of each, with a pointer to what came after), and finally the first brief with a pointer to the full
  * transcript (path and line range) and the facts it could not hold. Every step is recorded.
@@ -16,6 +16,8 @@ export const LADDER_GROWTH = 2;
 /** The search for the smallest budget that validates stops when the gap is this share of it, or MIN_GAP tokens. */
 export const LADDER_PRECISION = 0.05;
 const MIN_GAP = 50;
+/** Shares of the room the ledger may take, beyond the first attempt's, before the budget grows. */
+const FULLER_LEDGER = [0.6, 0.8] as const;
 /** How many earlier checkpoints the ladder tries before it settles for the transcript pointer. */
 export const MAX_CHECKPOINT_STEPS = 3;
 
@@ -45,6 +47,15 @@ export function runLadder(input: LadderInput): LadderResult {
   const { folded, first, counter } = input;
   const t = folded.timeline;
   const fallback: FallbackRecord[] = [];
+
+  // The ledger's optional lines (resolved failures, files only read, settled decisions) shrink early to leave a
+  // small brief's room to what the next turns use; when that costs the brief its hold on the session's files,
+  // commands and errors, a fuller ledger at the same budget comes before any growth.
+  for (const ledgerShare of FULLER_LEDGER) {
+    const a = buildAttempt(folded, counter, { budget: first.budget, ledgerShare });
+    fallback.push(record("fuller_ledger", a, t.cut.event_id));
+    if (a.validation.ok) return { attempt: a, folded, fallback };
+  }
 
   const larger = smallestLarger(folded, counter, first.budget, input.maxBudget, (a) =>
     fallback.push(record("larger_budget", a, t.cut.event_id)),

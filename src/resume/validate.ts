@@ -66,6 +66,29 @@ export function sessionEntities(t: Timeline, ledger: Ledger): Map<string, number
   return out;
 }
 
+/**
+ * Files whose base name no other file of the session shares, by path: such a name says which file it is (the
+ * names in play label their lines that way), so the brief names the file when it names its base.
+ */
+function uniqueBaseNames(entities: ReadonlyMap<string, number>): Map<string, string> {
+  const paths = [...entities.keys()].filter((k) => k.startsWith("file:")).map((k) => k.slice(5));
+  const count = new Map<string, number>();
+  const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+  for (const p of paths) count.set(base(p), (count.get(base(p)) ?? 0) + 1);
+  return new Map(paths.filter((p) => count.get(base(p)) === 1 && base(p) !== p).map((p) => [p, base(p)]));
+}
+
+/** `name` as a whole file name in the text: not the tail of a longer one (`text.ts` inside `truncated-text.ts`). */
+function mentionsName(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + name.length];
+    if ((before === undefined || /[\s`(/"']/.test(before)) && (after === undefined || !/[\w.-]/.test(after)))
+      return true;
+  }
+  return false;
+}
+
 export interface ValidateInput {
   text: string;
   tokens: number;
@@ -97,13 +120,14 @@ export function validateBrief(input: ValidateInput): Validation {
     }
   }
   const present = new Map<string, number>();
+  const byBase = uniqueBaseNames(input.entities);
   for (const [key, w] of input.entities) {
     const colon = key.indexOf(":");
     const kind = key.slice(0, colon);
     const value = key.slice(colon + 1);
     const inBrief =
       kind === "file"
-        ? flat.includes(value)
+        ? flat.includes(value) || (byBase.has(value) && mentionsName(flat, byBase.get(value)!))
         : kind === "command"
           ? mentionsCommand(input.text, value)
           : sigView().includes(squash(value));

@@ -114,9 +114,14 @@ describe("resume engine", () => {
     expect(brief.tokenizer).toBe("o200k_base");
   });
 
-  it("ladder: a brief that does not validate first gets the smallest larger budget that does", () => {
+  it("ladder: a brief that does not validate, even with a fuller ledger, gets the smallest larger budget that does", () => {
     const brief = engine.brief({ sessionId: STORY_ID, budget: 400 });
-    const steps = brief.fallback;
+    // First the ledger may take more of the same budget; growth comes after.
+    expect(brief.fallback.slice(0, 2).map((f) => [f.step, f.budget_tokens, f.validation.ok])).toEqual([
+      ["fuller_ledger", 400, false],
+      ["fuller_ledger", 400, false],
+    ]);
+    const steps = brief.fallback.slice(2);
     expect(steps.every((f) => f.step === "larger_budget")).toBe(true);
     expect(brief.validation.ok).toBe(true);
     expect(brief.validation.coverage).toBe(1);
@@ -137,9 +142,12 @@ describe("resume engine", () => {
   it("ladder: with no room to grow, it falls back to the previous checkpoint and points at what came after", () => {
     const brief = engine.brief({ sessionId: STORY_ID, budget: 600, maxBudget: 600 });
     const [cp] = engine.checkpoints(STORY_ID);
-    expect(brief.fallback.map((f) => [f.step, f.at, f.validation.ok])).toEqual([
-      ["previous_checkpoint", cp!.event_id, true],
+    expect(brief.fallback.map((f) => [f.step, f.validation.ok])).toEqual([
+      ["fuller_ledger", false],
+      ["fuller_ledger", false],
+      ["previous_checkpoint", true],
     ]);
+    expect(brief.fallback.at(-1)!.at).toBe(cp!.event_id);
     expect(brief.at).toBe(cp!.event_id);
     expect(brief.text).toMatch(/This brief is as of the checkpoint at @\d+ \(step 1\); the session went on after it/);
     expect(brief.text).toContain(`read \`${ix.paths.get(STORY_ID)}\` lines `);
@@ -147,7 +155,7 @@ describe("resume engine", () => {
 
   it("ladder: last, a pointer to the full transcript with its path and line range, and what is missing", () => {
     const brief = engine.brief({ sessionId: PLAIN, budget: 200, maxBudget: 200 });
-    expect(brief.fallback.map((f) => f.step)).toEqual(["transcript_pointer"]);
+    expect(brief.fallback.map((f) => f.step)).toEqual(["fuller_ledger", "fuller_ledger", "transcript_pointer"]);
     expect(brief.validation.ok).toBe(false);
     expect(brief.validation.missing.length).toBeGreaterThan(0);
     expect(brief.text).toMatch(
