@@ -3,6 +3,7 @@
  * style is the identity, so the screen is plain text with the same layout.
  */
 import { styleText } from "node:util";
+import type { Provider } from "../topology/types.ts";
 
 type Format = Parameters<typeof styleText>[0];
 export type Paint = (text: string) => string;
@@ -21,14 +22,18 @@ export interface Style {
   agent(provider: string): Paint;
 }
 
-const AGENT_COLOURS: Record<string, Format> = {
+/** Every agent cairn reads has one: a new reader without a colour does not compile. */
+const AGENT_COLOURS: Record<Provider, Format> = {
   claude: "yellow",
   codex: "cyan",
   pi: "magenta",
   gemini: "blue",
   qwen: "green",
   opencode: "greenBright",
+  kilo: "magentaBright",
   copilot: "blueBright",
+  cline: "cyanBright",
+  droid: "yellowBright",
 };
 
 export function createStyle(color: boolean): Style {
@@ -45,6 +50,6 @@ export function createStyle(color: boolean): Style {
     yellow: paint("yellow"),
     cyan: paint("cyan"),
     selected: paint("inverse"),
-    agent: (provider) => paint(AGENT_COLOURS[provider] ?? "white"),
+    agent: (provider) => paint(AGENT_COLOURS[provider as Provider] ?? "white"),
   };
 }
