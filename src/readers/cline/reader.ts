@@ -13,16 +13,13 @@ import type { Reader, SourceLine } from "../types.ts";
 
 export interface ClineState extends LineState {
   fallbackId: string;
-  /** The document's text until it parses (it is read whole, but may arrive over several lines). */
-  text: string;
-  firstLine: number;
 }
 
 const WRAPPED = /^\s*<user_input(?:\s+mode="([^"]*)")?[^>]*>([\s\S]*)<\/user_input>\s*$/;
 
 export const clineReader: Reader<ClineState> = {
   provider: "cline",
-  version: 1,
+  version: 2,
   wholeFile: (path) => path.endsWith(".json"),
   detect(path, head) {
     if (/[\\/]\.cline[\\/]data[\\/]sessions[\\/][^\\/]+[\\/][^\\/]+\.messages\.json$/.test(path)) return true;
@@ -34,8 +31,6 @@ export const clineReader: Reader<ClineState> = {
       sessionId: null,
       unknown: {},
       fallbackId: basename(path).replace(/\.messages\.json$/, ""),
-      text: "",
-      firstLine: 1,
     };
   },
   parse(lines, state) {
@@ -43,18 +38,20 @@ export const clineReader: Reader<ClineState> = {
   },
 };
 
-/** Collects the document's lines; once they parse as a whole, reads it. */
+/**
+ * Reads the document, which comes whole as one line (`wholeFile`). One that does not parse (cut short while Cline
+ * rewrote it, or damaged) is a problem; it is read again once the file changes.
+ */
 function gather(s: ClineState, line: SourceLine, sink: LineSink): boolean {
-  if (s.text === "") s.firstLine = line.line;
-  s.text += `${line.text}\n`;
   let doc: unknown;
   try {
-    doc = JSON.parse(s.text);
-  } catch {
+    doc = JSON.parse(line.text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : "parse error";
+    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
     return true;
   }
-  const at = { text: "", line: s.firstLine };
-  s.text = "";
+  const at = { text: "", line: line.line };
   if (!isObj(doc)) {
     sink.problems.push(problem(at, "not a Cline session document"));
     return true;
