@@ -4,7 +4,7 @@
  * blocks), and one `agent_<id>.messages.json` per subagent beside it (`agent: "subagent"`,
  * `origin.parentThreadId`). What the user typed is wrapped in `<user_input mode="act">`. A tool result has no
  * error flag: a failure is `success: false` in its payload (per-command results, or a JSON object as a string).
- * The `<id>.json` beside it is metadata (cwd, model), not read here.
+ * The `<id>.json` beside it is metadata (cwd, model), not read here: the folder is also in the system prompt.
  */
 import { basename } from "node:path";
 import { arr, contentText, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
@@ -15,11 +15,13 @@ export interface ClineState extends LineState {
   fallbackId: string;
 }
 
+/** The folder Cline works in, as its system prompt's environment list states it ("4. Working Directory: /path"). */
+const WORKING_DIRECTORY = /^\s*(?:\d+\.\s*)?Working Directory: (\/[^\n]*)$/m;
 const WRAPPED = /^\s*<user_input(?:\s+mode="([^"]*)")?[^>]*>([\s\S]*)<\/user_input>\s*$/;
 
 export const clineReader: Reader<ClineState> = {
   provider: "cline",
-  version: 2,
+  version: 3,
   wholeFile: (path) => path.endsWith(".json"),
   detect(path, head) {
     if (/[\\/]\.cline[\\/]data[\\/]sessions[\\/][^\\/]+[\\/][^\\/]+\.messages\.json$/.test(path)) return true;
@@ -65,12 +67,15 @@ function read(s: ClineState, doc: Obj, at: SourceLine, sink: LineSink): void {
   const sub = doc["agent"] === "subagent";
   s.sessionId = str(doc["sessionId"]) ?? s.fallbackId;
   const parent = str(origin["parentThreadId"]) ?? null;
+  const prompt = str(doc["system_prompt"]);
+  const cwd = prompt ? (WORKING_DIRECTORY.exec(prompt)?.[1]?.trim() ?? null) : null;
   sink.out.push({
     kind: "session",
     line: at.line,
     ts: null,
     key: "session",
     sessionId: s.sessionId,
+    ...(cwd ? { cwd } : {}),
     sessionKind: sub ? "subagent" : "main",
     ...(sub && parent ? { parentSessionId: parent } : {}),
     meta: {

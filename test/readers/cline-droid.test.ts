@@ -1,6 +1,6 @@
 /**
- * Bad input in the two newest readers, on copies of what their own CLIs wrote: a reported problem with its file and
- * line, never an exception, and every good record still read.
+ * The two newest readers on copies of what their own CLIs wrote: bad input is a reported problem with its file and
+ * line, never an exception, and every good record is still read; Cline's session knows the folder it worked in.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,8 +12,9 @@ import { REPO } from "../helpers/transcripts.ts";
 const dir = mkdtempSync(join(tmpdir(), "cairn-bad-cline-droid-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+let copies = 0;
 function copyOf(agent: string, version: string): string {
-  const home = join(dir, agent);
+  const home = join(dir, `${agent}-${copies++}`);
   cpSync(join(REPO, "test", "fixtures", "clients", agent, version, "home"), home, { recursive: true });
   return home;
 }
@@ -56,5 +57,13 @@ describe("Cline: a session document cut short", () => {
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ source_file: main, reason: expect.stringMatching(/^invalid JSON/) });
     expect(r.sessions.map((s) => s.source_file)).toContain(sub);
+  });
+});
+
+describe("Cline: the folder a session worked in", () => {
+  it("comes from the environment its system prompt states", () => {
+    const home = copyOf("cline", "3.0.65");
+    const main = inspectPaths([home], REPO).sessions.find((s) => s.kind === "main");
+    expect(main).toMatchObject({ cwd: "/tmp/cairn-clients/cline/project", project: "project" });
   });
 });
