@@ -7,6 +7,7 @@
  * The `<id>.json` beside it is metadata (cwd, model), not read here: the folder is also in the system prompt.
  */
 import { basename } from "node:path";
+import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -106,32 +107,8 @@ function message(s: ClineState, m: Obj, i: number, sub: boolean, at: SourceLine,
     typeof m["content"] === "string" ? [{ type: "text", text: m["content"] }] : (arr(m["content"]) ?? [])
   ).filter(isObj);
   if (role === "assistant") {
-    const text = blocks
-      .filter((b) => b["type"] === "text")
-      .map((b) => str(b["text"]) ?? "")
-      .join("\n");
-    const calls = blocks.filter((b) => b["type"] === "tool_use");
     const model = str(obj(m["modelInfo"])?.["id"]);
-    const meta: Obj = model ? { model } : {};
-    const thinking = blocks
-      .filter((b) => b["type"] === "thinking")
-      .map((b) => str(b["thinking"]) ?? "")
-      .join("\n");
-    if (thinking) meta["thinking"] = thinking;
-    if (text !== "" || calls.length === 0)
-      sink.out.push({ kind: "message", ...base, key, role: "assistant", text, typed: false, meta });
-    calls.forEach((b, j) => {
-      sink.out.push({
-        kind: "tool_call",
-        ...base,
-        key: `${key}#c${j}`,
-        callId: str(b["id"]) ?? `${key}#${j}`,
-        name: str(b["name"]) ?? "unknown",
-        input: b["input"] ?? {},
-        messageKey: text !== "" ? key : null,
-      });
-    });
-    return;
+    return assistantBlocks(blocks, key, base, model ? { model } : {}, sink);
   }
   if (role !== "user") {
     unknownRecord(s, `message role '${role ?? ""}'`, m, at, ts, sink);

@@ -5,6 +5,7 @@
  * (`summaryText`). The first user turn carries `<system-reminder>` blocks before the prompt: harness text.
  */
 import { basename } from "node:path";
+import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -18,7 +19,7 @@ const QUIET = new Set(["agent_turn_outcome", "todo_state", "session_end"]);
 
 export const droidReader: Reader<DroidState> = {
   provider: "droid",
-  version: 1,
+  version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.factory[\\/]sessions[\\/].*\.jsonl$/.test(path)) return true;
     if (path !== "") return false;
@@ -86,28 +87,8 @@ function message(o: Obj, key: string, line: SourceLine, ts: string | null, sink:
   const parentKey = str(o["parentId"]) ?? null;
   const base = { line: line.line, ts, parentKey };
   if (role === "assistant") {
-    const text = blocks
-      .filter((b) => b["type"] === "text")
-      .map((b) => str(b["text"]) ?? "")
-      .join("\n");
-    const calls = blocks.filter((b) => b["type"] === "tool_use");
-    const meta: Obj = {};
     const model = str(m["modelId"]);
-    if (model) meta["model"] = model;
-    if (text !== "" || calls.length === 0)
-      sink.out.push({ kind: "message", ...base, key, role: "assistant", text, typed: false, meta });
-    calls.forEach((b, i) => {
-      sink.out.push({
-        kind: "tool_call",
-        ...base,
-        key: `${key}#c${i}`,
-        callId: str(b["id"]) ?? `${key}#${i}`,
-        name: str(b["name"]) ?? "unknown",
-        input: b["input"] ?? {},
-        messageKey: text !== "" ? key : null,
-      });
-    });
-    return;
+    return assistantBlocks(blocks, key, base, model ? { model } : {}, sink);
   }
   blocks.forEach((b, i) => {
     const k = blocks.length === 1 ? key : `${key}#${i}`;
