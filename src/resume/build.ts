@@ -146,7 +146,8 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     // Line by line: the counter caches each line, and most lines of one try are those of the last.
     const namesTokens = (names: readonly BriefItem[]) => count(counter, names);
     const rest = tokens - namesTokens(sel.names);
-    const estimated = sel.names.reduce((n, c) => n + c.estimate, 0);
+    // In the units selectNames spends its room in (each name's own estimate), which run above the lines' estimates.
+    const estimated = sel.namesRoom;
     const perToken = estimated / Math.max(1, namesTokens(sel.names));
     let low = estimated;
     let high = estimated + (opts.budget - tokens) * perToken * 1.5;
@@ -154,7 +155,8 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     let bestTokens = tokens;
     for (let round = 0; round < TOP_UP_ROUNDS && high - low > 4; round++) {
       const room = (low + high) / 2;
-      const trial = { ...sel, names: selectNames(picked, room).items };
+      const names = selectNames(picked, room);
+      const trial = { ...sel, names: names.items, namesRoom: names.used };
       const trialTokens = rest + namesTokens(trial.names) + JOIN_SLACK;
       if (trialTokens > opts.budget) {
         high = room;
@@ -181,7 +183,8 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
         break;
       }
       low -= (exact - opts.budget + JOIN_SLACK) * perToken;
-      best = { ...sel, names: selectNames(picked, low).items };
+      const names = selectNames(picked, low);
+      best = { ...sel, names: names.items, namesRoom: names.used };
     }
   }
 

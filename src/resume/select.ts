@@ -40,6 +40,8 @@ export interface Chosen extends BriefItem {
 export interface Selection {
   context: Chosen[];
   names: Chosen[];
+  /** What the names cost in selectNames' own estimates (the room a larger or smaller list is asked for in). */
+  namesRoom: number;
   files: Chosen[];
   recent: Chosen[];
 }
@@ -92,7 +94,7 @@ function similar(a: Set<string>, b: Set<string>): boolean {
 
 export function select(input: SelectInput): Selection {
   const { units, scale, cwd } = input;
-  const out: Selection = { context: [], names: [], files: [], recent: [] };
+  const out: Selection = { context: [], names: [], namesRoom: 0, files: [], recent: [] };
   if (input.available <= 0 || units.length === 0) return out;
 
   // 1. The recent tail, contiguous from the newest unit back.
@@ -113,6 +115,7 @@ export function select(input: SelectInput): Selection {
   const afterTail = input.available - used;
   const names = selectNames(input, Math.min(NAMES_MAX_TOKENS, afterTail * namesShare(afterTail)));
   out.names = names.items;
+  out.namesRoom = names.used;
   used += names.used;
 
   // 3. Older units by priority.
