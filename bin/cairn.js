@@ -2,8 +2,8 @@
 // The `cairn` command. Plain JavaScript that any Node.js parses, so that an old Node is told what to install
 // before anything that needs a newer one is loaded (a native module built for Node 22 crashes Node 20).
 // In a source checkout it runs the TypeScript sources (Node strips the types: nothing to build after
-// `npm ci`); an installed package runs dist/, built when the package was packed, because Node does not strip
-// types under node_modules.
+// `npm ci`); an installed package runs dist/bundle/cairn.js, the command bundled when the package was packed
+// (scripts/build-cli.ts: a few files to load instead of eighty), because Node does not strip types under node_modules.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,7 @@ if (older(process.versions.node, wanted)) {
   process.exit(1);
 }
 const fromSource = existsSync(join(root, "src", "cli", "main.ts")) && !root.split(sep).includes("node_modules");
-const cli = await import(fromSource ? "../src/cli/main.ts" : "../dist/cli/main.js");
+const cli = await import(fromSource ? "../src/cli/main.ts" : "../dist/bundle/cairn.js");
 await cli.run();
 
 function older(have, want) {
