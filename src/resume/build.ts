@@ -155,7 +155,7 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
     let bestTokens = tokens;
     for (let round = 0; round < TOP_UP_ROUNDS && high - low > 4; round++) {
       const room = (low + high) / 2;
-      const names = selectNames(picked, room);
+      const names = selectNames(picked, room, sel.recent);
       const trial = { ...sel, names: names.items, namesRoom: names.used };
       const trialTokens = rest + namesTokens(trial.names) + JOIN_SLACK;
       if (trialTokens > opts.budget) {
@@ -183,7 +183,7 @@ export function buildAttempt(f: Folded, counter: TokenCounter, opts: AttemptOpti
         break;
       }
       low -= (exact - opts.budget + JOIN_SLACK) * perToken;
-      const names = selectNames(picked, low);
+      const names = selectNames(picked, low, sel.recent);
       best = { ...sel, names: names.items, namesRoom: names.used };
     }
   }

@@ -113,7 +113,7 @@ export function select(input: SelectInput): Selection {
 
   // 2. The names in play.
   const afterTail = input.available - used;
-  const names = selectNames(input, Math.min(NAMES_MAX_TOKENS, afterTail * namesShare(afterTail)));
+  const names = selectNames(input, Math.min(NAMES_MAX_TOKENS, afterTail * namesShare(afterTail)), out.recent);
   out.names = names.items;
   out.namesRoom = names.used;
   used += names.used;
@@ -202,14 +202,20 @@ function fileLabels(symbols: readonly RankedSymbol[], cwd: string | null): (file
  * The best-ranked names that fit the room, grouped by the file they were last seen in. A names line carries no
  * citation: its file label says where to look, and a cite per line cost as much as three names (eval:resume at 3 %).
  */
-export function selectNames(input: SelectInput, room: number): { items: Chosen[]; used: number } {
+export function selectNames(
+  input: SelectInput,
+  room: number,
+  recent: readonly BriefItem[] = [],
+): { items: Chosen[]; used: number } {
+  // The ledger and the recent tail are shown verbatim: a name they spell needs no second mention.
+  const shown = namesIn(recent.length > 0 ? `${input.shown}\n${recent.map((r) => r.text).join("\n")}` : input.shown);
   const groups = new Map<string, { path: string; names: RankedSymbol[]; best: number }>();
   let used = 0;
   const covered = new Set<string>();
   const label = fileLabels(input.symbols, input.cwd);
   for (const s of input.symbols) {
     // `newMessages.length` already says `newMessages`.
-    if (covered.has(s.name) || input.shown.includes(s.name)) continue;
+    if (covered.has(s.name) || shown.has(s.name)) continue;
     const key = s.file ?? "";
     let g = groups.get(key);
     const path = g?.path ?? label(s.file);
@@ -224,10 +230,9 @@ export function selectNames(input: SelectInput, room: number): { items: Chosen[]
     }
     g.names.push(s);
     used += cost;
-    for (let dot = s.name.indexOf("."); dot !== -1; dot = s.name.indexOf(".", dot + 1))
-      covered.add(s.name.slice(0, dot));
+    for (const part of dottedParts(s.name)) covered.add(part);
   }
-  // A name shown before a longer one that extends it (`this.bgColors`, then `this.bgColors.get`) says nothing more.
+  // A name a longer one spells out (`this.bgColors` or `bgColors` beside `this.bgColors.get`) says nothing more.
   for (const g of groups.values()) g.names = g.names.filter((s) => !covered.has(s.name));
   const items = [...groups.values()]
     .filter((g) => g.names.length > 0)
@@ -244,6 +249,25 @@ export function selectNames(input: SelectInput, room: number): { items: Chosen[]
       };
     });
   return { items, used };
+}
+
+/** Every name a text spells, whole (`mdCode` is not in `mdCodeBlock`) and as the parts of dotted names. */
+function namesIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    out.add(m[0]);
+    if (m[0].includes(".")) for (const part of dottedParts(m[0])) out.add(part);
+  }
+  return out;
+}
+
+/** The shorter names a dotted name spells out: `a.b.c` gives `a`, `b`, `c`, `a.b` and `b.c`. */
+function dottedParts(name: string): string[] {
+  const parts = name.split(".");
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++)
+    for (let j = i + 1; j <= parts.length; j++) if (j - i < parts.length) out.push(parts.slice(i, j).join("."));
+  return out;
 }
 
 /** A unit rendered to fit a room, with its limits halved up to three times; null when it cannot fit. */

@@ -9,7 +9,7 @@ import type { RankedSymbol } from "../../src/resume/working-set.ts";
 
 const sym = (name: string, file: string | null, score: number): RankedSymbol => ({ name, file, score, cite: "e1" });
 
-function names(symbols: RankedSymbol[]): string[] {
+function names(symbols: RankedSymbol[], shown = "", recent: string[] = []): string[] {
   const { items } = selectNames(
     {
       units: [],
@@ -21,9 +21,10 @@ function names(symbols: RankedSymbol[]): string[] {
       contents: new Map(),
       quoted: new Set(),
       symbols,
-      shown: "",
+      shown,
     },
     1000,
+    recent.map((text) => ({ field: "tool", text, cites: [] })),
   );
   return items.map((i) => i.text);
 }
@@ -39,5 +40,22 @@ describe("the names in play", () => {
         sym("mount", "/repo/src/b/index.ts", 1),
       ]),
     ).toEqual(["- theme.ts: hexToRgb, this.bgColors.get", "- src/a/index.ts: render", "- src/b/index.ts: mount"]);
+  });
+
+  it("leave out the parts a longer dotted name spells and names the ledger or the recent tail already shows", () => {
+    expect(
+      names(
+        [
+          sym("usage.cacheRead", "/repo/src/footer.ts", 6),
+          sym("lastMessage.usage.cacheRead", "/repo/src/footer.ts", 5),
+          sym("cacheRead", "/repo/src/footer.ts", 4),
+          sym("mdCode", "/repo/src/theme.json", 3),
+          sym("mdLink", "/repo/src/theme.json", 2),
+          sym("statsLine", "/repo/src/footer.ts", 1),
+        ],
+        "- M src/theme.json: mdCodeBlock",
+        ["@12 edit `src/footer.ts`: statsLine.push(x)"],
+      ),
+    ).toEqual(["- footer.ts: lastMessage.usage.cacheRead", "- theme.json: mdCode, mdLink"]);
   });
 });
