@@ -91,8 +91,11 @@ const HARNESS_TAG = /<\/?[a-z]+(?:[_-][a-z]+)+>/g;
 /** A line this long with hardly a space is minified code or a source map: its names were not chosen by anyone. */
 const MINIFIED_LINE = 400;
 
+/** An escaped line break or tab in JSON or a quoted string (`\nAuthorization`) glues its `n` or `t` to the next word. */
+const ESCAPE = /\\[ntr]/g;
+
 function scannable(text: string): string {
-  const lines = text.replace(HARNESS_TAG, " ").split("\n");
+  const lines = text.replace(HARNESS_TAG, " ").replace(ESCAPE, " ").split("\n");
   return lines.filter((l) => l.length < MINIFIED_LINE || l.split(" ").length * 40 > l.length).join("\n");
 }
 
