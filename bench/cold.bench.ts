@@ -27,7 +27,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -175,21 +175,41 @@ if (session) {
   resumeArgs = { db, id: rows[0]!.session_id };
 }
 const hasBig = existsSync(BIG_INDEX);
-/** Per build: a copy of the real fixtures indexed once (untimed), re-indexed as is and after an append. */
-const corpora = new Map<string, { root: string; db: string; grown: string; tail: string }>();
-if (existsSync(FIXTURES))
+/**
+ * Per build: a copy of the real fixtures indexed once (untimed), re-indexed as is and after an append. The session
+ * with the most lines is copied short of its last 5 × ROUNDS lines, and each appended run adds its next five: new
+ * events, so that run parses, stores and embeds them as a user's `cairn index` after a few turns would.
+ */
+const corpora = new Map<string, { root: string; db: string; grown: string; rest: string[] }>();
+const longest = ((): { path: string; lines: string[] } | null => {
+  let best: { path: string; lines: string[] } | null = null;
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".jsonl")) {
+        const lines = readFileSync(path, "utf8")
+          .split("\n")
+          .filter((l) => l.length > 0);
+        if (!best || lines.length > best.lines.length) best = { path, lines };
+      }
+    }
+  };
+  if (existsSync(FIXTURES)) walk(FIXTURES);
+  return best;
+})();
+if (longest && longest.lines.length > 5 * ROUNDS)
   for (const b of builds) {
     const root = join(work, `fixtures-${b.name}`);
     cpSync(FIXTURES, root, { recursive: true });
+    const grown = join(root, relative(FIXTURES, longest.path));
+    chmodSync(grown, 0o644);
+    const cut = longest.lines.length - 5 * ROUNDS;
+    writeFileSync(grown, `${longest.lines.slice(0, cut).join("\n")}\n`);
     const db = join(work, `fixtures-${b.name}.db`);
     const idx = spawnSync(process.execPath, [b.cli, "index", root, "--db", db, "--json"], { encoding: "utf8" });
     if (idx.status !== 0) throw new Error(`indexing ${root} failed: ${idx.stderr}`);
-    const grown = join(root, "pi", readdirSync(join(root, "pi")).find((f) => f.endsWith(".jsonl"))!);
-    chmodSync(grown, 0o644);
-    const lines = readFileSync(grown, "utf8")
-      .split("\n")
-      .filter((l) => l.length > 0);
-    corpora.set(b.name, { root, db, grown, tail: `${lines.slice(-5).join("\n")}\n` });
+    corpora.set(b.name, { root, db, grown, rest: longest.lines.slice(cut) });
   }
 const env = { ...process.env, HOME: work, XDG_DATA_HOME: join(work, "data"), XDG_CACHE_HOME: join(work, "cache") };
 const parseOnly = session
@@ -225,7 +245,7 @@ try {
       const corpus = corpora.get(b.name);
       if (corpus) {
         record(`${b.name}: index no change (fixtures)`, timed([b.cli, "index", corpus.root, "--db", corpus.db], env));
-        appendFileSync(corpus.grown, corpus.tail);
+        appendFileSync(corpus.grown, `${corpus.rest.slice(5 * round, 5 * round + 5).join("\n")}\n`);
         record(
           `${b.name}: index one file appended (fixtures)`,
           timed([b.cli, "index", corpus.root, "--db", corpus.db], env),

@@ -1,7 +1,15 @@
 /** The default offline embedder: the shipped word vectors, meaning from word vectors, code from hashed features. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createStaticEmbedder, STATIC_EMBEDDER_ID, staticFeatures } from "../../src/embedders/static.ts";
-import { decodeWordVectors, encodeWordVectors, shippedWordVectors } from "../../src/embedders/word-vectors.ts";
+import {
+  decodeWordVectors,
+  encodeWordVectors,
+  openWordVectors,
+  shippedWordVectors,
+} from "../../src/embedders/word-vectors.ts";
 
 const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -26,6 +34,33 @@ describe("word vectors", () => {
     const w = new Float32Array(4);
     table.addTo(2, 2, w);
     expect(Array.from(w, (x) => Math.round(x * 100) / 100)).toEqual([1, 1, -1, 0]);
+  });
+
+  it("a table opened from its file reads each page of vectors when first used, with the same ranks and values", () => {
+    // 6,000 words × 100 dimensions: 300 KB of vectors, five pages, rows crossing page ends.
+    const words = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}`);
+    const vectors = words.map((_, w) => Array.from({ length: 100 }, (_, i) => Math.sin(w * 31 + i * 7)));
+    const bytes = encodeWordVectors({ words, dims: 100, vectors, header: { note: "é" } });
+    const dir = mkdtempSync(join(tmpdir(), "cairn-wv-"));
+    try {
+      writeFileSync(join(dir, "t.bin"), bytes);
+      const whole = decodeWordVectors(bytes);
+      const opened = openWordVectors(join(dir, "t.bin"));
+      expect(opened.header).toEqual(whole.header);
+      for (let k = 0; k < words.length; k++) {
+        const w = (k * 4099) % words.length;
+        expect(opened.rank(words[w]!)).toBe(w);
+        const a = new Float32Array(100);
+        const b = new Float32Array(100);
+        whole.addTo(w, 0.5, a);
+        opened.addTo(w, 0.5, b);
+        expect(b).toEqual(a);
+      }
+      expect(opened.rank("absent")).toBeUndefined();
+      expect(() => decodeWordVectors(bytes.subarray(0, bytes.length - 1))).toThrow(/truncated/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a file that is not one", () => {
