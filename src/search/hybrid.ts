@@ -126,12 +126,7 @@ function excluded(parsed: ReturnType<typeof parseQuery>): (e: SessionEvent) => b
  * 1 when one event holds them all; about 0.2 for a question asked in other words than the transcript's.
  */
 export function wordCoverage(parsed: ReturnType<typeof parseQuery>, lexical: readonly LexicalRow[]): number {
-  const wanted = new Set(
-    parsed.terms
-      .filter((t) => !t.negated)
-      .flatMap((t) => ftsTokens(t.text))
-      .filter((w) => !STOPWORDS.has(w)),
-  );
+  const wanted = contentWords(parsed.terms);
   if (wanted.size === 0) return 0;
   let best = 0;
   for (const r of lexical.slice(0, 10)) {
@@ -141,6 +136,34 @@ export function wordCoverage(parsed: ReturnType<typeof parseQuery>, lexical: rea
     best = Math.max(best, held / wanted.size);
   }
   return best;
+}
+
+/** The content words of a query's terms, as the index's tokenizer sees them. */
+function contentWords(terms: ReturnType<typeof parseQuery>["terms"]): Set<string> {
+  return new Set(
+    terms
+      .filter((t) => !t.negated)
+      .flatMap((t) => ftsTokens(t.text))
+      .filter((w) => !STOPWORDS.has(w)),
+  );
+}
+
+/** Characters of an event read for the words it holds: a long output's head says what it is about. */
+const HELD_CHARS = 20_000;
+
+/**
+ * How many of the words a query is ranked by (a question's subject, as `lexicalRows` ranks it) an event holds, as
+ * written; a query without such words counts every event as holding its one word.
+ */
+export function heldWords(parsed: ReturnType<typeof parseQuery>): (e: SessionEvent) => number {
+  const wanted = contentWords(intentOf(parsed, STOPWORDS)?.words ?? parsed.terms);
+  return (e) => {
+    if (wanted.size === 0) return 1;
+    const have = new Set(ftsTokens(e.text.slice(0, HELD_CHARS)));
+    let n = 0;
+    for (const w of wanted) if (have.has(w)) n++;
+    return n;
+  };
 }
 
 /** The share of meaning's weight that goes to events words found too. */
@@ -280,12 +303,16 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   );
 
   const toHit = hitBuilder(store, parsed);
+  // "At the end" asks for the latest of the hits that match about as well as the best: matching is judged by how
+  // many of the query's words an event holds, not by fused scores, which are close together (1/61 against 1/75) and
+  // made nearly every hit of fifty "as good as the best", so a late loose match jumped the one holding every word.
+  const holds = heldWords(parsed);
   const byRecency = parsed.recent
     ? latestFirst(
         fused,
         (f) => events.get(f.item)!.session_id,
         (f) => events.get(f.item)!.ordinal,
-        (f) => f.score,
+        (f) => holds(events.get(f.item)!),
       )
     : fused;
   // The kind the question asks for (decisions on its subject) leads as it does by words: meaning orders the rest.

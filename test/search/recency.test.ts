@@ -4,10 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
+import { searchHybrid } from "../../src/search/hybrid.ts";
 import { parseQuery } from "../../src/search/query.ts";
 import { search } from "../../src/search/search.ts";
+import { refreshVectors } from "../../src/search/vectors.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/types.ts";
+import { hashingEmbedder } from "./fake-embedder.ts";
 import { writePiSession } from "./pi-session.ts";
 
 const now = new Date("2026-11-24T12:00:00Z");
@@ -53,5 +56,32 @@ describe("recency words", () => {
       .sort((a, b) => a.ordinal - b.ordinal);
     expect(pos(late!)).toBeLessThan(pos(early!));
     expect(latest.findIndex((e) => e.text.includes("apart from the migration"))).toBeGreaterThan(pos(early!));
+  });
+});
+
+describe("recency in hybrid search", () => {
+  const hybridDir = mkdtempSync(join(tmpdir(), "cairn-recency-hybrid-"));
+  let hybridStore: Store;
+  const embedder = hashingEmbedder("hash-recency", 64);
+  beforeAll(async () => {
+    hybridStore = openStore(join(hybridDir, "idx.db"));
+    const turns = [
+      { prompt: "the deploy script crashed on the staging database", reply: "Looking into it." },
+      ...Array.from({ length: 16 }, (_, i) => ({ prompt: `look at staging log ${i}`, reply: `Read part ${i}.` })),
+    ];
+    indexPaths({ store: hybridStore, paths: [writePiSession(hybridDir, "rec-2", turns)] });
+    await refreshVectors(hybridStore, embedder);
+  });
+  afterAll(() => {
+    hybridStore.close();
+    rmSync(hybridDir, { recursive: true, force: true });
+  });
+
+  it("keeps the match holding every word on the page: later loose matches do not push it off", async () => {
+    const q = "deploy script staging database at the end";
+    for (const mode of ["lexical", "hybrid"] as const) {
+      const { hits } = await searchHybrid(hybridStore, q, { embedder, mode, limit: 3, now });
+      expect(hits.some((h) => hybridStore.getEvent(h.event_id)!.text.includes("deploy script crashed"))).toBe(true);
+    }
   });
 });
