@@ -71,23 +71,31 @@ export interface Ranked<T> {
   ranks: Array<{ list: number; rank: number }>;
 }
 
+/** An id at a rank of its own, where a list gives it another than its place. */
+export interface RankedId {
+  id: string;
+  rank: number;
+}
+
 /**
  * Reciprocal rank fusion of ranked lists of ids, each list with a weight (1 unless given); a null keeps its rank
- * but names nothing. Ties go to the better best rank, then the id.
+ * but names nothing, and a `RankedId` counts at the rank it names. Ties go to the better best rank, then the id.
  */
 export function fuseRankings(
-  lists: ReadonlyArray<ReadonlyArray<string | null>>,
+  lists: ReadonlyArray<ReadonlyArray<string | RankedId | null>>,
   weights: readonly number[] = [],
   k = RRF_K,
 ): Ranked<string>[] {
   const fused = new Map<string, Ranked<string>>();
   lists.forEach((ids, list) => {
     const weight = weights[list] ?? 1;
-    ids.forEach((id, i) => {
-      if (id === null) return;
+    ids.forEach((entryId, i) => {
+      if (entryId === null) return;
+      const id = typeof entryId === "string" ? entryId : entryId.id;
+      const rank = typeof entryId === "string" ? i + 1 : entryId.rank;
       const entry = fused.get(id) ?? { item: id, score: 0, ranks: [] };
-      entry.score += weight / (k + i + 1);
-      entry.ranks.push({ list, rank: i + 1 });
+      entry.score += weight / (k + rank);
+      entry.ranks.push({ list, rank });
       fused.set(id, entry);
     });
   });
@@ -168,6 +176,28 @@ export function heldWords(parsed: ReturnType<typeof parseQuery>): (e: SessionEve
 
 /** The share of meaning's weight that goes to events words found too. */
 const AGREEING_MEANING = 0.5;
+
+/** Below this share of the nearest bundle's similarity, meaning judges a word match far from the query. */
+const FAR = 0.5;
+
+/**
+ * Meaning's ranks for the events words found too: the rank among the nearest bundles, but never worse than the
+ * word rank unless meaning judges the event far (under half the best similarity). The static embedder's
+ * similarities are close together, so a rank of 33 can be 0.39 against the best's 0.62: sinking such a match by
+ * rank put a grep call ahead of the error it was about, while a tool call at 0.12 is rightly sunk.
+ */
+export function agreeingRanks(
+  nearest: ReadonlyArray<{ id: string; similarity: number }>,
+  wordIds: readonly string[],
+): Array<RankedId | null> {
+  const wordRank = new Map(wordIds.map((id, i) => [id, i + 1]));
+  const far = (nearest[0]?.similarity ?? 0) * FAR;
+  return nearest.map(({ id, similarity }, i) => {
+    const words = wordRank.get(id);
+    if (words === undefined) return null;
+    return { id, rank: similarity < far ? i + 1 : Math.min(i + 1, words) };
+  });
+}
 
 /** Least weight words keep in the fusion: even a question in other words shares a few. */
 const MIN_WORD_WEIGHT = 0.1;
@@ -287,8 +317,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   // Meaning only reaches events that bundles show; a reply or a file action found by words would otherwise lose
   // to every event both lists hold. For those, meaning is taken to agree with words, at the weaker list's weight.
   const unjudged = lexical.map((r) => (showsBundle(r.event) ? null : r.event.event_id));
-  // Meaning that agrees with a word match counts half: the static embedder's similarities are close together, and
-  // letting them reorder what words found cost more (a grep call jumping the error it was about) than it won.
+  // Meaning that agrees with a word match counts half, and lifts it more than it sinks it (agreeingRanks).
   // What words missed, meaning adds at its full weight.
   const held = new Set(lexical.map((r) => r.event.event_id));
   const agree = meaningWeight * AGREEING_MEANING;
@@ -296,7 +325,10 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
     [
       lexical.map((r) => r.event.event_id),
       meaning.rows.map((r) => (held.has(r.event.event_id) ? null : r.event.event_id)),
-      meaning.rows.map((r) => (held.has(r.event.event_id) ? r.event.event_id : null)),
+      agreeingRanks(
+        meaning.rows.map((r) => ({ id: r.event.event_id, similarity: r.similarity })),
+        lexical.map((r) => r.event.event_id),
+      ),
       unjudged,
     ],
     [wordWeight, meaningWeight, agree, meaning.rows.length > 0 ? Math.min(wordWeight, agree) : 0],

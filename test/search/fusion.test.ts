@@ -1,6 +1,6 @@
 /** Reciprocal rank fusion and the coverage-driven weights that decide how much words and meaning count. */
 import { describe, expect, it } from "vitest";
-import { fuseRankings, fusionWeights, RRF_K } from "../../src/search/hybrid.ts";
+import { agreeingRanks, fuseRankings, fusionWeights, RRF_K } from "../../src/search/hybrid.ts";
 
 describe("reciprocal rank fusion", () => {
   it("sums 1/(k + rank) over the lists that hold an id", () => {
@@ -41,6 +41,27 @@ describe("reciprocal rank fusion", () => {
   it("ties go to the better best rank, then the id, so the order is deterministic", () => {
     expect(fuseRankings([["b"], ["a"]]).map((r) => r.item)).toEqual(["a", "b"]);
     expect(fuseRankings([[], []])).toEqual([]);
+  });
+});
+
+describe("meaning agreeing with words", () => {
+  it("lifts a word match it ranks better, and sinks one only when it judges it far from the query", () => {
+    const nearest = [
+      { id: "call", similarity: 0.62 },
+      { id: "other", similarity: 0.6 },
+      { id: "error", similarity: 0.39 },
+      { id: "noise", similarity: 0.12 },
+    ];
+    const ranks = agreeingRanks(nearest, ["answer", "error", "noise", "call"]);
+    // "other" was not found by words: meaning adds it in its own list
+    expect(ranks).toEqual([{ id: "call", rank: 1 }, null, { id: "error", rank: 2 }, { id: "noise", rank: 4 }]);
+    // an explicit rank counts where it says, not where it stands in the list
+    const fused = fuseRankings([["answer", "error", "noise", "call"], ranks], [1, 0.5]);
+    expect(fused.map((r) => r.item).indexOf("error")).toBeLessThan(fused.map((r) => r.item).indexOf("call"));
+    expect(fused.find((r) => r.item === "error")!.ranks).toEqual([
+      { list: 0, rank: 2 },
+      { list: 1, rank: 2 },
+    ]);
   });
 });
 
