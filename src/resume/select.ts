@@ -19,7 +19,9 @@ import type { RankedSymbol } from "./working-set.ts";
 
 export const TAIL_SHARE = 0.2;
 export const TAIL_SHARE_TIGHT = 0.05;
+/** Room (tokens left after the ledger) at or below which a brief is tight, and at or above which it is roomy. */
 const TIGHT = 1000;
+const ROOMY = 4000;
 /** Share of what the tail leaves that goes to names: in a roomy brief, and in a tight one (≤ 1k tokens left). */
 export const NAMES_SHARE = 0.5;
 export const NAMES_SHARE_TIGHT = 0.9;
@@ -99,7 +101,7 @@ export function select(input: SelectInput): Selection {
 
   // 1. The recent tail, contiguous from the newest unit back.
   // In a tight brief the names carry more of what comes next per token than the tail does (eval:resume at 3 %).
-  const tailBudget = input.available * (input.available <= TIGHT ? TAIL_SHARE_TIGHT : TAIL_SHARE);
+  const tailBudget = input.available * tailShare(input.available);
   let used = 0;
   const inTail = new Set<string>();
   for (let i = units.length - 1; i >= 0; i--) {
@@ -169,13 +171,23 @@ export function select(input: SelectInput): Selection {
 }
 
 /**
+ * The tail's share grows with the room, from TAIL_SHARE_TIGHT in a tight brief to TAIL_SHARE in a roomy one, as the
+ * names' share shrinks: a step between the two gave a brief of 1,001 tokens' room four times the tail of one of 1,000.
+ */
+export function tailShare(available: number): number {
+  if (available <= TIGHT) return TAIL_SHARE_TIGHT;
+  if (available >= ROOMY) return TAIL_SHARE;
+  return TAIL_SHARE_TIGHT + ((available - TIGHT) / (ROOMY - TIGHT)) * (TAIL_SHARE - TAIL_SHARE_TIGHT);
+}
+
+/**
  * Names are the densest carrier of what comes next (identifiers, per token); in a tight brief they get a larger
  * share of what the ledger leaves, in a roomy one the words around them matter more.
  */
 export function namesShare(available: number): number {
-  if (available <= 1000) return NAMES_SHARE_TIGHT;
-  if (available >= 4000) return NAMES_SHARE;
-  return NAMES_SHARE_TIGHT + ((available - 1000) / 3000) * (NAMES_SHARE - NAMES_SHARE_TIGHT);
+  if (available <= TIGHT) return NAMES_SHARE_TIGHT;
+  if (available >= ROOMY) return NAMES_SHARE;
+  return NAMES_SHARE_TIGHT + ((available - TIGHT) / (ROOMY - TIGHT)) * (NAMES_SHARE - NAMES_SHARE_TIGHT);
 }
 
 /**
