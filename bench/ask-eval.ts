@@ -20,7 +20,7 @@ import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
-import { loadJudged, usableFixturePaths } from "./search-eval/judged.ts";
+import { loadJudged, QUERY_KINDS, usableFixturePaths } from "./search-eval/judged.ts";
 
 const flag = process.argv.indexOf("--budgets");
 const BUDGETS = flag > 0 ? process.argv[flag + 1]!.split(",").map(Number) : [2000, 8000];
@@ -46,7 +46,15 @@ try {
   indexPaths({ store, paths: usableFixturePaths() });
   await refreshVectors(store, createStaticEmbedder());
   const judged = loadJudged();
-  const rows: Array<{ id: string; budget: number; recall: number; top: number; items: number; tokens: number }> = [];
+  const rows: Array<{
+    id: string;
+    kind: string;
+    budget: number;
+    recall: number;
+    top: number;
+    items: number;
+    tokens: number;
+  }> = [];
   for (const q of judged) {
     for (const budget of BUDGETS) {
       const pack = await evidencePack(app, { question: q.query, budget });
@@ -56,6 +64,7 @@ try {
       const share = (list: string[]) => (list.length === 0 ? 1 : list.filter((id) => ids.has(id)).length / list.length);
       rows.push({
         id: q.id,
+        kind: q.type,
         budget,
         recall: share(all),
         top: share(top),
@@ -74,6 +83,15 @@ try {
     const sel = rows.filter((r) => r.budget === budget);
     const mean = (f: (r: (typeof sel)[number]) => number) =>
       sel.reduce((s, r) => s + f(r), 0) / Math.max(1, sel.length);
+    // per kind: paraphrases (other words than the transcript's) are bounded by what meaning finds at all
+    const kinds = QUERY_KINDS.map((kind) => {
+      const of = sel.filter((r) => r.kind === kind);
+      return `${kind} ${(of.reduce((s, r) => s + r.recall, 0) / Math.max(1, of.length)).toFixed(3)}`;
+    });
+    const worded = sel.filter((r) => r.kind !== "paraphrase");
+    kinds.push(
+      `all but paraphrase ${(worded.reduce((s, r) => s + r.recall, 0) / Math.max(1, worded.length)).toFixed(3)}`,
+    );
     console.log(
       `${`${budget / 1000}k`.padEnd(8)} ${mean((r) => r.recall)
         .toFixed(3)
@@ -85,6 +103,7 @@ try {
         .toFixed(0)
         .padStart(7)}`,
     );
+    console.log(`${"".padEnd(8)} recall by kind: ${kinds.join(", ")}`);
   }
   await citationShare(judged.map((q) => q.query));
   if (verbose)
