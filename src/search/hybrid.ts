@@ -283,6 +283,39 @@ async function meaningRows(
   return { rows, notice };
 }
 
+/** Why a hit found by neither list is there: it states the decision before it. */
+export const STATES_DECISION = "the message that states the decision above";
+
+/**
+ * A decision that leads comes with the message that states it (the one it was read from), right after it: the
+ * decision is the choice in a line, the message says it whole, with its reasons, and who said it.
+ */
+function withStatingMessages(
+  store: ReadonlyStore,
+  ordered: ReadonlyArray<{ item: string; score: number }>,
+  pinned: ReadonlySet<string>,
+  events: Map<string, SessionEvent>,
+  signals: Map<string, Signal[]>,
+): Array<{ item: string; score: number }> {
+  const out: Array<{ item: string; score: number }> = [];
+  const placed = new Set<string>();
+  for (const f of ordered) {
+    if (placed.has(f.item)) continue;
+    placed.add(f.item);
+    out.push(f);
+    const event = events.get(f.item)!;
+    if (!pinned.has(f.item) || event.event_type !== "decision" || !event.parent_event_id) continue;
+    if (placed.has(event.parent_event_id)) continue;
+    const source = events.get(event.parent_event_id) ?? store.getEvent(event.parent_event_id);
+    if (!source || (source.event_type !== "user_message" && source.event_type !== "assistant_message")) continue;
+    events.set(source.event_id, source);
+    if (!signals.has(source.event_id)) signals.set(source.event_id, []);
+    placed.add(source.event_id);
+    out.push({ item: source.event_id, score: f.score });
+  }
+  return out;
+}
+
 export async function searchHybrid(store: ReadonlyStore, input: string, opts: HybridOptions): Promise<HybridResult> {
   const parsed = parseQuery(input, opts.now ?? new Date());
   const limit = opts.limit ?? 20;
@@ -360,7 +393,8 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
       .map((r) => byRecency.find((f) => f.item === r.event.event_id)!),
     ...byRecency.filter((f) => !pinned.has(f.item)),
   ];
-  const hits = ordered.slice(0, limit).map(({ item, score }) => {
+  const paged = withStatingMessages(store, ordered, pinned, events, signals);
+  const hits = paged.slice(0, limit).map(({ item, score }) => {
     const event = events.get(item)!;
     const own = signals.get(item)!;
     const words = own.find((s) => s.source === "words");
@@ -368,7 +402,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
       ...toHit(event, words?.score ?? null, words?.partial),
       fused: score,
       signals: own,
-      why: describeSignals(own),
+      why: own.length > 0 ? describeSignals(own) : STATES_DECISION,
     };
   });
   return { query: input, mode, notice: meaning.notice, hits };

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
-import { semanticText } from "../../src/search/hybrid.ts";
+import { searchHybrid, semanticText } from "../../src/search/hybrid.ts";
 import { intentOf } from "../../src/search/intent.ts";
 import { parseQuery } from "../../src/search/query.ts";
 import { STOPWORDS, search } from "../../src/search/search.ts";
@@ -60,6 +60,19 @@ describe("question intent", () => {
     const kinds = (q: string) => search(store, q, { limit: 5, now }).hits.map((h) => h.event_type);
     expect(kinds("writer")[0]).not.toBe("decision");
     expect(kinds("what did we decide about the writer")[0]).toBe("decision");
+  });
+
+  it("puts the message that states a leading decision right after it", async () => {
+    const { hits } = await searchHybrid(store, "what did we decide about the writer", {
+      embedder: null,
+      limit: 5,
+      now,
+    });
+    const decision = store.getEvent(hits[0]!.event_id)!;
+    expect(decision.event_type).toBe("decision");
+    expect(hits[1]!.event_id).toBe(decision.parent_event_id);
+    expect(store.getEvent(hits[1]!.event_id)!.text).toContain("keep the writer synchronous");
+    expect(new Set(hits.map((h) => h.event_id)).size).toBe(hits.length);
   });
 
   it("embeds a question's subject, not its asking words", () => {
