@@ -1,10 +1,11 @@
 /**
- * Issue 20's index figures, each beside its baseline from the same run: a full `cairn index` (the built CLI, a new
- * process, embedding included) as a ratio of `JSON.parse` of the same bytes by wall and by CPU time, its peak RSS
- * and the database's size beside the input; a no-change and a one-file-appended re-index as a ratio of an empty
- * `node -e 0` start. Measured on a Claude-only and a pi-only corpus (cost follows events, and pi writes about
- * twice Claude's events per MB) and on the mixed corpus shaped like real use (about 3,000 files; sizes p50 105 KB,
- * p90 650 KB, p99 5 MB, max 90 MB), which also gives the cost of secret detection and search latency at 1 M events.
+ * Issue 20's index figures, each beside its baseline from the same run: a full `cairn index` (the bundled CLI an
+ * installed `cairn` runs, a new process, embedding included) as a ratio of `JSON.parse` of the same bytes by wall
+ * and by CPU time, its peak RSS and the database's size beside the input; a no-change and a one-file-appended
+ * re-index as a ratio of an empty `node -e 0` start. Measured on a Claude-only and a pi-only corpus (cost follows
+ * events, and pi writes about twice Claude's events per MB) and on the mixed corpus shaped like real use (about
+ * 3,000 files; sizes p50 105 KB, p90 650 KB, p99 5 MB, max 90 MB), which also gives the cost of secret detection
+ * and search latency at 1 M events.
  * CAIRN_BENCH_AGENT_FILES (default 300, about 90 MB each) sizes the per-agent corpora, CAIRN_BENCH_FILES the
  * mixed one (0 skips it), CAIRN_BENCH_SEARCH=0 skips the search part. CAIRN_BENCH_BASELINE=/other/checkout
  * times that checkout's built CLI (its dist/) on the per-agent corpora in the same run, for a before/after.
@@ -23,7 +24,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const base = join(process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench"));
 const fileCount = Number(process.env["CAIRN_BENCH_FILES"] ?? 3000);
 const agentFiles = Number(process.env["CAIRN_BENCH_AGENT_FILES"] ?? 300);
-const cli = join(here, "../dist/cli/main.js");
+/** The command a checkout's build installs as: its bundle (dist/bundle), or dist/cli/main.js from before it. */
+const builtCli = (checkout: string): string => {
+  const bundle = join(checkout, "dist/bundle/cairn.js");
+  return existsSync(bundle) ? bundle : join(checkout, "dist/cli/main.js");
+};
+const cli = builtCli(join(here, ".."));
 if (!existsSync(cli)) throw new Error(`${cli} is missing: npm run build first (npm run bench does)`);
 const home = mkdtempSync(join(tmpdir(), "cairn-index-home-"));
 process.on("exit", () => rmSync(home, { recursive: true, force: true }));
@@ -107,7 +113,7 @@ for (const agent of ["claude", "pi"] as const) {
   const files = generateCorpus(root, agentSizes, `index-${agent}-${agentFiles}`, agent);
   measureCorpus(`${agent}-only corpus`, files, root, join(base, `index-${agent}-${agentFiles}.db`));
   if (baseline) {
-    cliPath = join(baseline, "dist/cli/main.js");
+    cliPath = builtCli(baseline);
     measureCorpus(`${agent}-only corpus, before (${baseline})`, files, root, join(base, `index-${agent}-before.db`));
     cliPath = cli;
   }
