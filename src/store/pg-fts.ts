@@ -94,3 +94,8 @@ export function facetQuery(groups: readonly string[][]): string | null {
   const parts = groups.filter((g) => g.length > 0).map((g) => `(${g.map((t) => `${quoteLexeme(t)}:D`).join(" | ")})`);
   return parts.length ? parts.join(" & ") : null;
 }
+
+/** Any of some tokens, under any weight. */
+export function anyToken(tokens: readonly string[]): string {
+  return tokens.length === 1 ? quoteLexeme(tokens[0]!) : `(${tokens.map(quoteLexeme).join(" | ")})`;
+}
