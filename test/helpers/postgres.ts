@@ -14,6 +14,8 @@ export interface PgCluster {
   /** A connection string for the superuser `cairn` on database `cairn`. */
   url: string;
   port: number;
+  /** The cluster's data folder (its `postmaster.pid` names the server process). */
+  dataDir: string;
   /** A connection string for another database (made by `createDatabase`) or role. */
   urlFor(database: string, user?: string): string;
   /** Runs SQL as the superuser through psql; returns its stdout. */
@@ -112,6 +114,7 @@ export async function startPg(opts: { keep?: string } = {}): Promise<PgCluster> 
     return {
       url: urlFor("cairn"),
       port,
+      dataDir: data,
       urlFor,
       psql,
       createDatabase(name: string) {
