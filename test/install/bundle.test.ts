@@ -4,7 +4,7 @@
  * worker, embeds with the shipped word vectors, and answers a search and a brief exactly as dist/cli/main.js does.
  * Needs `npm run build`.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,15 @@ function run(args: string[]): { status: number | null; stdout: string; stderr: s
 }
 
 describe("the bundled command", () => {
+  it("ships in the package with its workers", () => {
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8" }),
+    ) as Array<{ files: Array<{ path: string }> }>;
+    const files = new Set(packed[0]!.files.map((f) => f.path));
+    for (const f of ["cairn", "parse-worker", "search-worker", "pg-worker"])
+      expect(files, f).toContain(`dist/bundle/${f}.js`);
+  });
+
   it("is what an installed bin/cairn.js runs, with the same answers as the unbundled build", () => {
     expect(existsSync(join(REPO, "dist", "bundle", "cairn.js")), "npm run build first").toBe(true);
     const pkg = join(dir, "app", "node_modules", "cairn");
