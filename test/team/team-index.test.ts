@@ -343,6 +343,13 @@ describe.skipIf(skip !== null)(
         );
       expect(indexes("pushed_bulk")).toBe(indexes("push_direct"));
       expect(indexes("pushed_bulk")).toMatch(/events_command_trgm/);
+      // ... and the table's statistics, so the planner and the facet choice see what was loaded.
+      expect(
+        pg.psql(
+          "SELECT count(*) > 0 FROM pg_stats WHERE tablename = 'session_events' AND attname = 'fts'",
+          "pushed_bulk",
+        ),
+      ).toBe("t");
       for (const query of ["error", "cmd:npm", "kind:error"]) {
         const [b, d] = [bulkUrl, direct].map((db) =>
           JSON.parse(
