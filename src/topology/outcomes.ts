@@ -50,6 +50,9 @@ const FAILURE_CLAIM =
 const REPORTS_FAILURE =
   /\b(?:still (?:looks|is|shows|renders|happens|the same|wrong|there)\b|still (?:fail\w*|broken|crash\w*|error\w*|(?:not|doesn'?t|isn'?t|don'?t) work\w*|seeing|get(?:ting)?|the same)|(?:doesn'?t|does not|didn'?t|did not|isn'?t|is not|not) (?:work|fix|help|render|build|start|load|compile|run)\w*|same (?:error|issue|problem|thing)|(?:it|this|that) (?:broke|crashed|exploded|fails?|failed)|(?:got|get|getting|seeing) (?:an? )?(?:error|exception|crash)|something broke|broke\b|failing|wtf)/i;
 
+/** The user's next message says again what the problem is ("the issue is for the token streaming"): not solved. */
+const RESTATES_PROBLEM = /^\W*(?:no[\s,.]+)?the (?:real |actual |remaining )?(?:issue|problem|bug) (?:is|was)\b/i;
+
 /** The user says it worked: at the start of their next message ("it seems to work. let's commit", "works now"). */
 const CONFIRMS_SUCCESS =
   /^\W*(?:(?:ok(?:ay)?|great|nice|cool|perfect|awesome|yes|yep|yeah)\b[\s,.!]*)?(?:(?:it|that|this|everything)\s+(?:seems to |now |finally )?(?:works?|worked|is working)|works|worked|lgtm|looks good|that did it|that fixed it)\b(?![^.!?\n]*\bbut\b)/i;
@@ -122,13 +125,44 @@ export function outcomeMeta(v: OutcomeVerdict): Record<string, unknown> {
   return { outcome: v.outcome, why: v.why, evidence: v.evidence, ...(v.reply ? { reply: v.reply } : {}) };
 }
 
+/** Words too common in requests and reports to tell what either is about. */
+const GENERIC =
+  /^(?:still|again|something|anything|everything|thing|things|this|that|there|these|those|what|when|where|which|with|without|from|into|about|after|before|just|also|like|looks?|seems?|appears?|getting|making|make|made|work\w*|broke\w*|break\w*|fail\w*|error\w*|crash\w*|issue\w*|problem\w*|same|doesn|didn|isn|aren|wasn|does|have|having|been|being|there|here|please|now|then|your|mine|ours|they|them|their|would|could|should|will|cant|can't|wont|at all|all)$/i;
+
+/** The content words of a text, by their first five letters (so "streams" and "streaming" meet). */
+function subjectWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[a-z][a-z0-9_-]{3,}/g) ?? []) if (!GENERIC.test(w)) out.add(w.slice(0, 5));
+  return out;
+}
+
+/**
+ * Whether a failure the user reports is about something else than a request whose own work ended well (its last
+ * check passed, or the agent reported success with nothing failing after): the report names things and none of
+ * them is in the request ("something broke streaming" after "fix the knip audit" that passed). Such a report is
+ * a new problem, not this request's outcome; a report naming nothing ("still doesn't work") is about it.
+ */
+function elsewhere(t: TurnTracker, typed: string): boolean {
+  const ended = t.check ? t.check.pass : t.reply?.claim === "success" && !(t.failure && !t.failure.recovered);
+  if (!ended || !t.request) return false;
+  const report = subjectWords(typed.slice(0, 400));
+  if (report.size < 2) return false;
+  const asked = subjectWords(t.request.text);
+  for (const w of report) if (asked.has(w)) return false;
+  return true;
+}
+
 function judge(
   t: TurnTracker,
   next: { id: string; typed: string; corrects: boolean; pastedFailure: boolean } | null,
   v: (o: Outcome, why: string, evidence: Array<string | null | undefined>) => OutcomeVerdict,
 ): OutcomeVerdict {
   if (next?.corrects) return v("superseded", "the user corrected it", [next.id]);
-  if (next && (next.pastedFailure || REPORTS_FAILURE.test(next.typed.slice(0, 400))))
+  if (
+    next &&
+    (next.pastedFailure || REPORTS_FAILURE.test(next.typed.slice(0, 400)) || RESTATES_PROBLEM.test(next.typed)) &&
+    !elsewhere(t, next.typed)
+  )
     return v("failed", "the user reported a failure", [next.id, t.failure?.id]);
   // Their own eyes outrank the last tool call: "it seems to work" after an interrupted read.
   if (next && CONFIRMS_SUCCESS.test(next.typed.slice(0, 200)))

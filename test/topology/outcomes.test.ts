@@ -99,6 +99,35 @@ describe("request outcomes", () => {
     }
   });
 
+  it("a failure the user reports about something the request never named is a new problem, not its outcome", () => {
+    const p = parseText(
+      "/s/c.jsonl",
+      session([
+        ["user", "ci fails the knip audit: unused dependencies"],
+        ["bash", "npx knip", "Unused dependencies (1) auth0", 1],
+        ["bash", "npx knip", "✂️  Excellent, Knip found no issues.", 0],
+        ["assistant", "Knip runs clean."],
+        ["user", "something broke streaming :/ events aren't reaching the browser"],
+        ["bash", "npm run typecheck", "Found 0 errors.", 0],
+        ["assistant", "Fixed the delegation, typecheck passes."],
+        ["user", "the issue is the individual token streaming, the final message was fine"],
+        ["assistant", "Looking at the token events."],
+        ["user", "ok"],
+      ]),
+    );
+    expect(outcomes(p.events)).toEqual([
+      // "streaming" and "browser" are not in the knip request, and its own check passed last
+      ["ci fails the knip audit: unused dependencies", "done", "a check passed last"],
+      // the user says again what the problem is: the fix did not solve it
+      ["something broke streaming :/ events aren't reaching the browser", "failed", "the user reported a failure"],
+      [
+        "the issue is the individual token streaming, the final message was fine",
+        "abandoned",
+        "the user moved on before any work",
+      ],
+    ]);
+  });
+
   it("the user's own word that it worked outranks the last failed call, unless they add a 'but'", () => {
     const p = parseText(
       "/s/b.jsonl",
