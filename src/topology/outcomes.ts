@@ -125,9 +125,9 @@ export function outcomeMeta(v: OutcomeVerdict): Record<string, unknown> {
   return { outcome: v.outcome, why: v.why, evidence: v.evidence, ...(v.reply ? { reply: v.reply } : {}) };
 }
 
-/** Words too common in requests and reports to tell what either is about. */
+/** Words (of four letters or more) too common in requests and reports to tell what either is about. */
 const GENERIC =
-  /^(?:still|again|something|anything|everything|thing|things|this|that|there|these|those|what|when|where|which|with|without|from|into|about|after|before|just|also|like|looks?|seems?|appears?|getting|making|make|made|work\w*|broke\w*|break\w*|fail\w*|error\w*|crash\w*|issue\w*|problem\w*|same|doesn|didn|isn|aren|wasn|does|have|having|been|being|there|here|please|now|then|your|mine|ours|they|them|their|would|could|should|will|cant|can't|wont|at all|all)$/i;
+  /^(?:still|again|something|anything|everything|thing|things|this|that|there|these|those|what|when|where|which|with|without|from|into|about|after|before|just|also|like|looks?|seems?|appears?|getting|making|make|made|work\w*|broke\w*|break\w*|fail\w*|error\w*|crash\w*|issue\w*|problem\w*|same|doesn|didn|aren|wasn|does|have|having|been|being|here|please|then|your|mine|ours|they|them|their|would|could|should|will|cant|wont)$/i;
 
 /** The content words of a text, by their first five letters (so "streams" and "streaming" meet). */
 function subjectWords(text: string): Set<string> {
