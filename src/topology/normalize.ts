@@ -389,11 +389,20 @@ class Normalizer {
       const words = typedText(r.text, spans);
       const candidates = onUserMessage(this.decisionState(), words);
       this.decisions(src, candidates);
-      const pastedFailure = this.pasted(src, r.text, spans);
+      const pastedFailures = this.pasted(src, r.text, spans);
       // A bare slash command asks for nothing: the request before it stays open.
       if (!/^\/[\w:.-]*$/.test(words.trim())) {
         const corrects = candidates.some((d) => d.rejectsPrevious === true);
-        this.outcome(src, closeRequest(this.tracker(), { id: src.ev.event_id, typed: words, corrects, pastedFailure }));
+        this.outcome(
+          src,
+          closeRequest(this.tracker(), {
+            id: src.ev.event_id,
+            typed: words,
+            text: r.text,
+            corrects,
+            pastedFailures,
+          }),
+        );
         onRequest(this.tracker(), src.ev.event_id, src.ev.turn, words);
       }
     } else if (notebook && r.text.trim() !== "")
@@ -436,10 +445,11 @@ class Normalizer {
   /**
    * Failures in what the user pasted: a `test_result` when the paste shows a check's run (its command or a test
    * report), an `error` with its signature when it shows an error line, both derived from the user's message.
+   * Returns the ids of the errors (what a request's failed outcome cites beside the message).
    */
-  private pasted(src: { ev: SessionEvent; open?: OpenRecord }, text: string, spans: readonly PastedSpan[]): boolean {
+  private pasted(src: { ev: SessionEvent; open?: OpenRecord }, text: string, spans: readonly PastedSpan[]): string[] {
     let tests = 0;
-    let failing = false;
+    const failing: string[] = [];
     let errors = 0;
     for (const [k, span] of spans.entries()) {
       // Code and diffs are what the person wants written, not what ran.
@@ -467,9 +477,8 @@ class Normalizer {
         });
       }
       if (!ev.error || ev.check?.status === "pass") continue;
-      failing = true;
       const sig = ev.error;
-      this.derived(src, "error", errors++, {
+      const error = this.derived(src, "error", errors++, {
         role: "user",
         text: sig.more.length > 0 ? `${sig.line}\n${sig.more.slice(0, 4).join("\n")}` : sig.line,
         command: ev.canonical,
@@ -483,6 +492,7 @@ class Normalizer {
         },
       });
       this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
+      failing.push(error.event_id);
     }
     return failing;
   }

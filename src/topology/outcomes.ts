@@ -96,14 +96,20 @@ export function onReply(t: TurnTracker, id: string, text: string): void {
   t.reply = { id, claim };
 }
 
-/**
- * The verdict on the open request, given the next typed message (`corrects`: it overturns what was done;
- * `pastedFailure`: it pastes failing output). Null when no request is open.
- */
-export function closeRequest(
-  t: TurnTracker,
-  next: { id: string; typed: string; corrects: boolean; pastedFailure: boolean } | null,
-): OutcomeVerdict | null {
+/** The next typed message, as a request's verdict reads it. */
+export interface NextMessage {
+  id: string;
+  typed: string;
+  /** The whole message, what it pastes too (a trace's paths name what broke). */
+  text?: string;
+  /** It overturns what was done. */
+  corrects: boolean;
+  /** The errors derived from failing output it pastes (none: it pastes none). */
+  pastedFailures: readonly string[];
+}
+
+/** The verdict on the open request, given the next typed message. Null when no request is open. */
+export function closeRequest(t: TurnTracker, next: NextMessage | null): OutcomeVerdict | null {
   const r = t.request;
   if (!r) return null;
   const v = (outcome: Outcome, why: string, evidence: Array<string | null | undefined>): OutcomeVerdict => ({
@@ -138,14 +144,15 @@ function subjectWords(text: string): Set<string> {
 
 /**
  * Whether a failure the user reports is about something else than a request whose own work ended well (its last
- * check passed, or the agent reported success with nothing failing after): the report names things and none of
- * them is in the request ("something broke streaming" after "fix the knip audit" that passed). Such a report is
- * a new problem, not this request's outcome; a report naming nothing ("still doesn't work") is about it.
+ * check passed, or the agent reported success with nothing failing after): the report names things, in its words
+ * or what it pastes (a trace's paths), and none of them is in the request ("something broke streaming" after "fix
+ * the knip audit" that passed). Such a report is a new problem, not this request's outcome; a report naming
+ * nothing ("still doesn't work") is about it.
  */
-function elsewhere(t: TurnTracker, typed: string): boolean {
+function elsewhere(t: TurnTracker, said: string): boolean {
   const ended = t.check ? t.check.pass : t.reply?.claim === "success" && !(t.failure && !t.failure.recovered);
   if (!ended || !t.request) return false;
-  const report = subjectWords(typed.slice(0, 400));
+  const report = subjectWords(said.slice(0, 2000));
   if (report.size < 2) return false;
   const asked = subjectWords(t.request.text);
   for (const w of report) if (asked.has(w)) return false;
@@ -154,16 +161,19 @@ function elsewhere(t: TurnTracker, typed: string): boolean {
 
 function judge(
   t: TurnTracker,
-  next: { id: string; typed: string; corrects: boolean; pastedFailure: boolean } | null,
+  next: NextMessage | null,
   v: (o: Outcome, why: string, evidence: Array<string | null | undefined>) => OutcomeVerdict,
 ): OutcomeVerdict {
   if (next?.corrects) return v("superseded", "the user corrected it", [next.id]);
   if (
     next &&
-    (next.pastedFailure || REPORTS_FAILURE.test(next.typed.slice(0, 400)) || RESTATES_PROBLEM.test(next.typed)) &&
-    !elsewhere(t, next.typed)
+    (next.pastedFailures.length > 0 ||
+      REPORTS_FAILURE.test(next.typed.slice(0, 400)) ||
+      RESTATES_PROBLEM.test(next.typed)) &&
+    !elsewhere(t, next.text ?? next.typed)
   )
-    return v("failed", "the user reported a failure", [next.id, t.failure?.id]);
+    // the report, what it pasted (the error as it was seen), then the turn's own last failure
+    return v("failed", "the user reported a failure", [next.id, ...next.pastedFailures, t.failure?.id]);
   // Their own eyes outrank the last tool call: "it seems to work" after an interrupted read.
   if (next && CONFIRMS_SUCCESS.test(next.typed.slice(0, 200)))
     return v("done", "the user confirmed it worked", [next.id, t.check?.id]);

@@ -128,6 +128,35 @@ describe("request outcomes", () => {
     ]);
   });
 
+  it("a failure the user pastes is cited by the failed outcome beside their message", () => {
+    const report = [
+      "my dude, this exploded when i restarted",
+      "",
+      "Error: Invalid hex color: #000cc",
+      "    at parseColor (/w/src/theme/theme.ts:433:10)",
+      "    at loadTheme (/w/src/theme/theme.ts:120:5)",
+    ].join("\n");
+    const p = parseText(
+      "/s/d.jsonl",
+      session([
+        ["user", "create a custom theme and open it"],
+        ["bash", "code ~/.pi/themes/custom.json", "", 0],
+        ["assistant", "Done, it is open."],
+        ["user", report],
+        ["assistant", "Looking."],
+        ["user", "ok"],
+      ]),
+    );
+    const outcome = p.events.find((e) => e.event_type === "outcome" && e.status === "failed")!;
+    const evidence = outcome.meta["evidence"] as string[];
+    const byId = new Map(p.events.map((e) => [e.event_id, e]));
+    expect(byId.get(evidence[0]!)!.text).toBe(report);
+    const pasted = byId.get(evidence[1]!)!;
+    expect(pasted.event_type).toBe("error");
+    expect(pasted.text).toContain("Invalid hex color: #000cc");
+    expect(pasted.parent_event_id).toBe(evidence[0]);
+  });
+
   it("the user's own word that it worked outranks the last failed call, unless they add a 'but'", () => {
     const p = parseText(
       "/s/b.jsonl",
