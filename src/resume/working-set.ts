@@ -81,9 +81,18 @@ const MCP_TOOL = /^mcp__/;
 const HASHY = /^(?=(?:.*\d){3})(?=.*\d+[a-z]+\d)(?:[a-z\d]{8,}|[A-Z\d]{8,})$/;
 /** Minifiers' short names (`DuW0i`): too short to be a name someone chose, shaped like none. */
 const FRAGMENT = /^(?=.*\d)(?=.*[a-z][A-Z]).{4,6}$/;
+/**
+ * Ids the agents' APIs and stores mint (`call_mwurqzuu000e`, `ses_df19e2725ffeUp9KwVjgaLx8J2`): a short lower-case
+ * prefix and a random tail, or a tail whose digits come in four or more runs, which no chosen name does.
+ */
+const MINTED_ID =
+  /^(?:call|ses|msg|prt|toolu|tool|req|run|chatcmpl|resp|fc|item|file|asst|thread|task)_[A-Za-z\d]{8,}$/;
+const DIGIT_RUNS = /\d+/g;
+const minted = (name: string) => MINTED_ID.test(name) || (name.match(DIGIT_RUNS)?.length ?? 0) >= 4;
 
-function noise(name: string): boolean {
+function noise(name: string, tools: ReadonlySet<string>): boolean {
   if (TOOL_ARG_NAMES.has(name) || HARNESS_NAMES.has(name) || MCP_TOOL.test(name) || FRAGMENT.test(name)) return true;
+  if (tools.has(looseName(name)) || minted(name)) return true;
   return name.split(/[._]/).some((part) => HASHY.test(part));
 }
 
@@ -103,6 +112,31 @@ function scannable(text: string): string {
 /** A tool call's text is its input as `key: value` lines: the keys are the tool's parameters, not the code's names. */
 const INPUT_KEY = /^[A-Za-z_][\w]*: /gm;
 const withoutInputKeys = (text: string) => text.replace(INPUT_KEY, "");
+
+/**
+ * The keys of a JSON reply are the harness's words when the call was not a read, a search or a shell command:
+ * an edit's `{"success":true,"diffLines":[…]}`, a helper agent's `{"finishReason":…,"usage":…}`. The values stay:
+ * they hold the code. A file read or `cat package.json` shows the code's own keys and keeps them.
+ */
+const JSON_KEY = /"[A-Za-z_$][\w$]*"\s*:/g;
+const KEEPS_KEYS = new Set(["read", "search", "shell"]);
+
+/** The names of the tools the session called, loosely (`read_file` and `ReadFile` are one): the harness's words. */
+function toolNames(events: readonly SessionEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of events) if (e.event_type === "tool_call" && e.tool_name) out.add(looseName(e.tool_name));
+  return out;
+}
+
+/** The text of an event as names are read from it: a call without its parameter names, a reply without its keys. */
+function namesText(e: SessionEvent, calls: ReadonlyMap<string, SessionEvent>): string {
+  const text = e.text.length > MAX_SCAN ? `${e.text.slice(0, MAX_SCAN / 2)}\n${e.text.slice(-MAX_SCAN / 2)}` : e.text;
+  if (e.event_type === "tool_call") return withoutInputKeys(text);
+  if (e.event_type !== "tool_result" || !e.parent_event_id) return text;
+  const call = calls.get(e.parent_event_id);
+  const kind = call ? toolInputOfEvent(call)?.kind : undefined;
+  return kind === undefined || KEEPS_KEYS.has(kind) ? text : text.replace(JSON_KEY, " ");
+}
 
 /** Documents mention names; source files define them. */
 const DOCUMENT = /\.(md|mdx|markdown|txt|rst|adoc|log)$/i;
@@ -164,12 +198,13 @@ export function rankSymbols(t: Timeline): RankedSymbol[] {
   const tau = Math.max(1, n / TAU_DIVISOR);
   const out = new Map<string, RankedSymbol>();
   const pointed = pointedFiles(primary);
+  const tools = toolNames(t.events);
+  const calls = new Map(t.events.filter((e) => e.event_type === "tool_call").map((e) => [e.event_id, e]));
   // Names an edit took out of the code and nothing mentioned since: gone from the file, so no later edit can use them.
   const removed = new Set<string>();
   primary.forEach((e, i) => {
     const gone = removedBy(e);
-    const text = e.text.length > MAX_SCAN ? `${e.text.slice(0, MAX_SCAN / 2)}\n${e.text.slice(-MAX_SCAN / 2)}` : e.text;
-    const names = identifiersIn(scannable(e.event_type === "tool_call" ? withoutInputKeys(text) : text));
+    const names = identifiersIn(scannable(namesText(e, calls)));
     if (names.size === 0) return;
     // Old mentions keep a floor of weight: names the session kept coming back to matter even when not lately.
     const w =
@@ -177,7 +212,7 @@ export function rankSymbols(t: Timeline): RankedSymbol[] {
     const file = e.file_path;
     const code = file !== null && !DOCUMENT.test(file);
     for (const name of names) {
-      if (noise(name)) continue;
+      if (noise(name, tools)) continue;
       if (gone.has(name)) removed.add(name);
       else removed.delete(name);
       const s = out.get(name);

@@ -1,7 +1,8 @@
 /**
- * The names in play on what Codex's and Copilot CLI's own CLIs wrote (test/fixtures/clients), through the real CLI:
- * the text the harness injects (Codex's environment context, skills and permission instructions) and the parameter
- * names of tool calls (`agent_type`, `sandbox_permissions`) are not names of the code being worked on.
+ * The names in play on what the agents' own CLIs wrote (test/fixtures/clients), through the real CLI: the text the
+ * harness injects (Codex's environment context, skills and permission instructions), the parameter names of tool
+ * calls (`agent_type`, `sandbox_permissions`), the keys of a tool's JSON reply, the tools' own names and the ids the
+ * agents mint are not names of the code being worked on.
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,5 +49,23 @@ describe("names in play hold the code's names, not the harness's", () => {
     const names = namesOf("copilot");
     expect(names).toContain("module.exports");
     expect(names).not.toContain("agent_type");
+  }, 120_000);
+
+  it("Droid and Cline: not the keys of an edit's or a helper agent's JSON reply", () => {
+    const droid = namesOf("droid");
+    expect(droid).toContain("module.exports");
+    for (const word of ["diffLines", "lineNumber", "linesAdded"]) expect(droid).not.toContain(word);
+    const cline = namesOf("cline");
+    expect(cline).toContain("module.exports");
+    for (const word of ["finishReason", "inputTokens", "outputTokens"]) expect(cline).not.toContain(word);
+  }, 120_000);
+
+  it("OpenCode and Gemini CLI: not a session id, nor a tool's own name", () => {
+    const opencode = namesOf("opencode");
+    expect(opencode).toContain("module.exports");
+    expect(opencode).not.toMatch(/\bses_\w+/);
+    const gemini = namesOf("gemini");
+    expect(gemini).toContain("module.exports");
+    expect(gemini).not.toMatch(/\bread_file\b|\bReadFile\b/);
   }, 120_000);
 });
