@@ -20,7 +20,7 @@ export interface LedgerRequest extends Cited {
   text: string;
   turn: number;
   ordinal: number;
-  /** failed, abandoned, or in progress (the latest request). */
+  /** failed, abandoned, or for the latest request in progress or awaiting the user (the agent answered and stopped). */
   outcome: string;
   why: string;
 }

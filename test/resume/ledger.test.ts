@@ -220,3 +220,25 @@ describe("requests not done", () => {
     expect(brief).toMatch(/- \(turn 1\) failed \(the last check failed\): make the api tests pass \[e:[\w,]+\]/);
   });
 });
+
+describe("the latest request, answered", () => {
+  const ID = "0000aaaa-aaaa-4bbb-8ccc-00000000000b";
+  let rx: IndexedSessions;
+  beforeAll(() => {
+    rx = indexSessions(
+      new PiSession(ID)
+        .user("run the api tests once more")
+        .bash("python -m pytest tests", "4 passed in 0.2s", 0)
+        .assistant("All four tests pass."),
+    );
+  });
+  afterAll(() => rx.close());
+
+  it("waits for the user when the agent's reply is the last thing that happened, and says so with the reply cited", () => {
+    const l = fold(loadTimeline(rx.store, ID), listCheckpoints(rx.store, ID), null).ledger;
+    expect(l.requests.map((r) => [r.text, r.outcome, r.why])).toEqual([
+      ["run the api tests once more", "awaiting the user", "last check passed; the agent answered and stopped"],
+    ]);
+    expect(l.requests[0]!.cites).toHaveLength(3);
+  });
+});
