@@ -169,6 +169,10 @@ describe.skipIf(skip !== null)(
         "kind:user_message the",
         "cmd:npm",
         'cmd:"git status"',
+        // Substrings fold ASCII case as the local index's LIKE does.
+        "file:routes/",
+        "file:PLAN.TSX",
+        "provider:claude cmd:GIT",
       ];
       for (const query of queries) {
         const [p, s] = both(["search", "--json", "--mode", "lexical", "--limit", "2000", query]);
