@@ -721,8 +721,13 @@ class Normalizer {
     if (call.planText && !failed) this.decisions(src, planFileDecisions(call.planText), "tool");
     // The work a request caused: checks, and calls that change files or run a check (looking around is not work).
     const work = call.family !== null || call.files.some((f) => f.op !== "read") || call.userInitiated;
+    // A call the user declined failed by their choice, not the work's: their next words say what they want instead.
     if (work)
-      onToolResult(this.tracker(), src.ev.event_id, failed || (call.masked === true && check?.status === "fail"));
+      onToolResult(
+        this.tracker(),
+        src.ev.event_id,
+        (failed && !DECLINED.test(output.slice(0, 300))) || (call.masked === true && check?.status === "fail"),
+      );
     if (check) onCheck(this.tracker(), derivedEventId(src.ev.event_id, "test_result", 0), check.status);
     // A check whose output shows a failure the exit status hid fails all the same.
     if (failed || (call.masked && check?.status === "fail"))
@@ -788,6 +793,10 @@ class Normalizer {
     if (sig) this.edge(id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
   }
 }
+
+/** A tool result saying the user declined the call (Claude Code's "doesn't want to proceed", a rejected edit). */
+const DECLINED =
+  /^\s*(?:the user doesn'?t want to proceed with this tool use|(?:the )?tool use was rejected|(?:rejected|declined|denied) by (?:the )?user|user (?:rejected|declined|denied) (?:the|this) (?:tool|edit|command|call))/i;
 
 /** The error lines of one output, each read at most once and only when asked for. */
 interface OutputScan {

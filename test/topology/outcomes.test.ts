@@ -157,6 +157,26 @@ describe("request outcomes", () => {
     expect(pasted.parent_event_id).toBe(evidence[0]);
   });
 
+  it("a call the user declined is their choice, not a failure of the work", () => {
+    const declined = "The user doesn't want to proceed with this tool use. The tool use was rejected.";
+    const p = parseText(
+      "/s/e.jsonl",
+      session([
+        ["user", "clean up the old build output"],
+        ["bash", "rm -rf build", declined, 1],
+        ["assistant", "Understood, I left build/ as it is."],
+        ["user", "what else is in the repo root?"],
+        ["assistant", "README, src and package.json."],
+        ["user", "ok"],
+      ]),
+    );
+    const [first] = outcomes(p.events);
+    expect(first![0]).toBe("clean up the old build output");
+    expect(first![1]).not.toBe("failed");
+    // the call still failed, as it says: its error stays
+    expect(p.events.some((e) => e.event_type === "error" && e.text.includes("doesn't want to proceed"))).toBe(true);
+  });
+
   it("the user's own word that it worked outranks the last failed call, unless they add a 'but'", () => {
     const p = parseText(
       "/s/b.jsonl",
