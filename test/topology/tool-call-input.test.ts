@@ -125,7 +125,7 @@ describe("typed tool input on real transcripts", () => {
   });
 
   it.each([
-    ["claude/2.1.331", { Edit: "edit", Write: "write", Read: "read", Bash: "shell" }],
+    ["claude/2.1.332", { Edit: "edit", Write: "write", Read: "read", Bash: "shell" }],
     ["pi/0.87.1", { edit: "edit", write: "write", read: "read", bash: "shell" }],
     ["gemini/0.61.0", { replace: "edit", write_file: "write", read_file: "read", run_shell_command: "shell" }],
     ["qwen/0.24.4", { edit: "edit", write_file: "write", read_file: "read", run_shell_command: "shell" }],

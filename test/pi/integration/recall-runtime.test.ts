@@ -13,7 +13,7 @@ import { createCairnExtension } from "../../../src/pi/extension.ts";
 import { createIndexSources, type IndexSources } from "../../../src/pi/index-sources.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
-const CLAUDE_HOME = join(import.meta.dirname, "../../fixtures/clients/claude/2.1.331/home");
+const CLAUDE_HOME = join(import.meta.dirname, "../../fixtures/clients/claude/2.1.332/home");
 
 let harness: RuntimeHarness | undefined;
 let sources: IndexSources | undefined;
