@@ -5,14 +5,10 @@
  * returns; none of them holds SQL, ranking or id resolution.
  */
 
-import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { CairnError } from "../common/errors.ts";
 import { configuredEmbedder, createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
 import type { Embedder, EmbedderConfig } from "../embedders/types.ts";
-import type { IndexResult } from "../indexer/indexer.ts";
-import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
 import { type Checkpoint, listCheckpoints } from "../resume/checkpoints.ts";
 import { isDerived } from "../resume/timeline.ts";
 import type { VerifyResult } from "../resume/verify.ts";
@@ -21,8 +17,7 @@ import { buildOverview, type Overview } from "../search/overview.ts";
 import { parseTime } from "../search/query.ts";
 import type { SessionTimelineRow } from "../search/timeline.ts";
 import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
-import type { Closable } from "../store/sqlite-store.ts";
-import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow, Store } from "../store/types.ts";
+import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow } from "../store/types.ts";
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
@@ -32,39 +27,14 @@ import type { ExportDocument } from "./export/document.ts";
 export { IdError } from "../store/resolve.ts";
 
 import { redactDeep } from "../secrets/redact.ts";
-import { isPgUrl } from "../store/pg-url.ts";
-import type {
-  EmbedRequest,
-  GoneFile,
-  IndexAnswer,
-  IndexDeps,
-  IndexRequest,
-  runEmbed,
-  VectorOutcome,
-  WatchRequest,
-} from "./indexing.ts";
-import { dbPathFor, type Env, givenOpener, loadTeamStore, type Opener, readOpener, writeOpener } from "./open.ts";
+import { type CairnMode, type CairnOptions, openCore } from "./core.ts";
+import { type IndexMethods, indexMethods } from "./index-app.ts";
 import { listSecrets, type PurgeAnswer, purgeSecrets, type SecretsAnswer, type SecretsRequest } from "./secrets.ts";
 import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
 import { cairnVersion } from "./version.ts";
 
-export const CAIRN_MODES = ["read", "write"] as const;
-export type CairnMode = (typeof CAIRN_MODES)[number];
-
-export interface CairnOptions {
-  /** The database: a path, or absent for `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */
-  db?: string;
-  /** An index already open (tests, an in-memory index); it is closed with the app. */
-  store?: Store;
-  env?: Env;
-  /** The directory relative paths and "the latest session here" are taken from. */
-  cwd?: string;
-  /** `read` (default) opens the index read-only and never changes it; `write` can index, embed and record. */
-  mode?: CairnMode;
-  now?: () => Date;
-  /** Told once when the index is opened in a way the user should know of (e.g. a copy of a read-only folder's). */
-  onNotice?: (notice: string) => void;
-}
+export { CAIRN_MODES, type CairnMode, type CairnOptions } from "./core.ts";
+export type { PruneAnswer } from "./index-app.ts";
 
 export interface SearchRequest {
   /** cairn's query language. */
@@ -171,63 +141,17 @@ export interface ReadCairn {
 }
 
 /** Write mode adds indexing, embedding and recording checkpoints. */
-export interface Cairn extends ReadCairn {
-  /** The agents' own transcript folders (honouring their environment overrides). */
-  defaultRoots(): TranscriptRoot[];
-  index(req?: IndexRequest): Promise<IndexAnswer>;
-  /** Indexes these files now (nothing embedded), so what follows reads what was just written. */
-  refresh(paths: readonly string[]): Promise<IndexResult | null>;
-  watch(req: WatchRequest): Promise<void>;
-  embed(req?: EmbedRequest): Promise<{ config: EmbedderConfig } & Awaited<ReturnType<typeof runEmbed>>>;
-  /** Embeds what is queued, within a time budget; never throws. */
-  updateVectors(opts?: { budgetMs?: number }): Promise<VectorOutcome>;
+export interface Cairn extends ReadCairn, IndexMethods {
   checkpoint(req: CheckpointRequest): CheckpointRow & { ordinal: number };
-  /** Forgets the sessions whose transcripts are gone from disk; `dry_run` only lists them. */
-  prune(req?: { dry_run?: boolean; onWait?: (pid: number) => void }): Promise<PruneAnswer>;
   /** Takes a finding's (or a session's) secret values out of the local index; the agents' files are untouched. */
   purgeSecrets(req: { target: string; onWait?: (pid: number) => void }): Promise<PurgeAnswer>;
-}
-
-export interface PruneAnswer {
-  dry_run: boolean;
-  /** The files marked gone (before pruning). */
-  files: GoneFile[];
-  /** What was forgotten; null on a dry run. */
-  pruned: { files: number; sessions: number; events: number } | null;
 }
 
 export function createCairn(opts: CairnOptions & { mode: "write" }): Cairn;
 export function createCairn(opts?: CairnOptions): ReadCairn;
 export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
-  const env = opts.env ?? process.env;
-  const cwd = opts.cwd ?? process.cwd();
-  const mode = opts.mode ?? "read";
-  const now = opts.now ?? (() => new Date());
-  const dbPath = opts.store
-    ? opts.store.path
-    : dbPathFor(opts.db === undefined || isPgUrl(opts.db) ? opts.db : resolve(cwd, opts.db), env);
-  // A team index opens synchronously on first use: its modules start loading now, so that the first answer (or the
-  // CLI, which waits for them) finds them loaded.
-  if (!opts.store && isPgUrl(dbPath)) void loadTeamStore().catch(() => undefined);
-  const opener: Opener<ReadonlyStore & Closable> = opts.store
-    ? givenOpener(opts.store)
-    : mode === "write"
-      ? writeOpener(dbPath, env)
-      : readOpener(dbPath, env);
-  const writer = (): Store => {
-    if (mode !== "write") throw new CairnError("failure", "this cairn was opened read-only");
-    return opener.get() as Store;
-  };
-  let told = false;
-  const store = () => {
-    const s = opener.get();
-    const notice = told ? null : opener.notice();
-    if (notice) {
-      told = true;
-      opts.onNotice?.(notice);
-    }
-    return s;
-  };
+  const core = openCore(opts);
+  const { env, cwd, mode, now, dbPath, opener, store, writer, requireIndex } = core;
   // The setting can change while a server runs (`cairn embed`), and a remote or model embedder is costly to make.
   let made: { setting: string; embedder: Embedder | null } | null = null;
   const embedder = () => {
@@ -236,18 +160,6 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     if (made?.setting !== setting) made = { setting, embedder: createEmbedder(config, env, cwd) };
     return made.embedder;
   };
-  const absolute = (roots: ReadonlyArray<string | TranscriptRoot>) =>
-    roots.map((r) => (typeof r === "string" ? resolve(cwd, r) : r));
-  /** Writes other than indexing need an index to write into: they never create an empty one. */
-  const requireIndex = () => {
-    if (!opts.store && !opener.isOpen() && dbPath !== ":memory:" && !isPgUrl(dbPath) && !existsSync(dbPath))
-      throw new CairnError(
-        "no_index",
-        `no cairn index at ${dbPath}`,
-        "run 'cairn index' first (or pass --db / set CAIRN_DB)",
-      );
-  };
-  const deps: IndexDeps = { dbPath, store: writer, env, cwd };
   // What only some commands need is loaded when first asked for: the indexer and its readers, the resume engine,
   // ranking, threads and export. A command then loads what it uses and little else (docs/performance.md).
   const indexing = () => import("./indexing.ts");
@@ -350,31 +262,10 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     secrets: (req = {}) => listSecrets(store(), req, now()),
     close: () => opener.close(),
 
-    defaultRoots: () => defaultRoots(env, env["HOME"] || homedir()),
-    async index(req = {}) {
-      const { checkRoots, runIndex } = await indexing();
-      const roots = absolute(req.roots ?? app.defaultRoots());
-      checkRoots(roots);
-      return runIndex(deps, roots, req);
-    },
-    async refresh(paths) {
-      const { checkRoots, runIndex } = await indexing();
-      const roots = paths.map((p) => resolve(cwd, p));
-      checkRoots(roots);
-      return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs: 30_000 })).indexed;
-    },
-    async watch(req) {
-      const { checkRoots, runWatch } = await indexing();
-      const roots = absolute(req.roots);
-      checkRoots(roots);
-      return runWatch(deps, { ...req, roots });
-    },
-    embed: async (req = {}) => (await indexing()).runEmbed(deps, req),
-    updateVectors: async (o = {}) => (await indexing()).updateVectors(deps, o),
-    prune: async (req = {}) => (await indexing()).runPrune(deps, req),
+    ...indexMethods(core),
     async purgeSecrets(req) {
       requireIndex();
-      const lock = await (await indexing()).lockFor(deps, { ...(req.onWait ? { onWait: req.onWait } : {}) });
+      const lock = await (await indexing()).lockFor(core.deps, { ...(req.onWait ? { onWait: req.onWait } : {}) });
       try {
         return purgeSecrets(writer(), req.target);
       } finally {

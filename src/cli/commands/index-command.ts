@@ -1,6 +1,6 @@
 import type { IndexResult } from "../../app/indexing.ts";
-import { writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
+import { writeIndexApp } from "../index-app.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
@@ -35,7 +35,7 @@ export const indexCommand: Command = {
       true,
     );
     const given = [...(values.root ?? []), ...positionals];
-    const app = writeCairn(io, values.db);
+    const app = writeIndexApp(io, values.db);
     const dbPath = app.dbPath;
     const roots = given.length > 0 ? explicitRoots(given, io.cwd) : app.defaultRoots();
     const onWait = (pid: number) => {
