@@ -20,6 +20,7 @@ import {
   type VectorUpkeep,
 } from "./bundle-types.ts";
 import type { EventQuery } from "./query-types.ts";
+import { once } from "./sqlite-lazy.ts";
 import { EVENT_COLUMNS, toEvent } from "./sqlite-read.ts";
 import { filters } from "./sqlite-search.ts";
 import {
@@ -39,34 +40,42 @@ const COLS = EVENT_COLUMNS.split(", ")
 
 /** `vec` loads sqlite-vec into the connection (once): only the statements that compare codes need it. */
 export function createBundleStore(db: Database.Database, vec: () => void = () => undefined): VectorUpkeep {
-  const getSetting = db.prepare("SELECT value FROM settings WHERE key = ?").pluck();
-  const putSetting = db.prepare(
-    "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  const getSetting = once(() => db.prepare("SELECT value FROM settings WHERE key = ?").pluck());
+  const putSetting = once(() =>
+    db.prepare("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
   );
   // A bundle shows a text's head and tail only, so a many-megabyte tool output is read as its two ends (both
   // longer than any bundle shows) instead of whole; octet_length reads the size without the text.
   const ends = `CASE WHEN octet_length(text) > ${2 * BUNDLE_END_CHARS} THEN substr(text, 1, ${BUNDLE_END_CHARS}) || char(10) || substr(text, -${BUNDLE_END_CHARS}) ELSE text END AS text`;
-  const queue = db.prepare(
-    `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS.replace("text", ends)} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
+  const queue = once(() =>
+    db.prepare(
+      `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS.replace("text", ends)} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
+    ),
   );
-  const orphans = db.prepare(
-    "DELETE FROM bundle_queue WHERE event_rowid NOT IN (SELECT rowid FROM session_events) AND event_rowid <= ?",
+  const orphans = once(() =>
+    db.prepare(
+      "DELETE FROM bundle_queue WHERE event_rowid NOT IN (SELECT rowid FROM session_events) AND event_rowid <= ?",
+    ),
   );
-  const unqueue = db.prepare("DELETE FROM bundle_queue WHERE event_rowid = ?");
-  const bundleText = db.prepare("SELECT text FROM bundles WHERE anchor_rowid = ?").pluck();
-  const putBundle = db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded)
+  const unqueue = once(() => db.prepare("DELETE FROM bundle_queue WHERE event_rowid = ?"));
+  const bundleText = once(() => db.prepare("SELECT text FROM bundles WHERE anchor_rowid = ?").pluck());
+  const putBundle = once(() =>
+    db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded)
     VALUES (@anchor_rowid, @event_id, @session_id, @kind, @text, 0)
     ON CONFLICT(anchor_rowid) DO UPDATE SET event_id = excluded.event_id, session_id = excluded.session_id,
-      kind = excluded.kind, text = excluded.text, embedded = 0`);
-  const dropBundle = db.prepare("DELETE FROM bundles WHERE anchor_rowid = ?");
-  const pending = db.prepare(
-    "SELECT anchor_rowid, kind, text FROM bundles WHERE embedded = 0 ORDER BY anchor_rowid LIMIT ?",
+      kind = excluded.kind, text = excluded.text, embedded = 0`),
   );
-  const markEmbedded = db.prepare("UPDATE bundles SET embedded = 1 WHERE anchor_rowid = ?");
-  const getState = db.prepare("SELECT embedder, dimension FROM vector_state WHERE id = 1");
-  const counts = db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
-    (SELECT count(*) FROM bundles WHERE embedded = 0) AS pending, (SELECT count(*) FROM bundle_queue) AS queued`);
-  const anyCode = db.prepare("SELECT 1 FROM vector_codes LIMIT 1").pluck();
+  const dropBundle = once(() => db.prepare("DELETE FROM bundles WHERE anchor_rowid = ?"));
+  const pending = once(() =>
+    db.prepare("SELECT anchor_rowid, kind, text FROM bundles WHERE embedded = 0 ORDER BY anchor_rowid LIMIT ?"),
+  );
+  const markEmbedded = once(() => db.prepare("UPDATE bundles SET embedded = 1 WHERE anchor_rowid = ?"));
+  const getState = once(() => db.prepare("SELECT embedder, dimension FROM vector_state WHERE id = 1"));
+  const counts = once(() =>
+    db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
+    (SELECT count(*) FROM bundles WHERE embedded = 0) AS pending, (SELECT count(*) FROM bundle_queue) AS queued`),
+  );
+  const anyCode = once(() => db.prepare("SELECT 1 FROM vector_codes LIMIT 1").pluck());
   let similarity: Database.Statement | undefined;
   const similarityOf = () => {
     vec();
@@ -76,29 +85,33 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     WHERE b.event_id IN (SELECT value FROM json_each(?)) GROUP BY b.event_id`);
     return similarity;
   };
-  const anyPending = db.prepare("SELECT 1 FROM bundles WHERE embedded = 0 LIMIT 1").pluck();
-  const dropCode = db.prepare("DELETE FROM vector_codes WHERE anchor_rowid = ?");
-  const putCode = db.prepare("INSERT OR REPLACE INTO vector_codes(anchor_rowid, code) VALUES (?, ?)");
-  const lastChunk = db.prepare("SELECT chunk, rowids, kinds, bits FROM vector_bits ORDER BY chunk DESC LIMIT 1");
-  const putChunk = db.prepare("INSERT OR REPLACE INTO vector_bits(chunk, rowids, kinds, bits) VALUES (?, ?, ?, ?)");
-  const chunkSizes = db.prepare("SELECT chunk, length(kinds) AS slots FROM vector_bits ORDER BY chunk");
-  const oneChunk = db.prepare("SELECT rowids, kinds, bits FROM vector_bits WHERE chunk = ?");
+  const anyPending = once(() => db.prepare("SELECT 1 FROM bundles WHERE embedded = 0 LIMIT 1").pluck());
+  const dropCode = once(() => db.prepare("DELETE FROM vector_codes WHERE anchor_rowid = ?"));
+  const putCode = once(() => db.prepare("INSERT OR REPLACE INTO vector_codes(anchor_rowid, code) VALUES (?, ?)"));
+  const lastChunk = once(() =>
+    db.prepare("SELECT chunk, rowids, kinds, bits FROM vector_bits ORDER BY chunk DESC LIMIT 1"),
+  );
+  const putChunk = once(() =>
+    db.prepare("INSERT OR REPLACE INTO vector_bits(chunk, rowids, kinds, bits) VALUES (?, ?, ?, ?)"),
+  );
+  const chunkSizes = once(() => db.prepare("SELECT chunk, length(kinds) AS slots FROM vector_bits ORDER BY chunk"));
+  const oneChunk = once(() => db.prepare("SELECT rowids, kinds, bits FROM vector_bits WHERE chunk = ?"));
   // Chunks already read, kept while this connection lives (an MCP server, a web server): a chunk only grows by
   // appends, and resets and compactions bump the generation.
   let cached: { generation: string | null; chunks: Map<number, { slots: number; chunk: BitChunk }> } = {
     generation: null,
     chunks: new Map(),
   };
-  const generation = () => (getSetting.get("vector_generation") as string | undefined) ?? "0";
-  const bumpGeneration = () => putSetting.run("vector_generation", String(Number(generation()) + 1));
+  const generation = () => (getSetting().get("vector_generation") as string | undefined) ?? "0";
+  const bumpGeneration = () => putSetting().run("vector_generation", String(Number(generation()) + 1));
   function loadChunks(): BitChunk[] {
     const gen = generation();
     if (cached.generation !== gen) cached = { generation: gen, chunks: new Map() };
     const out: BitChunk[] = [];
-    for (const { chunk, slots } of chunkSizes.all() as Array<{ chunk: number; slots: number }>) {
+    for (const { chunk, slots } of chunkSizes().all() as Array<{ chunk: number; slots: number }>) {
       let entry = cached.chunks.get(chunk);
       if (!entry || entry.slots !== slots) {
-        const row = oneChunk.get(chunk) as { rowids: Buffer; kinds: Buffer; bits: Buffer };
+        const row = oneChunk().get(chunk) as { rowids: Buffer; kinds: Buffer; bits: Buffer };
         entry = { slots, chunk: toChunk(row) };
         cached.chunks.set(chunk, entry);
       }
@@ -106,22 +119,26 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     }
     return out;
   }
-  const carriedOf = db.prepare(`SELECT a.event_id AS anchor_event_id, b.event_id, b.kind, b.text, b.embedded, v.code
+  const carriedOf = once(() =>
+    db.prepare(`SELECT a.event_id AS anchor_event_id, b.event_id, b.kind, b.text, b.embedded, v.code
     FROM bundles b JOIN session_events a ON a.rowid = b.anchor_rowid LEFT JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
-    WHERE b.session_id = ? ORDER BY b.anchor_rowid`);
-  const queuedOf = db
-    .prepare(
-      "SELECT e.event_id FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid WHERE e.session_id = ? ORDER BY q.event_rowid",
-    )
-    .pluck();
-  const slotCount = db.prepare("SELECT coalesce(sum(length(kinds)), 0) FROM vector_bits").pluck();
-  const codeCount = db.prepare("SELECT count(*) FROM vector_codes").pluck();
+    WHERE b.session_id = ? ORDER BY b.anchor_rowid`),
+  );
+  const queuedOf = once(() =>
+    db
+      .prepare(
+        "SELECT e.event_id FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid WHERE e.session_id = ? ORDER BY q.event_rowid",
+      )
+      .pluck(),
+  );
+  const slotCount = once(() => db.prepare("SELECT coalesce(sum(length(kinds)), 0) FROM vector_bits").pluck());
+  const codeCount = once(() => db.prepare("SELECT count(*) FROM vector_codes").pluck());
 
   /** Appends sign bits to the last chunk, starting new chunks as they fill. */
   function appendBits(entries: ReadonlyArray<{ rowid: number; kind: number; bits: Buffer }>): void {
     let at = 0;
     while (at < entries.length) {
-      const last = lastChunk.get() as { chunk: number; rowids: Buffer; kinds: Buffer; bits: Buffer } | undefined;
+      const last = lastChunk().get() as { chunk: number; rowids: Buffer; kinds: Buffer; bits: Buffer } | undefined;
       const full = !last || last.kinds.length >= CHUNK_SLOTS;
       const chunk = full ? (last ? last.chunk + 1 : 0) : last.chunk;
       const room = CHUNK_SLOTS - (full ? 0 : last.kinds.length);
@@ -130,7 +147,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       take.forEach((e, i) => {
         rowids.writeUInt32LE(e.rowid, i * 4);
       });
-      putChunk.run(
+      putChunk().run(
         chunk,
         Buffer.concat([full ? Buffer.alloc(0) : last.rowids, rowids]),
         Buffer.concat([full ? Buffer.alloc(0) : last.kinds, Buffer.from(take.map((e) => e.kind))]),
@@ -161,63 +178,63 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   }
 
   return {
-    getSetting: (key) => (getSetting.get(key) as string | undefined) ?? null,
-    putSetting: (key, value) => void putSetting.run(key, value),
+    getSetting: (key) => (getSetting().get(key) as string | undefined) ?? null,
+    putSetting: (key, value) => void putSetting().run(key, value),
     bundleQueue(limit): QueuedAnchor[] {
-      const rows = queue.all(limit) as Array<Parameters<typeof toEvent>[0] & { queue_rowid: number }>;
+      const rows = queue().all(limit) as Array<Parameters<typeof toEvent>[0] & { queue_rowid: number }>;
       // Queue entries whose event is gone (a trigger-free delete) would block the queue's head forever.
-      if (rows.length < limit) orphans.run(Number.MAX_SAFE_INTEGER);
+      if (rows.length < limit) orphans().run(Number.MAX_SAFE_INTEGER);
       return rows.map(({ queue_rowid, ...row }) => ({ rowid: queue_rowid, event: toEvent(row) as SessionEvent }));
     },
     putBundles(done, bundles) {
       db.transaction(() => {
         const built = new Set(bundles.map((b) => b.anchor_rowid));
         for (const b of bundles) {
-          if (bundleText.get(b.anchor_rowid) === b.text) continue;
-          putBundle.run(b);
-          dropCode.run(b.anchor_rowid);
+          if (bundleText().get(b.anchor_rowid) === b.text) continue;
+          putBundle().run(b);
+          dropCode().run(b.anchor_rowid);
         }
         for (const rowid of done) {
-          if (!built.has(rowid) && dropBundle.run(rowid).changes > 0) dropCode.run(rowid);
-          unqueue.run(rowid);
+          if (!built.has(rowid) && dropBundle().run(rowid).changes > 0) dropCode().run(rowid);
+          unqueue().run(rowid);
         }
       })();
     },
-    pendingBundles: (limit) => pending.all(limit) as PendingBundle[],
+    pendingBundles: (limit) => pending().all(limit) as PendingBundle[],
     putVectors(rows) {
       db.transaction(() => {
         const bits: Array<{ rowid: number; kind: number; bits: Buffer }> = [];
         for (const r of rows) {
-          markEmbedded.run(r.anchor_rowid);
+          markEmbedded().run(r.anchor_rowid);
           if (!r.vector) {
-            dropCode.run(r.anchor_rowid);
+            dropCode().run(r.anchor_rowid);
             continue;
           }
           const encoded = encodeVector(r.vector);
-          putCode.run(r.anchor_rowid, encoded.code);
+          putCode().run(r.anchor_rowid, encoded.code);
           bits.push({ rowid: r.anchor_rowid, kind: BUNDLE_KINDS.indexOf(r.kind), bits: encoded.bits });
         }
         appendBits(bits);
       })();
     },
     compactVectors(): boolean {
-      const slots = slotCount.get() as number;
-      if (slots <= CHUNK_SLOTS || slots < 1.25 * (codeCount.get() as number)) return false;
+      const slots = slotCount().get() as number;
+      if (slots <= CHUNK_SLOTS || slots < 1.25 * (codeCount().get() as number)) return false;
       compact();
       return true;
     },
     vectorInfo() {
-      const state = getState.get() as { embedder: string; dimension: number } | undefined;
+      const state = getState().get() as { embedder: string; dimension: number } | undefined;
       return {
         embedder: state?.embedder ?? null,
         dimension: state?.dimension ?? null,
-        any: anyCode.get() !== undefined,
-        pending: anyPending.get() !== undefined,
+        any: anyCode().get() !== undefined,
+        pending: anyPending().get() !== undefined,
       };
     },
     vectorState(): VectorState {
-      const state = getState.get() as { embedder: string; dimension: number } | undefined;
-      const c = counts.get() as { bundles: number; pending: number; queued: number };
+      const state = getState().get() as { embedder: string; dimension: number } | undefined;
+      const c = counts().get() as { bundles: number; pending: number; queued: number };
       return {
         embedder: state?.embedder ?? null,
         dimension: state?.dimension ?? null,
@@ -241,20 +258,20 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       })();
     },
     sessionBundles(sessionId): CarriedBundles {
-      const state = getState.get() as { embedder: string; dimension: number } | undefined;
-      const rows = carriedOf.all(sessionId) as Array<
+      const state = getState().get() as { embedder: string; dimension: number } | undefined;
+      const rows = carriedOf().all(sessionId) as Array<
         Omit<CarriedBundles["bundles"][number], "embedded"> & { embedded: number }
       >;
       return {
         embedder: state?.embedder ?? null,
         dimension: state?.dimension ?? null,
-        queued: queuedOf.all(sessionId) as string[],
+        queued: queuedOf().all(sessionId) as string[],
         bundles: rows.map((r) => ({ ...r, embedded: r.embedded !== 0 })),
       };
     },
     similarities(vector, eventIds) {
       const out = new Map<string, number>();
-      const state = getState.get() as { dimension: number } | undefined;
+      const state = getState().get() as { dimension: number } | undefined;
       if (eventIds.length === 0 || !state || state.dimension !== vector.length) return out;
       const rows = similarityOf().all(encodeVector(vector).code, JSON.stringify(eventIds)) as Array<{
         id: string;
@@ -268,7 +285,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
         ? [...new Set(q.types.map((t) => BUNDLE_KIND_OF_EVENT[t]).filter((k): k is BundleKind => k !== undefined))]
         : [];
       if (q.types && kinds.length === 0) return [];
-      const state = getState.get() as { dimension: number } | undefined;
+      const state = getState().get() as { dimension: number } | undefined;
       if (!state || state.dimension !== vector.length) return [];
       const allowed = new Set(kinds.map((k) => BUNDLE_KINDS.indexOf(k)));
       const kindOk = kinds.length ? (k: number) => allowed.has(k) : undefined;

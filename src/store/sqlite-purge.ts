@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import { redactText } from "../secrets/redact.ts";
 import { redactedEvent } from "./redact-event.ts";
+import { once } from "./sqlite-lazy.ts";
 
 interface Row {
   rowid: number;
@@ -24,20 +25,22 @@ interface Row {
 
 export function createPurge(db: Database.Database) {
   const COLS = "rowid, event_id, session_id, event_type, provider, tool_name, status, text, command, file_path, meta";
-  const byId = db.prepare(`SELECT ${COLS} FROM session_events WHERE event_id = ?`);
-  const children = db.prepare(`SELECT ${COLS} FROM session_events WHERE parent_event_id = ?`);
-  const update = db.prepare("UPDATE session_events SET text = ?, command = ?, file_path = ?, meta = ? WHERE rowid = ?");
-  const replaceFts = db.prepare(
-    "INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)",
+  const byId = once(() => db.prepare(`SELECT ${COLS} FROM session_events WHERE event_id = ?`));
+  const children = once(() => db.prepare(`SELECT ${COLS} FROM session_events WHERE parent_event_id = ?`));
+  const update = once(() =>
+    db.prepare("UPDATE session_events SET text = ?, command = ?, file_path = ?, meta = ? WHERE rowid = ?"),
   );
-  const title = db.prepare("SELECT title FROM sessions WHERE session_id = ?").pluck();
-  const setTitle = db.prepare("UPDATE sessions SET title = ? WHERE session_id = ?");
+  const replaceFts = once(() =>
+    db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
+  );
+  const title = once(() => db.prepare("SELECT title FROM sessions WHERE session_id = ?").pluck());
+  const setTitle = once(() => db.prepare("UPDATE sessions SET title = ? WHERE session_id = ?"));
 
   function redactRow(r: Row, holdsSecret: boolean): boolean {
     const red = redactedEvent(r, holdsSecret);
     if (red === null) return false;
-    update.run(red.text, red.command, red.file_path, red.meta, r.rowid);
-    replaceFts.run(r.rowid, red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems);
+    update().run(red.text, red.command, red.file_path, red.meta, r.rowid);
+    replaceFts().run(r.rowid, red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems);
     return true;
   }
 
@@ -47,17 +50,17 @@ export function createPurge(db: Database.Database) {
       let changed = 0;
       const sessions = new Set<string>();
       for (const id of eventIds) {
-        const row = byId.get(id) as Row | undefined;
+        const row = byId().get(id) as Row | undefined;
         if (!row) continue;
         sessions.add(row.session_id);
         if (redactRow(row, true)) changed++;
-        for (const child of children.all(id) as Row[]) if (redactRow(child, false)) changed++;
+        for (const child of children().all(id) as Row[]) if (redactRow(child, false)) changed++;
       }
       for (const s of sessions) {
-        const t = title.get(s) as string | null | undefined;
+        const t = title().get(s) as string | null | undefined;
         if (t) {
           const red = redactText(t);
-          if (red !== t) setTitle.run(red, s);
+          if (red !== t) setTitle().run(red, s);
         }
       }
       return changed;

@@ -8,6 +8,7 @@ import {
   type Problem,
   type SessionEvent,
 } from "../topology/types.ts";
+import { once } from "./sqlite-lazy.ts";
 import type { SessionFilter, SessionRow, StoreCounts } from "./types.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
@@ -63,34 +64,48 @@ export function mapWhenLongLived(db: Database.Database, now: boolean): void {
 
 export function createReader(db: Database.Database) {
   if (db.readonly) unmapped.set(db, performance.now());
-  const getEvent = db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`);
-  const getEventHead = db.prepare(
-    `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id = ?`,
+  const getEvent = once(() => db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`));
+  const getEventHead = once(() =>
+    db.prepare(
+      `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id = ?`,
+    ),
   );
-  const findEvents = db.prepare(
-    `SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`,
+  const findEvents = once(() =>
+    db.prepare(
+      `SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`,
+    ),
   );
-  const sessionEvents = db.prepare(
-    `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = ? AND ordinal >= ? AND ordinal <= ? ORDER BY ordinal`,
+  const sessionEvents = once(() =>
+    db.prepare(
+      `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = ? AND ordinal >= ? AND ordinal <= ? ORDER BY ordinal`,
+    ),
   );
-  const getSession = db.prepare(`${SESSION_SELECT} WHERE session_id = ?`);
-  const edgesFrom = db.prepare(
-    "SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE src = ? ORDER BY edge_type, dst",
+  const getSession = once(() => db.prepare(`${SESSION_SELECT} WHERE session_id = ?`));
+  const edgesFrom = once(() =>
+    db.prepare("SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE src = ? ORDER BY edge_type, dst"),
   );
-  const edgesTo = db.prepare(
-    "SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE dst = ? ORDER BY edge_type, src",
+  const edgesTo = once(() =>
+    db.prepare("SELECT src, dst, edge_type, session_id, meta FROM event_edges WHERE dst = ? ORDER BY edge_type, src"),
   );
-  const eventLinks = db.prepare(
-    "SELECT event_id, session_id, ordinal, parent_event_id, parent_edge FROM session_events WHERE event_id = ?",
+  const eventLinks = once(() =>
+    db.prepare(
+      "SELECT event_id, session_id, ordinal, parent_event_id, parent_edge FROM session_events WHERE event_id = ?",
+    ),
   );
-  const children = db.prepare(
-    "SELECT event_id, parent_edge FROM session_events WHERE parent_event_id = ? ORDER BY session_id, ordinal",
+  const children = once(() =>
+    db.prepare(
+      "SELECT event_id, parent_edge FROM session_events WHERE parent_event_id = ? ORDER BY session_id, ordinal",
+    ),
   );
-  const nextPrimary = db.prepare(
-    "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal > ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal LIMIT 1",
+  const nextPrimary = once(() =>
+    db.prepare(
+      "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal > ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal LIMIT 1",
+    ),
   );
-  const prevPrimary = db.prepare(
-    "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal < ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal DESC LIMIT 1",
+  const prevPrimary = once(() =>
+    db.prepare(
+      "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal < ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal DESC LIMIT 1",
+    ),
   );
   type Links = {
     event_id: string;
@@ -102,7 +117,7 @@ export function createReader(db: Database.Database) {
 
   /** The edges that the store keeps implicit, rebuilt from `ordinal`, `parent_event_id` and `parent_edge`. */
   function implicitEdges(id: string, direction: "from" | "to"): Edge[] {
-    const ev = eventLinks.get(id) as Links | undefined;
+    const ev = eventLinks().get(id) as Links | undefined;
     if (!ev) return [];
     const out: Edge[] = [];
     const sid = ev.session_id;
@@ -115,14 +130,14 @@ export function createReader(db: Database.Database) {
       if (direction === "to" && !up)
         out.push({ src: ev.parent_event_id, dst: id, edge_type: parentEdge, session_id: sid });
     }
-    for (const c of children.all(id) as Array<{ event_id: string; parent_edge: EdgeType | null }>) {
+    for (const c of children().all(id) as Array<{ event_id: string; parent_edge: EdgeType | null }>) {
       const type = c.parent_edge ?? "parent";
       const up = PARENT_EDGE_DIRECTION[type] === "child_to_parent";
       if (direction === "to" && up) out.push({ src: c.event_id, dst: id, edge_type: type, session_id: sid });
       if (direction === "from" && !up) out.push({ src: id, dst: c.event_id, edge_type: type, session_id: sid });
     }
     if (primary) {
-      const other = (direction === "from" ? nextPrimary : prevPrimary).get(sid, ev.ordinal) as
+      const other = (direction === "from" ? nextPrimary() : prevPrimary()).get(sid, ev.ordinal) as
         | { event_id: string }
         | undefined;
       if (other)
@@ -134,37 +149,38 @@ export function createReader(db: Database.Database) {
     }
     return out;
   }
-  const getEntity = db.prepare("SELECT * FROM entities WHERE entity_id = ?");
-  const problems = db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?");
+  const getEntity = once(() => db.prepare("SELECT * FROM entities WHERE entity_id = ?"));
+  const problems = once(() => db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?"));
   // Counted on the narrowest index: SQLite would pick the one with fewest columns, that of the source paths, which
   // is four times the pages, and a read-only open counts sessions first (a cold start reads every page it counts).
-  const sessionCount = db.prepare("SELECT count(*) FROM sessions INDEXED BY sessions_updated").pluck();
-  const counts =
+  const sessionCount = once(() => db.prepare("SELECT count(*) FROM sessions INDEXED BY sessions_updated").pluck());
+  const counts = once(() =>
     db.prepare(`SELECT (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM session_events) AS events,
-    (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`);
+    (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`),
+  );
 
   return {
     expectLongUse: () => mapWhenLongLived(db, true),
     getEvent(eventId: string): SessionEvent | undefined {
-      const row = getEvent.get(eventId) as Raw<SessionEvent> | undefined;
+      const row = getEvent().get(eventId) as Raw<SessionEvent> | undefined;
       return row ? toEvent(row) : undefined;
     },
     getEventHead(eventId: string, chars: number): SessionEvent | undefined {
-      const row = getEventHead.get(chars, eventId) as Raw<SessionEvent> | undefined;
+      const row = getEventHead().get(chars, eventId) as Raw<SessionEvent> | undefined;
       return row ? toEvent(row) : undefined;
     },
     findEvents(idPrefix: string, limit: number): SessionEvent[] {
-      return (findEvents.all(idPrefix, `${idPrefix}\uffff`, limit) as Raw<SessionEvent>[]).map(toEvent);
+      return (findEvents().all(idPrefix, `${idPrefix}\uffff`, limit) as Raw<SessionEvent>[]).map(toEvent);
     },
     sessionEvents(sessionId: string, range: { from?: number; to?: number } = {}): SessionEvent[] {
       // A timeline, read in stretches as someone scrolls: what a long-lived handle does.
       mapWhenLongLived(db, false);
       return (
-        sessionEvents.all(sessionId, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as Raw<SessionEvent>[]
+        sessionEvents().all(sessionId, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as Raw<SessionEvent>[]
       ).map(toEvent);
     },
     getSession(sessionId: string): SessionRow | undefined {
-      const row = getSession.get(sessionId) as Parameters<typeof toSession>[0] | undefined;
+      const row = getSession().get(sessionId) as Parameters<typeof toSession>[0] | undefined;
       return row ? toSession(row) : undefined;
     },
     listSessions(filter: SessionFilter): SessionRow[] {
@@ -201,22 +217,22 @@ export function createReader(db: Database.Database) {
       );
     },
     edgesFrom(id: string): Edge[] {
-      return [...implicitEdges(id, "from"), ...(edgesFrom.all(id) as Array<Raw<Edge>>).map(toEdge)];
+      return [...implicitEdges(id, "from"), ...(edgesFrom().all(id) as Array<Raw<Edge>>).map(toEdge)];
     },
     edgesTo(id: string): Edge[] {
-      return [...implicitEdges(id, "to"), ...(edgesTo.all(id) as Array<Raw<Edge>>).map(toEdge)];
+      return [...implicitEdges(id, "to"), ...(edgesTo().all(id) as Array<Raw<Edge>>).map(toEdge)];
     },
     getEntity(entityId: string): Entity | undefined {
-      return getEntity.get(entityId) as Entity | undefined;
+      return getEntity().get(entityId) as Entity | undefined;
     },
     problems(limit = 1_000_000): Problem[] {
-      return problems.all(limit) as Problem[];
+      return problems().all(limit) as Problem[];
     },
     counts(): StoreCounts {
-      return counts.get() as StoreCounts;
+      return counts().get() as StoreCounts;
     },
     sessionCount(): number {
-      return sessionCount.get() as number;
+      return sessionCount().get() as number;
     },
   };
 }

@@ -1,6 +1,7 @@
 /** Reads for work threads: which sessions share which files, error signatures and branches. */
 import type Database from "better-sqlite3";
 import type { Entity } from "../topology/types.ts";
+import { once } from "./sqlite-lazy.ts";
 import type { CheckRunRow, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "./thread-types.ts";
 
 /** Bound parameters per `IN (…)` list, well under SQLite's variable limit. */
@@ -9,65 +10,81 @@ const CHUNK = 500;
 const BULK_SESSIONS = 50;
 
 export function createThreadReads(db: Database.Database): ThreadReads {
-  const sessions = db.prepare(
-    `SELECT session_id, provider, kind, project, cwd,
+  const sessions = once(() =>
+    db.prepare(
+      `SELECT session_id, provider, kind, project, cwd,
        coalesce(title, CASE WHEN json_valid(meta) THEN json_extract(meta, '$.summary') END) AS title,
        started_at, updated_at, parent_session_id
      FROM sessions ORDER BY session_id`,
+    ),
   );
   // The edge table's key starts with `src`, so no index helps here: one scan, grouped, is the cheapest plan. Links
   // carry no first/last times: joining each edge to its event costs about ten times the scan at 1 M events.
-  const links = db
-    .prepare(
-      `SELECT session_id, dst, count(*) FROM event_edges
+  const links = once(() =>
+    db
+      .prepare(
+        `SELECT session_id, dst, count(*) FROM event_edges
        WHERE edge_type IN ('touches', 'fails_with', 'on_branch')
        GROUP BY session_id, dst`,
-    )
-    .raw();
+      )
+      .raw(),
+  );
   // `+event_type` keeps the planner on the session index: the type index would visit every check in the index.
-  const checksOf = db.prepare(
-    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
+  const checksOf = once(() =>
+    db.prepare(
+      `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
      FROM session_events WHERE session_id = ? AND +event_type = 'test_result' ORDER BY ordinal`,
+    ),
   );
   // For many sessions at once, one pass over all checks (through the type index) beats a range per session.
-  const allChecks = db.prepare(
-    `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
+  const allChecks = once(() =>
+    db.prepare(
+      `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
      FROM session_events WHERE event_type = 'test_result'`,
+    ),
   );
-  const lastResult = db.prepare(
-    `SELECT event_id, status, timestamp FROM session_events
+  const lastResult = once(() =>
+    db.prepare(
+      `SELECT event_id, status, timestamp FROM session_events
      WHERE session_id = ? AND +event_type = 'tool_result' ORDER BY ordinal DESC LIMIT 1`,
+    ),
   );
-  const errorOf = db.prepare(
-    "SELECT meta FROM session_events WHERE parent_event_id = ? AND event_type = 'error' ORDER BY ordinal LIMIT 1",
+  const errorOf = once(() =>
+    db.prepare(
+      "SELECT meta FROM session_events WHERE parent_event_id = ? AND event_type = 'error' ORDER BY ordinal LIMIT 1",
+    ),
   );
-  const exists = db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").pluck();
+  const exists = once(() => db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").pluck());
   // What changes when a session's events are indexed: a session whose stamp is unchanged keeps its links.
-  const stamps = db
-    .prepare(
-      `SELECT session_id, event_count || ':' || coalesce(updated_at, '') || ':' || error_count || ':' || tool_count
+  const stamps = once(() =>
+    db
+      .prepare(
+        `SELECT session_id, event_count || ':' || coalesce(updated_at, '') || ':' || error_count || ':' || tool_count
          || ':' || test_count FROM sessions`,
-    )
-    .raw();
+      )
+      .raw(),
+  );
   // One session's links through its own events (the session index, then each event's edges by their key).
-  const linksOf = db
-    .prepare(
-      `SELECT x.dst, count(*) FROM session_events e INDEXED BY events_session
+  const linksOf = once(() =>
+    db
+      .prepare(
+        `SELECT x.dst, count(*) FROM session_events e INDEXED BY events_session
          JOIN event_edges x ON x.src = e.event_id
        WHERE e.session_id = ? AND x.session_id = e.session_id AND x.edge_type IN ('touches', 'fails_with', 'on_branch')
        GROUP BY x.dst ORDER BY x.dst`,
-    )
-    .raw();
+      )
+      .raw(),
+  );
   const keptLinks = new SessionLinks();
   type CheckRow = Omit<CheckRunRow, "failing_tests"> & { session_id: string; meta: string | null };
 
   return {
-    threadSessions: () => sessions.all() as ThreadSessionRow[],
+    threadSessions: () => sessions().all() as ThreadSessionRow[],
     sessionEntityLinks(): SessionEntityLink[] {
       return keptLinks.read(
-        new Map(stamps.all() as Array<[string, string]>),
-        () => links.all() as Array<[string, string, number]>,
-        (id) => linksOf.all(id) as Array<[string, number]>,
+        new Map(stamps().all() as Array<[string, string]>),
+        () => links().all() as Array<[string, string, number]>,
+        (id) => linksOf().all(id) as Array<[string, number]>,
       );
     },
     entitiesByIds(ids: readonly string[]): Entity[] {
@@ -83,13 +100,13 @@ export function createThreadReads(db: Database.Database): ThreadReads {
     sessionEndings(sessionIds: readonly string[]): Map<string, SessionEnding> {
       const out = new Map<string, SessionEnding>();
       for (const id of new Set(sessionIds)) {
-        if (!exists.get(id)) continue;
-        const result = lastResult.get(id) as
+        if (!exists().get(id)) continue;
+        const result = lastResult().get(id) as
           | { event_id: string; status: string | null; timestamp: string | null }
           | undefined;
         let signature: string | null = null;
         if (result?.status === "error") {
-          const err = errorOf.get(result.event_id) as { meta: string | null } | undefined;
+          const err = errorOf().get(result.event_id) as { meta: string | null } | undefined;
           const sig = parseMeta(err?.meta)["signature"];
           signature = typeof sig === "string" ? sig : null;
         }
@@ -97,8 +114,8 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       }
       const rows =
         out.size > BULK_SESSIONS
-          ? (allChecks.all() as CheckRow[])
-          : [...out.keys()].flatMap((id) => checksOf.all(id) as CheckRow[]);
+          ? (allChecks().all() as CheckRow[])
+          : [...out.keys()].flatMap((id) => checksOf().all(id) as CheckRow[]);
       for (const r of rows) {
         const failing = parseMeta(r.meta)["failing_tests"];
         out.get(r.session_id)?.check_runs.push({
