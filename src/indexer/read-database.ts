@@ -3,12 +3,16 @@
  * read-only, never written; the tables tell the format, and the reader's query gives the rows it parses, each row
  * one JSON line, in bounded batches. The database is read whole whenever it changes.
  */
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
 import { errorMessage } from "../common/errors.ts";
 import type { TopologyBatch } from "../topology/normalize.ts";
 import { databaseQuery, parseTranscript, startDatabaseTranscript } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 import type { ReadChunk, ReadFileResult } from "./read-types.ts";
+
+// CommonJS: required, not imported, as the store does (store/sqlite-store.ts).
+const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 const ROWS_PER_BATCH = 2000;
 
@@ -18,7 +22,7 @@ export function isSqliteHeader(buf: Buffer): boolean {
 }
 
 export function* readDatabase(path: string, size: number): Generator<ReadChunk, ReadFileResult> {
-  let db: Database.Database;
+  let db: BetterSqlite3.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (error) {

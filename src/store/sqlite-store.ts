@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { CairnError } from "../common/errors.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
@@ -21,6 +21,9 @@ import type { ReadonlyStore, Store } from "./types.ts";
 
 // sqlite-vec's CommonJS entry: its ES module imports node:process, which costs a few ms to load as a module.
 const require = createRequire(import.meta.url);
+// better-sqlite3 is CommonJS: as an ES import Node also scans its entry for export names, about 2 ms of every
+// command that opens the index (docs/performance.md, fifth round).
+const Database = require("better-sqlite3") as typeof BetterSqlite3;
 
 export interface Closable {
   close(): void;
@@ -113,7 +116,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
  * The FTS columns of a stored event, for a migration that refills the index: one call per column, computed once
  * per row (the columns of a row are asked for in turn).
  */
-function registerFtsFunction(db: Database.Database): void {
+function registerFtsFunction(db: BetterSqlite3.Database): void {
   let last: { rowid: number; cols: string[] } | null = null;
   db.function(
     "cairn_fts",
@@ -134,7 +137,7 @@ function registerFtsFunction(db: Database.Database): void {
   );
 }
 
-function migrate(db: Database.Database, vec: () => void): void {
+function migrate(db: BetterSqlite3.Database, vec: () => void): void {
   registerFtsFunction(db);
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
