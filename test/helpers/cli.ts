@@ -3,7 +3,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "./transcripts.ts";
 
-export const CLI = join(REPO, "dist/cli/main.js");
+/**
+ * The bundle an installed `cairn` runs (bin/cairn.js; scripts/build-cli.ts), so that the CLI tests test what users
+ * run: it runs itself when it is the process's script, as dist/cli/main.js does.
+ */
+export const CLI = join(REPO, "dist/bundle/cairn.js");
 
 export interface CliRun {
   code: number | null;
@@ -11,7 +15,7 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built `cairn` CLI (what `npm install` builds and the bin points at). */
+/** Runs the built `cairn` CLI (the bundle the bin runs in an installed package). */
 export function cairn(
   args: string[],
   opts: { env?: Record<string, string>; cwd?: string; input?: string } = {},
