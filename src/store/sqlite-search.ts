@@ -175,10 +175,15 @@ function projectFilter(q: EventQuery): ProjectFilter | null {
   };
 }
 
-/** The words of a `cmd:`/`file:` value as an FTS phrase, or null when it has none. */
+/**
+ * The words of a `cmd:`/`file:` value as an FTS phrase, or null when it has none. The value is a substring: its
+ * last word may be the start of a longer one (`file:.ts` holds `app.tsx`), so unless the value ends on a separator
+ * that word matches as a prefix. Its first word is taken whole: the index cannot match a word's end.
+ */
 function phraseOf(value: string): string | null {
   const words = value.toLowerCase().match(/[\p{L}\p{N}_]+/gu);
-  return words && words.length > 0 ? `"${words.join(" ")}"` : null;
+  if (!words || words.length === 0) return null;
+  return `"${words.join(" ")}"${/[\p{L}\p{N}_]$/u.test(value) ? "*" : ""}`;
 }
 
 type Row = Parameters<typeof toEvent>[0] & { score: number | null };

@@ -172,6 +172,8 @@ describe.skipIf(skip !== null)(
         // Substrings fold ASCII case as the local index's LIKE does.
         "file:routes/",
         "file:PLAN.TSX",
+        // A value's last word may start a longer one: .ts is in app.tsx as in LIKE '%.ts%'.
+        "file:.ts",
         "provider:claude cmd:GIT",
       ];
       for (const query of queries) {
