@@ -175,15 +175,22 @@ function projectFilter(q: EventQuery): ProjectFilter | null {
   };
 }
 
+/** A last word shorter than this is left out of the phrase rather than matched as a prefix (`t*` reads every t-word). */
+const MIN_PREFIX = 3;
+
 /**
- * The words of a `cmd:`/`file:` value as an FTS phrase, or null when it has none. The value is a substring: its
- * last word may be the start of a longer one (`file:.ts` holds `app.tsx`), so unless the value ends on a separator
- * that word matches as a prefix. Its first word is taken whole: the index cannot match a word's end.
+ * The words of a `cmd:`/`file:` value as an FTS phrase that every match of the value holds, or null when there is
+ * none (the filter then walks the newest events). The value is a substring: unless it ends on a separator, its
+ * last word may be the start of a longer one (`file:.tsx` is in `file:.ts`'s answer), so it matches as a prefix,
+ * or is left out when too short for a prefix to narrow anything. Its first word is taken whole: the index cannot
+ * match a word's end.
  */
 function phraseOf(value: string): string | null {
   const words = value.toLowerCase().match(/[\p{L}\p{N}_]+/gu);
   if (!words || words.length === 0) return null;
-  return `"${words.join(" ")}"${/[\p{L}\p{N}_]$/u.test(value) ? "*" : ""}`;
+  if (!/[\p{L}\p{N}_]$/u.test(value)) return `"${words.join(" ")}"`;
+  if (words.at(-1)!.length >= MIN_PREFIX) return `"${words.join(" ")}"*`;
+  return words.length > 1 ? `"${words.slice(0, -1).join(" ")}"` : null;
 }
 
 type Row = Parameters<typeof toEvent>[0] & { score: number | null };

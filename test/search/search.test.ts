@@ -76,6 +76,12 @@ describe("search", () => {
         (h) => h.event_type === "file_action" && store.getEvent(h.event_id)!.file_path!.endsWith("theme-selector.ts"),
       ),
     ).toBe(true);
+    // A value is a substring of the path, as typed: its last word may be cut short, or start a longer one.
+    const ids = (q: string) => find(q, 500).map((h) => h.event_id);
+    for (const typed of ["file:theme-sel", "file:theme-selector.t", "file:theme-selector"])
+      expect(ids(typed), typed).toEqual(expect.arrayContaining(files.map((h) => h.event_id)));
+    const ts = find("file:.ts", 500);
+    expect(ts.some((h) => store.getEvent(h.event_id)!.file_path!.includes(".tsx"))).toBe(true);
     expect(find("decision:").every((h) => h.event_type === "decision")).toBe(true);
     const resume = find("resume: continued");
     expect(resume.map((h) => h.event_type)).toEqual(["resume_point"]);
