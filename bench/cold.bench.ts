@@ -29,10 +29,12 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { realFixturesDir } from "./corpus.ts";
+import { HAS_TIMER, readUsage, underTimer } from "./rusage.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = Number(process.env["COLD_ROUNDS"] ?? 12);
-const FIXTURES = process.env["CAIRN_REAL_FIXTURES"] ?? "/work/shared/fixtures/real";
+const FIXTURES = realFixturesDir();
 const BIG_INDEX = join(
   process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench"),
   "web-search",
@@ -87,33 +89,12 @@ interface Timing {
   cpu: number | null;
 }
 
-/**
- * The child's rusage, as /usr/bin/time reads it, but printed to the microsecond: /usr/bin/time prints 10 ms steps,
- * and an empty Node start takes one or two of them on a fast core. Python's `os.wait4` when python3 is there.
- */
-const WAIT4 = `import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execv(sys.argv[2], sys.argv[2:])
-_, status, ru = os.wait4(pid, 0)
-open(sys.argv[1], "w").write(f"{ru.ru_utime:.6f} {ru.ru_stime:.6f}\\n")
-sys.exit(os.waitstatus_to_exitcode(status))`;
-const PYTHON = ["/usr/bin/python3", "/usr/local/bin/python3"].find((p) => existsSync(p)) ?? null;
-const TIME = PYTHON ?? (existsSync("/usr/bin/time") ? "/usr/bin/time" : null);
 let timeFile = "";
 
-/** Runs `node …args` under a timer (when there is one): the command and the file its CPU figures go to. */
-function under(args: string[]): { command: string; args: string[] } {
-  if (!TIME) return { command: process.execPath, args };
-  if (PYTHON) return { command: PYTHON, args: ["-c", WAIT4, timeFile, process.execPath, ...args] };
-  return { command: TIME, args: ["-f", "%U %S", "-o", timeFile, process.execPath, ...args] };
-}
+/** Runs `node …args` under the timer (when there is one). */
+const under = (args: string[]) => underTimer(timeFile, [process.execPath, ...args]);
 
-function cpuOf(): number | null {
-  if (!TIME) return null;
-  const [user, sys] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-  return ((user ?? 0) + (sys ?? 0)) * 1000;
-}
+const cpuOf = (): number | null => readUsage(timeFile)?.cpuMs ?? null;
 
 /** Wall and CPU time of one process, in milliseconds; throws when it fails unexpectedly. */
 function timed(args: string[], env: NodeJS.ProcessEnv = process.env, okCodes = [0]): Timing {
@@ -139,7 +120,7 @@ async function mcpFirstSearch(cli: string, db: string): Promise<Timing> {
   await client.close();
   // The CPU figure covers the whole server process, its shutdown after the answer included.
   await new Promise((r) => setTimeout(r, 50));
-  for (let i = 0; i < 100 && TIME && readFileSync(timeFile, "utf8").trim() === ""; i++)
+  for (let i = 0; i < 100 && HAS_TIMER && readUsage(timeFile) === null; i++)
     await new Promise((r) => setTimeout(r, 20));
   return { wall, cpu: cpuOf() };
 }
@@ -154,7 +135,7 @@ const cpuTimes = new Map<string, number[]>();
 const record = (key: string, t: Timing): void => {
   times.set(key, [...(times.get(key) ?? []), t.wall]);
   if (t.cpu !== null) cpuTimes.set(key, [...(cpuTimes.get(key) ?? []), t.cpu]);
-  if (TIME) writeFileSync(timeFile, "");
+  if (HAS_TIMER) writeFileSync(timeFile, "");
 };
 
 const session = largestSession();

@@ -1,13 +1,14 @@
 /**
  * What the index benchmark measures with: a process timed from outside (wall, CPU of all its threads, peak RSS,
- * from /usr/bin/time when present) and the baselines every figure is divided by, taken in the same run: an empty
+ * from the kernel's rusage: bench/rusage.ts) and the baselines every figure is divided by, taken in the same run: an empty
  * `node -e 0` start and a bare `JSON.parse` of every line of the same bytes.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { splitLines } from "../src/readers/lines.ts";
+import { readUsage, underTimer } from "./rusage.ts";
 
 export interface ProcessRun {
   wallMs: number;
@@ -18,23 +19,19 @@ export interface ProcessRun {
   stdout: string;
 }
 
-const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 const timeDir = mkdtempSync(join(tmpdir(), "cairn-index-bench-"));
 const timeFile = join(timeDir, "time.txt");
 process.on("exit", () => rmSync(timeDir, { recursive: true, force: true }));
 
 /** Runs `node …args` to its end; throws when it fails. */
 export function timedNode(args: string[], env: NodeJS.ProcessEnv = process.env): ProcessRun {
-  const [command, argv] = TIME
-    ? [TIME, ["-f", "%U %S %M", "-o", timeFile, process.execPath, ...args]]
-    : [process.execPath, args];
+  const run = underTimer(timeFile, [process.execPath, ...args]);
   const start = performance.now();
-  const r = spawnSync(command, argv, { env, encoding: "utf8", maxBuffer: 1 << 26 });
+  const r = spawnSync(run.command, run.args, { env, encoding: "utf8", maxBuffer: 1 << 26 });
   const wallMs = performance.now() - start;
   if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
-  if (!TIME) return { wallMs, cpuMs: null, rssMb: null, stdout: r.stdout };
-  const [user, sys, rssKb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
-  return { wallMs, cpuMs: ((user ?? 0) + (sys ?? 0)) * 1000, rssMb: (rssKb ?? 0) / 1024, stdout: r.stdout };
+  const usage = readUsage(timeFile);
+  return { wallMs, cpuMs: usage?.cpuMs ?? null, rssMb: usage?.rssMb ?? null, stdout: r.stdout };
 }
 
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
