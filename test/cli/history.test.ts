@@ -1,10 +1,11 @@
 /** The built CLI end to end over the real transcripts: index, search, sessions, timeline and the main job. */
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { compareVersions } from "../../scripts/clients/install.ts";
 import { cairn } from "../helpers/cli.ts";
-import { realFixturesDir } from "../helpers/transcripts.ts";
+import { REPO, realFixturesDir } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-hist-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -142,6 +143,18 @@ describe("the main job: cairn with no arguments", () => {
     expect(r.stdout).toContain("By agent and project");
     expect(r.stdout).toContain("Most recent");
     expect(r.stdout).toContain("cairn resume --latest");
+  });
+
+  it("says which session a compaction's continuation picks up (Droid writes the rest of a session to a new one)", () => {
+    const home = mkdtempSync(join(tmpdir(), "cairn-droid-"));
+    const droid = join(REPO, "test/fixtures/clients/droid");
+    cpSync(join(droid, readdirSync(droid).sort(compareVersions).at(-1)!, "home"), home, { recursive: true });
+    const r = cairn([], { env: { HOME: home, XDG_DATA_HOME: join(home, "data"), CAIRN_DB: "" } });
+    rmSync(home, { recursive: true, force: true });
+    expect(r.code).toBe(0);
+    const parent = /0 prompts, 0 tool calls, 0 errors, continues ([0-9a-f]{8})/.exec(r.stdout)?.[1];
+    // The session it continues is the one that holds the prompts, listed beside it.
+    expect(r.stdout).toMatch(new RegExp(`${parent} "TASK-A[^\\n]*\\n\\s+3 prompts`));
   });
 
   it("with --root and --json", () => {

@@ -125,7 +125,9 @@ function print(
     out(
       `  ${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id.slice(0, 8)}${title}`,
     );
-    out(`      ${dim(io, `${s.prompt_count} prompts, ${s.tool_count} tool calls, ${s.error_count} errors`)}`);
+    out(
+      `      ${dim(io, `${s.prompt_count} prompts, ${s.tool_count} tool calls, ${s.error_count} errors${continues(s)}`)}`,
+    );
     for (const f of open_failures.slice(0, 3)) {
       const tests =
         f.failing_tests.length > 0
@@ -141,4 +143,9 @@ function print(
   out(`  cairn search "test:fail since:7d"        checks that failed this week`);
   out(`  cairn search "error: <words>"            where an error was seen before, with its evidence`);
   out(`  cairn resume --latest                    a cited brief to restart the latest session`);
+}
+
+/** A main session that picks up another (after a compaction, or a fork) says which: its own counts may be nil. */
+function continues(s: { kind: string; parent_session_id: string | null }): string {
+  return s.kind === "main" && s.parent_session_id ? `, continues ${s.parent_session_id.slice(0, 8)}` : "";
 }
