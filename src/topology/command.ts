@@ -3,6 +3,7 @@
  * command (research/resume-method §4.3), and the check family (test, typecheck, lint, build) of a command.
  */
 import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
+import { runsTestScript } from "./test-script.ts";
 
 export const CHECK_FAMILIES = ["test", "typecheck", "lint", "build", "check"] as const;
 export type CheckFamily = (typeof CHECK_FAMILIES)[number];
@@ -301,6 +302,9 @@ const TEST_RUNNERS = new Set([
   "cypress",
   "bats",
   "nextest",
+  // `python -m unittest`
+  "unittest",
+  "nose2",
 ]);
 const TYPECHECKERS = new Set(["tsc", "tsgo", "vue-tsc", "mypy", "pyright", "basedpyright", "flow", "svelte-check"]);
 const LINTERS = new Set([
@@ -328,7 +332,8 @@ const LINTERS = new Set([
 
 /** The check family a single command belongs to, from its words. */
 export function checkFamilyOf(words: string[]): CheckFamily | null {
-  let prog = basenameOf(words[0] ?? "");
+  let raw = words[0] ?? "";
+  let prog = basenameOf(raw);
   let args = words.slice(1);
   if (
     prog === "npx" ||
@@ -340,14 +345,19 @@ export function checkFamilyOf(words: string[]): CheckFamily | null {
     const rest = prog === "npx" || prog === "pnpx" || prog === "bunx" ? args : args.slice(1);
     const idx = rest.findIndex((a) => !a.startsWith("-"));
     if (idx === -1) return null;
-    prog = basenameOf(rest[idx]!);
+    raw = rest[idx]!;
+    prog = basenameOf(raw);
     args = rest.slice(idx + 1);
   }
+  if (runsTestScript(raw, prog, args)) return "test";
   if (prog === "python" || prog === "python3" || prog === "uv" || prog === "poetry" || prog === "pipenv") {
     const mIdx = args.indexOf("-m");
     if (mIdx !== -1 && args[mIdx + 1]) return checkFamilyOf([args[mIdx + 1]!, ...args.slice(mIdx + 2)]);
     if ((prog === "uv" || prog === "poetry" || prog === "pipenv") && args[0] === "run")
       return checkFamilyOf(args.slice(1));
+    // Django's test command; `manage.py runserver` and the rest are not checks.
+    const script = args.findIndex((a) => !a.startsWith("-"));
+    if (script !== -1 && basenameOf(args[script]!) === "manage.py" && args[script + 1] === "test") return "test";
     return null;
   }
   if (prog === "node" && (args.includes("--test") || args.some((a) => a.startsWith("--test=")))) return "test";
