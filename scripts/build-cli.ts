@@ -9,20 +9,71 @@
  * as dist/<area>/<module>.js does, so `new URL("../../data/…", import.meta.url)` and the walk up to package.json
  * find the same files; the workers are entries named as their sources (`./parse-worker.js` beside any chunk).
  * Dependencies stay external: native modules find their binaries relative to their own package, and the SDKs are
- * loaded only by the commands that use them.
+ * loaded only by the commands that use them. One exception: better-sqlite3's JavaScript (fifteen CommonJS files and a
+ * search for its binary) is bundled into dist/bundle/better-sqlite3.cjs, which loads the binary from the installed
+ * package, or the package itself when its version is not the one bundled (docs/performance.md, sixth round).
  *
  * Run by `npm run build`; `node scripts/build-cli.ts --dev` keeps the output readable.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "bundle");
 const dev = process.argv.includes("--dev");
 
+/** The sources' `require("better-sqlite3")` (through `createRequire`, so relative to the chunk) loads the bundled copy. */
+const bundledSqlite: Plugin = {
+  name: "bundled-better-sqlite3",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const call = /(?<!import)\("better-sqlite3"\)/g;
+      if (!call.test(text)) return undefined;
+      return { contents: text.replace(call, '("./better-sqlite3.cjs")'), loader: "ts" };
+    });
+  },
+};
+
+/** The package's binding lookup, bundled, still looks for the binary in the package's own folders. */
+const packageDirname: Plugin = {
+  name: "better-sqlite3-dirname",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]binding\.js$/ }, (args) => ({
+      contents: `var __dirname = require("node:path").join(require("node:path").dirname(require.resolve("better-sqlite3/package.json")), "lib");\n${readFileSync(args.path, "utf8")}`,
+      loader: "js",
+    }));
+  },
+};
+
+const sqliteVersion = (
+  JSON.parse(readFileSync(join(root, "node_modules", "better-sqlite3", "package.json"), "utf8")) as { version: string }
+).version;
+
 rmSync(out, { recursive: true, force: true });
+await build({
+  stdin: {
+    contents: `module.exports = require("better-sqlite3/package.json").version === ${JSON.stringify(sqliteVersion)}
+  ? require("./node_modules/better-sqlite3/lib/index.js")
+  : require("better-sqlite3");`,
+    resolveDir: root,
+    sourcefile: "better-sqlite3.cjs",
+    loader: "js",
+  },
+  outfile: join(out, "better-sqlite3.cjs"),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node22",
+  external: ["better-sqlite3", "better-sqlite3/*", "*.node"],
+  plugins: [packageDirname],
+  minifySyntax: !dev,
+  minifyWhitespace: !dev,
+  legalComments: "none",
+  logLevel: "warning",
+});
 await build({
   entryPoints: {
     cairn: join(root, "src", "cli", "main.ts"),
@@ -47,4 +98,5 @@ await build({
   legalComments: "none",
   logLevel: "warning",
   tsconfig: join(root, "tsconfig.build.json"),
+  plugins: [bundledSqlite],
 });
