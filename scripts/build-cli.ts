@@ -15,7 +15,7 @@
  *
  * Run by `npm run build`; `node scripts/build-cli.ts --dev` keeps the output readable.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -45,6 +45,22 @@ const packageDirname: Plugin = {
       contents: `var __dirname = require("node:path").join(require("node:path").dirname(require.resolve("better-sqlite3/package.json")), "lib");\n${readFileSync(args.path, "utf8")}`,
       loader: "js",
     }));
+  },
+};
+
+/**
+ * Packages stay external but for small pure-JavaScript ones every index run loads: an ES module of a package costs a
+ * resolution through its package.json and a file of its own (stemmer: the full-text stems of every write).
+ */
+const BUNDLED_PACKAGES = new Set(["stemmer"]);
+const externalPackages: Plugin = {
+  name: "external-packages",
+  setup(b) {
+    // A bare specifier (not ./, ../, / or a drive letter), as esbuild's `packages: "external"` takes them.
+    const path = /^(?:[./\\]|[A-Za-z]:[\\/])/;
+    b.onResolve({ filter: /.*/ }, (args) =>
+      path.test(args.path) || BUNDLED_PACKAGES.has(args.path) ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -88,7 +104,6 @@ await build({
   format: "esm",
   platform: "node",
   target: "node22",
-  packages: "external",
   minifySyntax: !dev,
   minifyWhitespace: !dev,
   // No renaming happens (identifiers are not minified), and every error class names itself: esbuild's `__name`
@@ -98,5 +113,22 @@ await build({
   legalComments: "none",
   logLevel: "warning",
   tsconfig: join(root, "tsconfig.build.json"),
-  plugins: [bundledSqlite],
+  plugins: [externalPackages, bundledSqlite],
 });
+
+// esbuild writes a chunk for a module that compiles to nothing (only types) when it is imported for its effects:
+// an empty file every command loaded. Its imports are dropped, and the file with them.
+const files = readdirSync(out).filter((f) => f.endsWith(".js"));
+const empty = files.filter((f) => readFileSync(join(out, f), "utf8").trim() === "");
+for (const name of empty) {
+  const bare = new RegExp(`import\\s*"\\./${name.replaceAll(".", "\\.")}";?\\n?`, "g");
+  let used = false;
+  for (const f of files) {
+    if (f === name) continue;
+    const text = readFileSync(join(out, f), "utf8");
+    const kept = text.replace(bare, "");
+    if (kept !== text) writeFileSync(join(out, f), kept);
+    if (kept.includes(`./${name}`)) used = true;
+  }
+  if (!used) rmSync(join(out, name));
+}
