@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import { errorMessage } from "../common/errors.ts";
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import { databaseQuery, parseTranscript, startDatabaseTranscript } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 import type { ReadChunk, ReadFileResult } from "./read-types.ts";

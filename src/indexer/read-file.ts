@@ -9,7 +9,7 @@ import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { splitLines } from "../readers/lines.ts";
 import { type DecodedLine, LineClipper } from "../readers/long-strings.ts";
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 import { isSqliteHeader, readDatabase } from "./read-database.ts";

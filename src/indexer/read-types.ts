@@ -1,5 +1,5 @@
 /** What reading a transcript yields, shared by the line reader (read-file.ts) and the database reader. */
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import type { TranscriptState } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 

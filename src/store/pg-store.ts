@@ -6,7 +6,7 @@
  */
 import { CairnError } from "../common/errors.ts";
 import { derivedEventId } from "../topology/ids.ts";
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import type { Problem, SessionEvent } from "../topology/types.ts";
 import { connectPg, type PgConnection, redactUrl } from "./pg-bridge.ts";
 import { createPgBundles, type PgBundles } from "./pg-bundles.ts";

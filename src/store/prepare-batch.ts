@@ -4,7 +4,7 @@
  * worker thread while the main thread writes.
  */
 import { findSecrets } from "../secrets/detect.ts";
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import { DERIVED_EVENT_TYPES, PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
 

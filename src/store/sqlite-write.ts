@@ -1,6 +1,6 @@
 /** Writes of the index: topology batches, file states, and per-session totals. */
 import type Database from "better-sqlite3";
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import type { Problem } from "../topology/types.ts";
 import { TOPOLOGY_VERSION } from "../topology/version.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "./prepare-batch.ts";

@@ -1,5 +1,5 @@
 /** The store's interface: everything else reads and writes the index through it, never through SQL. */
-import type { TopologyBatch } from "../topology/normalize.ts";
+import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import type { TranscriptState } from "../topology/transcript.ts";
 import type { Edge, Entity, Problem, Provider, SessionEvent, SessionInfo, SessionKind } from "../topology/types.ts";
 import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";

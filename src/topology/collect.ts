@@ -1,4 +1,4 @@
-import type { TopologyBatch } from "./normalize.ts";
+import type { TopologyBatch } from "./normalizer-state.ts";
 import type { Edge, Entity, SessionEvent, SessionInfo } from "./types.ts";
 
 export interface Topology {

@@ -4,7 +4,8 @@
  */
 import { detectDatabaseReader, detectReader, readerFor } from "../readers/detect.ts";
 import type { LineProblem, RawRecord, Reader, SourceLine } from "../readers/types.ts";
-import { initialNormalizerState, type NormalizerState, normalize, type TopologyBatch } from "./normalize.ts";
+import { normalize } from "./normalize.ts";
+import { initialNormalizerState, type NormalizerState, type TopologyBatch } from "./normalizer-state.ts";
 import type { Problem, Provider } from "./types.ts";
 import { TOPOLOGY_VERSION } from "./version.ts";
 
