@@ -35,26 +35,50 @@ export interface StaticFeatures {
   code: Map<string, number>;
 }
 
-function bump<K>(m: Map<K, number>, k: K): void {
-  m.set(k, (m.get(k) ?? 0) + 1);
+/**
+ * What one token adds to the features, in order: word ranks (numbers) and code tokens (strings). Tokens repeat
+ * across bundles (paths, tool names, common words), so each table remembers what its tokens add instead of
+ * matching them again: the features, and their order, are the same either way.
+ */
+type TokenFeatures = ReadonlyArray<number | string>;
+/** Tokens remembered per table; past this the memory starts over (a run over many distinct identifiers). */
+const MEMO_TOKENS = 200_000;
+const memos = new WeakMap<WordVectors, Map<string, TokenFeatures>>();
+
+function tokenFeatures(token: string, vectors: WordVectors): TokenFeatures {
+  const out: Array<number | string> = [];
+  if (CODE_LIKE.test(token)) {
+    out.push(token.toLowerCase());
+    const base = token.split(/[/\\]/).pop();
+    if (base && base !== token) out.push(base.toLowerCase());
+  }
+  for (const part of token.match(HUMP) ?? []) {
+    if (part.length < 2 || /^[0-9]+$/.test(part)) continue;
+    const word = part.toLowerCase();
+    out.push(vectors.rank(word) ?? word);
+  }
+  return out;
 }
 
 export function staticFeatures(text: string, vectors: WordVectors): StaticFeatures {
   const words = new Map<number, number>();
   const code = new Map<string, number>();
+  let memo = memos.get(vectors);
+  if (!memo) {
+    memo = new Map();
+    memos.set(vectors, memo);
+  }
   for (const m of text.slice(0, MAX_CHARS).matchAll(TOKEN)) {
     const token = m[0];
-    if (CODE_LIKE.test(token)) {
-      bump(code, token.toLowerCase());
-      const base = token.split(/[/\\]/).pop();
-      if (base && base !== token) bump(code, base.toLowerCase());
+    let features = memo.get(token);
+    if (features === undefined) {
+      if (memo.size >= MEMO_TOKENS) memo.clear();
+      features = tokenFeatures(token, vectors);
+      memo.set(token, features);
     }
-    for (const part of token.match(HUMP) ?? []) {
-      if (part.length < 2 || /^[0-9]+$/.test(part)) continue;
-      const word = part.toLowerCase();
-      const rank = vectors.rank(word);
-      if (rank === undefined) bump(code, word);
-      else bump(words, rank);
+    for (const f of features) {
+      if (typeof f === "number") words.set(f, (words.get(f) ?? 0) + 1);
+      else code.set(f, (code.get(f) ?? 0) + 1);
     }
   }
   return { words, code };
@@ -89,7 +113,11 @@ export function meaningVector(words: ReadonlyMap<number, number>, vectors: WordV
 }
 
 export function staticVector(text: string, vectors: WordVectors): Float32Array {
-  const { words, code } = staticFeatures(text, vectors);
+  return featureVector(staticFeatures(text, vectors), vectors);
+}
+
+/** A text's vector from its features: the meaning part and the hashed code part, weighted and joined. */
+export function featureVector({ words, code }: StaticFeatures, vectors: WordVectors): Float32Array {
   const meaning = meaningVector(words, vectors);
   const hashed = new Float32Array(HASH_DIMS);
   for (const [token, count] of code) {

@@ -1,0 +1,46 @@
+/**
+ * Runs the vector phase alone on a copy of an index built without it (`bench/index-child.ts`), in a fresh process,
+ * and prints its wall time, CPU time, peak RSS and a fingerprint of every stored bundle text and vector code, so a
+ * change to the phase can be timed against its baseline and shown to store the same bytes.
+ * Usage: node bench/vectors-child.ts SOURCE.db SCRATCH.db
+ */
+import { createHash } from "node:crypto";
+import { copyFileSync, rmSync } from "node:fs";
+import Database from "better-sqlite3";
+import { createStaticEmbedder } from "../src/embedders/static.ts";
+import { refreshVectors } from "../src/search/vectors.ts";
+import { openStore } from "../src/store/sqlite-store.ts";
+
+const [source, scratch] = process.argv.slice(2);
+if (!source || !scratch) throw new Error("usage: vectors-child.ts SOURCE.db SCRATCH.db");
+for (const ext of ["", "-wal", "-shm"]) rmSync(scratch + ext, { force: true });
+copyFileSync(source, scratch);
+const store = openStore(scratch);
+const t0 = process.hrtime.bigint();
+const c0 = process.cpuUsage();
+const r = await refreshVectors(store, createStaticEmbedder());
+const c = process.cpuUsage(c0);
+const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+store.close();
+const db = new Database(scratch, { readonly: true });
+const digest = (sql: string) => {
+  const h = createHash("sha256");
+  for (const row of db.prepare(sql).raw().iterate())
+    h.update(JSON.stringify(row, (_k, v) => (Buffer.isBuffer(v) ? v.toString("base64") : v)));
+  return h.digest("hex").slice(0, 16);
+};
+process.stdout.write(
+  `${JSON.stringify({
+    ms: Math.round(ms),
+    cpu_ms: Math.round((c.user + c.system) / 1000),
+    max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    bundled: r.bundled,
+    embedded: r.embedded,
+    bundles: digest(
+      "SELECT b.anchor_rowid, b.event_id, b.kind, b.text, b.embedded FROM bundles b ORDER BY anchor_rowid",
+    ),
+    codes: digest("SELECT anchor_rowid, code FROM vector_codes ORDER BY anchor_rowid"),
+    bits: digest("SELECT chunk, rowids, kinds, bits FROM vector_bits ORDER BY chunk"),
+    queued: db.prepare("SELECT count(*) FROM bundle_queue").pluck().get(),
+  })}\n`,
+);

@@ -1,0 +1,109 @@
+/**
+ * The vectors the index stores for the real transcripts and the agents' own CLIs' transcripts: the static
+ * embedder's int8 codes and sign-bit chunks, named by anchor event ids (row ids are the writer's business).
+ * - The digest was made by the indexer before the vector phase was made cheaper and moved off the writing thread
+ *   (issue 20's seventh round): the same events must still store the same bytes.
+ * - Each code is also checked against the plain computation kept here (the embedder remembers what its tokens
+ *   add; this reads every token afresh), so a difference names its bundle.
+ */
+import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStaticEmbedder, featureVector, type StaticFeatures } from "../../src/embedders/static.ts";
+import { shippedWordVectors, type WordVectors } from "../../src/embedders/word-vectors.ts";
+import { refreshVectors } from "../../src/search/vectors.ts";
+import { openStore } from "../../src/store/sqlite-store.ts";
+import { encodeVector } from "../../src/store/vector-codes.ts";
+import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
+import { clientFixtures, realFixtures } from "../helpers/transcripts.ts";
+
+const GOLDEN = "18cfc7de2047a6cfb0c92eb7ed179e0d09d8ecf729b64c4fd820d6ba5658bcec";
+
+const TOKEN = /[A-Za-z_$][\w$]*(?:[./:@-]+[\w$]+)*|[0-9]+[A-Za-z_][\w]*/g;
+const HUMP = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+const CODE_LIKE = /[._/:@$]|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
+
+function plainFeatures(text: string, vectors: WordVectors): StaticFeatures {
+  const words = new Map<number, number>();
+  const code = new Map<string, number>();
+  const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
+  for (const m of text.slice(0, 6_000).matchAll(TOKEN)) {
+    const token = m[0];
+    if (CODE_LIKE.test(token)) {
+      bump(code, token.toLowerCase());
+      const base = token.split(/[/\\]/).pop();
+      if (base && base !== token) bump(code, base.toLowerCase());
+    }
+    for (const part of token.match(HUMP) ?? []) {
+      if (part.length < 2 || /^[0-9]+$/.test(part)) continue;
+      const rank = vectors.rank(part.toLowerCase());
+      if (rank === undefined) bump(code, part.toLowerCase());
+      else bump(words, rank);
+    }
+  }
+  return { words, code };
+}
+
+let index: TempIndex;
+let db: Database.Database;
+beforeAll(async () => {
+  index = tempIndex("cairn-codes-", [...realFixtures(), ...clientFixtures()]);
+  const store = openStore(index.db);
+  try {
+    await refreshVectors(store, createStaticEmbedder());
+  } finally {
+    store.close();
+  }
+  db = new Database(index.db, { readonly: true });
+}, 120_000);
+afterAll(() => {
+  db?.close();
+  index?.remove();
+});
+
+describe("stored vectors of the real transcripts", () => {
+  it("are the bytes the indexer stored before this round", () => {
+    const h = createHash("sha256");
+    const codes = db
+      .prepare(`SELECT e.event_id, b.kind, b.embedded, hex(v.code) AS code FROM bundles b
+        JOIN session_events e ON e.rowid = b.anchor_rowid LEFT JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
+        ORDER BY e.event_id`)
+      .raw()
+      .all();
+    expect(codes.length).toBeGreaterThan(1000);
+    for (const row of codes) h.update(`${JSON.stringify(row)}\n`);
+    const anchor = db.prepare("SELECT event_id FROM session_events WHERE rowid = ?").pluck();
+    for (const c of db.prepare("SELECT chunk, rowids, kinds, bits FROM vector_bits ORDER BY chunk").all() as Array<{
+      chunk: number;
+      rowids: Buffer;
+      kinds: Buffer;
+      bits: Buffer;
+    }>) {
+      const ids = Array.from({ length: c.rowids.length / 4 }, (_, i) => anchor.get(c.rowids.readUInt32LE(i * 4)));
+      h.update(`${c.chunk} ${ids.join(",")} ${c.kinds.toString("hex")} ${c.bits.toString("hex")}\n`);
+    }
+    expect(h.digest("hex")).toBe(GOLDEN);
+  });
+
+  it("are the plain computation's codes of the stored bundle texts, in anchor order in the chunks", () => {
+    const table = shippedWordVectors();
+    const rows = db
+      .prepare(
+        "SELECT b.anchor_rowid, b.text, v.code FROM bundles b LEFT JOIN vector_codes v USING (anchor_rowid) ORDER BY anchor_rowid",
+      )
+      .all() as Array<{ anchor_rowid: number; text: string; code: Buffer | null }>;
+    const wrong: number[] = [];
+    const withCode: number[] = [];
+    for (const r of rows) {
+      const v = featureVector(plainFeatures(r.text, table), table);
+      const want = v.some((x) => x !== 0) ? encodeVector(v).code : null;
+      if (want === null ? r.code !== null : r.code === null || !want.equals(r.code)) wrong.push(r.anchor_rowid);
+      if (want) withCode.push(r.anchor_rowid);
+    }
+    expect(wrong).toEqual([]);
+    const slots = (db.prepare("SELECT rowids FROM vector_bits ORDER BY chunk").pluck().all() as Buffer[]).flatMap((b) =>
+      Array.from({ length: b.length / 4 }, (_, i) => b.readUInt32LE(i * 4)),
+    );
+    expect(slots).toEqual(withCode);
+  });
+});
