@@ -76,11 +76,26 @@ function buildBundleBatch(store: VectorStore): number | null {
 /** A turn for the event loop (a Ctrl-C handler) between batches of synchronous work. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Resolves when `signal` aborts (never without one). */
-function aborted(signal: AbortSignal | undefined): Promise<"aborted"> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) resolve("aborted");
-    else signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+/**
+ * `work`'s value, or "aborted" as soon as `signal` aborts. The listener goes once `work` settles: one left behind
+ * per batch kept every batch's vectors reachable from the signal (230 MB over 224,565 bundles of a 1 GB index).
+ */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | "aborted"> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve("aborted");
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
   });
 }
 
@@ -131,14 +146,14 @@ export async function refreshVectors(
     if (pending.length === 0) break;
     // An embedder may compute in this thread (the static one) or wait on a server: either way Ctrl-C must not
     // wait for the rest, so the batch races the signal, and a batch cut short is not stored.
-    const vectors = await Promise.race([
+    const vectors = await unlessAborted(
       embedder.embed(
         pending.map((p) => p.text),
         "document",
         signal,
       ),
-      aborted(signal),
-    ]);
+      signal,
+    );
     if (vectors === "aborted") {
       interrupted = true;
       break;

@@ -2,6 +2,7 @@
  * The semantic layer's bookkeeping over a real store: bundles built as events arrive (and dropped with them),
  * embedded incrementally, re-embedded from scratch when the embedder changes, with search working throughout.
  */
+import { getEventListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,6 +125,32 @@ describe("embedding", () => {
     expect(first.embedded).toBe(store.vectorState().bundles);
     const second = await refreshVectors(store, embedder);
     expect(second).toMatchObject({ bundled: 0, embedded: 0, reset: false, pending: 0 });
+  });
+
+  it("embedding under a signal (Ctrl-C) leaves nothing listening on it, so no batch's vectors stay reachable", async () => {
+    const signal = new AbortController().signal;
+    const r = await refreshVectors(store, hashingEmbedder("fake:a", 16), { batch: 1, signal });
+    expect(r.embedded).toBeGreaterThan(3);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  it("a signal that aborts while a batch is embedding stops the run and keeps what was stored", async () => {
+    const controller = new AbortController();
+    const inner = hashingEmbedder("fake:a", 16);
+    let calls = 0;
+    const embedder = {
+      ...inner,
+      embed: (texts: string[], as: "document" | "query", signal?: AbortSignal) => {
+        if (++calls === 2) {
+          controller.abort();
+          return new Promise<Float32Array[]>(() => {});
+        }
+        return inner.embed(texts, as, signal);
+      },
+    };
+    const r = await refreshVectors(store, embedder, { batch: 1, signal: controller.signal });
+    expect(r).toMatchObject({ interrupted: true, embedded: 1 });
+    expect(store.vectorState().embedded).toBe(1);
   });
 
   it("a new embedder re-embeds from scratch in its own dimension, and search keeps working while it catches up", async () => {
