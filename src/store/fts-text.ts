@@ -30,17 +30,70 @@ export function boundedText(ev: Pick<SessionEvent, "event_type" | "text">): stri
   return t.length <= head + tail ? t : `${t.slice(0, head)}\n…\n${t.slice(-tail)}`;
 }
 
-const IDENT = /[A-Za-z_$][A-Za-z0-9_$]{3,}/g;
 /** Compound identifiers only: an inner `_`, a lower→upper hump, an acronym before a word, or a digit inside. */
 const COMPOUND = /._|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]+[A-Za-z]/;
 const HUMP = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 
-/** Word parts of identifiers that the tokenizer would keep whole: `snake_case`, `camelCase`, `HTTPServer2`. */
+/**
+ * Character classes of `[A-Za-z_$][A-Za-z0-9_$]*` below U+0080 (nothing beyond ASCII is part of an identifier):
+ * a digit, a lowercase letter, a capital, `_`, `$`, or 0 for none.
+ */
+const DIGIT = 1;
+const LOWER = 2;
+const UPPER = 3;
+const UNDERSCORE = 4;
+const DOLLAR = 5;
+const ID_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ID_CLASS[c] = /[0-9]/.test(ch)
+    ? DIGIT
+    : /[a-z]/.test(ch)
+      ? LOWER
+      : /[A-Z]/.test(ch)
+        ? UPPER
+        : ch === "_"
+          ? UNDERSCORE
+          : ch === "$"
+            ? DOLLAR
+            : 0;
+}
+
+/**
+ * Word parts of identifiers that the tokenizer would keep whole: `snake_case`, `camelCase`, `HTTPServer2`. The
+ * identifiers (matches of `[A-Za-z_$][A-Za-z0-9_$]{3,}`: a run of identifier characters from its first non-digit, four or more long) are
+ * found by their character codes, and one is cut out only when it could be a compound: one with a capital, a
+ * digit or an inner `_`, which `COMPOUND` needs (plain lowercase words, most of them, never are).
+ */
 export function identifierParts(text: string): string {
   const parts: string[] = [];
   const seen = new Set<string>();
-  for (const m of text.matchAll(IDENT)) {
-    const id = m[0];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let k = c < 128 ? ID_CLASS[c]! : 0;
+    if (k === 0) {
+      i++;
+      continue;
+    }
+    while (k === DIGIT) {
+      if (++i >= n) break;
+      c = text.charCodeAt(i);
+      k = c < 128 ? ID_CLASS[c]! : 0;
+    }
+    if (k === 0 || k === DIGIT) continue;
+    const start = i;
+    let maybeCompound = false;
+    for (;;) {
+      if (k === UPPER || ((k === DIGIT || k === UNDERSCORE) && i > start)) maybeCompound = true;
+      if (++i >= n) break;
+      c = text.charCodeAt(i);
+      k = c < 128 ? ID_CLASS[c]! : 0;
+      if (k === 0) break;
+    }
+    if (!maybeCompound || i - start < 4) continue;
+    const id = text.slice(start, i);
     if (seen.has(id)) continue;
     seen.add(id);
     const split = partsOf(id);

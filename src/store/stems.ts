@@ -16,29 +16,166 @@ export function stemOf(token: string): string | null {
 
 /**
  * Stems already computed while indexing: the same few thousand words recur in every event, and the stemmer's
- * suffix rules cost several regular expressions a word. Cleared when full, so memory stays bounded.
+ * suffix rules cost several regular expressions a word. An open-addressed table keyed by a hash of the word's
+ * characters, taken while the word is read, so a word met before is found in the text where it stands, without
+ * cutting it out or hashing it again. Each stem has a number, so an event's distinct stems are kept by marking
+ * numbers. Both are emptied when full, so memory stays bounded.
  */
-const known = new Map<string, string | null>();
 const KNOWN_MAX = 100_000;
+const SLOTS = 1 << 18;
+const MASK = SLOTS - 1;
+let words: Array<string | undefined> = new Array(SLOTS).fill(undefined);
+const stemAt = new Int32Array(SLOTS);
+let count = 0;
 
-function knownStem(token: string): string | null {
-  let s = known.get(token);
-  if (s === undefined) {
-    s = stemOf(token);
-    if (known.size >= KNOWN_MAX) known.clear();
-    known.set(token, s);
+let stemList: string[] = [];
+let stemNumbers = new Map<string, number>();
+/** The last call of `scanStems` that took each stem: its distinct stems are the ones marked with its number. */
+let takenIn = new Int32Array(1024);
+let call = 0;
+
+function stemNumber(stem: string): number {
+  let n = stemNumbers.get(stem);
+  if (n === undefined) {
+    n = stemList.length;
+    stemList.push(stem);
+    stemNumbers.set(stem, n);
+    if (n >= takenIn.length) {
+      const grown = new Int32Array(takenIn.length * 2);
+      grown.set(takenIn);
+      takenIn = grown;
+    }
   }
-  return s;
+  return n;
+}
+
+function sameAt(text: string, start: number, key: string): boolean {
+  for (let j = 0; j < key.length; j++) if (text.charCodeAt(start + j) !== key.charCodeAt(j)) return false;
+  return true;
+}
+
+/** The number of the stem of the plain word at `text[start, end)`, whose characters hash to `hash`. */
+function knownStem(text: string, start: number, end: number, hash: number, lower: boolean): number {
+  const len = end - start;
+  let at = hash & MASK;
+  let word: string | undefined;
+  for (;;) {
+    const key = words[at];
+    if (key === undefined) break;
+    if (key.length === len) {
+      if (!lower) {
+        if (sameAt(text, start, key)) return stemAt[at]!;
+      } else {
+        word ??= text.slice(start, end).toLowerCase();
+        if (key === word) return stemAt[at]!;
+      }
+    }
+    at = (at + 1) & MASK;
+  }
+  word ??= lower ? text.slice(start, end).toLowerCase() : text.slice(start, end);
+  const n = stemNumber(stemmer(word));
+  if (count >= KNOWN_MAX) {
+    words = new Array(SLOTS).fill(undefined);
+    count = 0;
+    at = hash & MASK;
+  }
+  words[at] = word;
+  stemAt[at] = n;
+  count++;
+  return n;
 }
 
 /** The distinct stems of the plain words in a text, in the tokenizer's lowercase form. */
 export function stemsOf(text: string): string {
-  const out = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const s = knownStem(m[0]);
-    if (s === null) continue;
-    out.add(s);
-    if (out.size >= MAX_STEMS) break;
+  return scanStems(text, true) ?? (scanStems(text.toLowerCase(), false) as string);
+}
+
+/** Character classes below U+0080: 1 a letter, 2 a digit or `_` (a word character that is no letter), 0 neither. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_CLASS[c] = /[A-Za-z]/.test(ch) ? 1 : /[0-9_]/.test(ch) ? 2 : 0;
+}
+
+/** The same classes beyond ASCII (`\p{L}` a letter, `\p{N}` a word character), by code point, as met. */
+const wideClass = new Map<number, number>();
+
+function classOf(cp: number): number {
+  let k = wideClass.get(cp);
+  if (k === undefined) {
+    const ch = String.fromCodePoint(cp);
+    k = /\p{L}/u.test(ch) ? 1 : /\p{N}/u.test(ch) ? 2 : 0;
+    wideClass.set(cp, k);
   }
-  return [...out].join(" ");
+  return k;
+}
+
+/**
+ * The tokenizer's words (runs of `[\p{L}\p{N}_]`) found by their character codes, and only a plain word (three
+ * letters or more) cut out and looked up. `asIs` reads a text that may hold capitals but must be ASCII only:
+ * null when it is not, so that the caller lowercases the whole text first (Unicode case mapping can depend on
+ * a letter's neighbours) and reads it again.
+ */
+function scanStems(text: string, asIs: boolean): string | null {
+  // Between texts only, so the stems a text has taken stay marked while it is read.
+  if (stemList.length >= KNOWN_MAX || call >= 0x3fffffff) {
+    stemList = [];
+    stemNumbers = new Map();
+    takenIn = new Int32Array(1024);
+    words = new Array(SLOTS).fill(undefined);
+    count = 0;
+    call = 0;
+  }
+  const mark = ++call;
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let k: number;
+    let width = 1;
+    if (c < 128) k = ASCII_CLASS[c]!;
+    else if (asIs) return null;
+    else {
+      const cp = text.codePointAt(i)!;
+      width = cp > 0xffff ? 2 : 1;
+      k = classOf(cp);
+    }
+    if (k === 0) {
+      i += width;
+      continue;
+    }
+    const start = i;
+    let plain = true;
+    let upper = false;
+    let letters = 0;
+    let hash = 0;
+    while (true) {
+      if (k === 2) plain = false;
+      else {
+        letters++;
+        if (c < 97) upper = true;
+      }
+      hash = (Math.imul(hash, 31) + (c | 32)) | 0;
+      i += width;
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      width = 1;
+      if (c < 128) k = ASCII_CLASS[c]!;
+      else if (asIs) return null;
+      else {
+        const cp = text.codePointAt(i)!;
+        width = cp > 0xffff ? 2 : 1;
+        k = classOf(cp);
+      }
+      if (k === 0) break;
+    }
+    if (!plain || letters < 3) continue;
+    const s = knownStem(text, start, i, hash, upper && asIs);
+    if (takenIn[s] === mark) continue;
+    takenIn[s] = mark;
+    out.push(stemList[s]!);
+    if (out.length >= MAX_STEMS) break;
+  }
+  return out.join(" ");
 }
