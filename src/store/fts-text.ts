@@ -134,8 +134,39 @@ export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text" | "tool_
   stems: string;
 } {
   const text = boundedText(ev);
-  const facets = [facetToken("k", ev.event_type), facetToken("p", ev.provider)];
-  if (ev.tool_name) facets.push(facetToken("t", ev.tool_name));
-  if (ev.status) facets.push(facetToken("s", ev.status));
-  return { text, idents: identifierParts(text), facets: facets.join(" "), stems: stemsOf(text) };
+  return { text, idents: identifierParts(text), facets: facetsOf(ev), stems: stemsOf(text) };
+}
+
+/**
+ * The facets column of each kind, agent, tool and status met, by those four in turn (a few hundred combinations
+ * make up every event), so an event's facets are looked up rather than lowercased and folded again.
+ */
+let facetsKnown = new Map<string, Map<string, Map<string, Map<string, string>>>>();
+let facetsCount = 0;
+
+function under<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = map.get(key);
+  if (inner === undefined) {
+    inner = new Map();
+    map.set(key, inner);
+  }
+  return inner;
+}
+
+function facetsOf(ev: Pick<SessionEvent, "event_type" | "tool_name" | "provider" | "status">): string {
+  const tool = ev.tool_name || "";
+  const status = ev.status || "";
+  const byStatus = under(under(under(facetsKnown, ev.event_type), ev.provider), tool);
+  let facets = byStatus.get(status);
+  if (facets === undefined) {
+    const tokens = [facetToken("k", ev.event_type), facetToken("p", ev.provider)];
+    if (tool) tokens.push(facetToken("t", tool));
+    if (status) tokens.push(facetToken("s", status));
+    facets = tokens.join(" ");
+    if (++facetsCount > KNOWN_MAX) {
+      facetsKnown = new Map();
+      facetsCount = 0;
+    } else byStatus.set(status, facets);
+  }
+  return facets;
 }
