@@ -5,7 +5,7 @@
  * tokens (`TS2304`, `snake_case` stay whole).
  */
 import type { SessionEvent } from "../topology/types.ts";
-import { stemsOf } from "./stems.ts";
+import { startStems, stemsOf, takenStems, takeStem } from "./stems.ts";
 
 /**
  * Tool output is mostly file contents and logs: what identifies it (the command's first lines, an error or a
@@ -134,7 +134,79 @@ export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text" | "tool_
   stems: string;
 } {
   const text = boundedText(ev);
-  return { text, idents: identifierParts(text), facets: facetsOf(ev), stems: stemsOf(text) };
+  const words = asciiWordColumns(text);
+  return {
+    text,
+    idents: words?.idents ?? identifierParts(text),
+    facets: facetsOf(ev),
+    stems: words?.stems ?? stemsOf(text),
+  };
+}
+
+/**
+ * `identifierParts` and `stemsOf` of an ASCII text (most texts) in one pass: an identifier's run of characters
+ * (`[A-Za-z0-9_$]`) holds the tokenizer's words split at `$`. Null when the text holds a character beyond ASCII.
+ */
+function asciiWordColumns(text: string): { idents: string; stems: string } | null {
+  startStems();
+  let stemsFull = false;
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c >= 128) return null;
+    let k = ID_CLASS[c]!;
+    if (k === 0) {
+      i++;
+      continue;
+    }
+    // An identifier starts at the run's first non-digit; a word (for its stem) at the run's start or after `$`.
+    let idStart = -1;
+    let maybeCompound = false;
+    let wordStart = i;
+    let plain = true;
+    let upper = false;
+    let hash = 0;
+    for (;;) {
+      if (k === DOLLAR) {
+        if (plain && i - wordStart >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, upper);
+        wordStart = i + 1;
+        plain = true;
+        upper = false;
+        hash = 0;
+        if (idStart < 0) idStart = i;
+      } else {
+        hash = (Math.imul(hash, 31) + (c | 32)) | 0;
+        if (k === LOWER) {
+          if (idStart < 0) idStart = i;
+        } else if (k === UPPER) {
+          upper = true;
+          maybeCompound = true;
+          if (idStart < 0) idStart = i;
+        } else {
+          plain = false;
+          if (idStart < 0) {
+            if (k === UNDERSCORE) idStart = i;
+          } else maybeCompound = true;
+        }
+      }
+      if (++i >= n) break;
+      c = text.charCodeAt(i);
+      if (c >= 128) return null;
+      k = ID_CLASS[c]!;
+      if (k === 0) break;
+    }
+    if (plain && i - wordStart >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, upper);
+    if (!maybeCompound || idStart < 0 || i - idStart < 4 || parts.length >= MAX_IDENT_PARTS) continue;
+    const id = text.slice(idStart, i);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const split = partsOf(id);
+    if (split !== null) parts.push(split);
+  }
+  return { idents: parts.join(" \n "), stems: takenStems() };
 }
 
 /**

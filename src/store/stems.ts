@@ -85,6 +85,46 @@ function knownStem(text: string, start: number, end: number, hash: number, lower
   return n;
 }
 
+let taken: string[] = [];
+let mark = 0;
+
+/**
+ * Starts the stems of one text, for a reader that finds its words itself and gives each plain word to
+ * `takeStem` in order (as `scanStems` does, and the full-text columns' single pass over an ASCII text).
+ */
+export function startStems(): void {
+  // Between texts only, so the stems a text has taken stay marked while it is read.
+  if (stemList.length >= KNOWN_MAX || call >= 0x3fffffff) {
+    stemList = [];
+    stemNumbers = new Map();
+    takenIn = new Int32Array(1024);
+    words = new Array(SLOTS).fill(undefined);
+    count = 0;
+    call = 0;
+  }
+  mark = ++call;
+  taken = [];
+}
+
+/**
+ * Takes the stem of the plain word (letters only, three or more) at `text[start, end)`, lowercase unless
+ * `lower`, whose characters hash to `hash` (`hash = Math.imul(hash, 31) + (code | 32) | 0` from 0, code by code).
+ * True when the text has all the stems it keeps.
+ */
+export function takeStem(text: string, start: number, end: number, hash: number, lower: boolean): boolean {
+  const s = knownStem(text, start, end, hash, lower);
+  if (takenIn[s] !== mark) {
+    takenIn[s] = mark;
+    taken.push(stemList[s]!);
+  }
+  return taken.length >= MAX_STEMS;
+}
+
+/** The stems taken since `startStems`, in the order first met. */
+export function takenStems(): string {
+  return taken.join(" ");
+}
+
 /** The distinct stems of the plain words in a text, in the tokenizer's lowercase form. */
 export function stemsOf(text: string): string {
   return scanStems(text, true) ?? (scanStems(text.toLowerCase(), false) as string);
@@ -117,17 +157,7 @@ function classOf(cp: number): number {
  * a letter's neighbours) and reads it again.
  */
 function scanStems(text: string, asIs: boolean): string | null {
-  // Between texts only, so the stems a text has taken stay marked while it is read.
-  if (stemList.length >= KNOWN_MAX || call >= 0x3fffffff) {
-    stemList = [];
-    stemNumbers = new Map();
-    takenIn = new Int32Array(1024);
-    words = new Array(SLOTS).fill(undefined);
-    count = 0;
-    call = 0;
-  }
-  const mark = ++call;
-  const out: string[] = [];
+  startStems();
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -170,12 +200,7 @@ function scanStems(text: string, asIs: boolean): string | null {
       }
       if (k === 0) break;
     }
-    if (!plain || letters < 3) continue;
-    const s = knownStem(text, start, i, hash, upper && asIs);
-    if (takenIn[s] === mark) continue;
-    takenIn[s] = mark;
-    out.push(stemList[s]!);
-    if (out.length >= MAX_STEMS) break;
+    if (plain && letters >= 3 && takeStem(text, start, i, hash, upper && asIs)) break;
   }
-  return out.join(" ");
+  return takenStems();
 }

@@ -68,4 +68,36 @@ describe("full-text columns", () => {
     const idents = words.map((w, i) => (i % 2 ? `get${w}Name` : `${w}_value`)).join(" ");
     expect(identifierParts(idents)).toBe(plainIdentifierParts(idents));
   });
+
+  it("are the plain computation's on texts of every shape, at the limits and past the end of ASCII", () => {
+    // Words and identifiers read in one pass over an ASCII text, each alone over any other: `$` inside names,
+    // leading digits, capitals, letters beyond ASCII (whose lowercase can depend on their neighbours) and
+    // texts with more distinct stems or identifiers than an event keeps.
+    const pieces = ["a", "Z", "_", "$", "1", " ", ".", "-", "\n", "HTTP", "Server", "get", "x2y", "snake", "CASE"];
+    const wide = ["é", "İ", "Σ", "ς", "ﬃ", "٣", "😀", "\ud83d", "К"];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const texts: string[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const from = i % 4 === 0 ? [...pieces, ...wide] : pieces;
+      let t = "";
+      for (let j = 1 + random(30); j > 0; j--) t += from[random(from.length)];
+      texts.push(t);
+    }
+    const many = (n: number, shape: (w: string) => string) =>
+      Array.from({ length: n }, (_, i) => shape(i.toString(26).replace(/\d/g, (d) => "qrstuvwxyz"[+d]!))).join(" ");
+    texts.push(
+      many(6_000, (w) => w.padStart(3, "k")),
+      many(2_500, (w) => `get${w}Name`),
+      `${many(3_000, (w) => w)} é`,
+    );
+    for (const text of texts) {
+      const got = ftsColumns({ event_type: "user_message", text, tool_name: null, provider: "pi", status: null });
+      const bounded = boundedText({ event_type: "user_message", text });
+      expect([got.idents, got.stems]).toEqual([plainIdentifierParts(bounded), plainStems(bounded)]);
+    }
+  });
 });
