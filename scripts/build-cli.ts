@@ -1,7 +1,7 @@
 /**
- * Bundles the built command into dist/bundle with esbuild, after `tsc` has written dist/: one ES module per entry
+ * Bundles the built command into dist/bundle with Rolldown, after `tsc` has written dist/: one ES module per entry
  * (the CLI, the parse worker, the terminal UI's search worker, the PostgreSQL worker) and shared chunks beside them,
- * each module a command loads on demand (`await import()`) kept as its own chunk so it stays lazy. An installed
+ * each module a command loads on demand (`await import()`) kept out of the entry so it stays lazy. An installed
  * `cairn` runs dist/bundle/cairn.js (bin/cairn.js); a search loads a handful of files instead of eighty
  * (docs/performance.md, "Cold starts, fourth round"). The library export and the pi extension stay on dist/.
  *
@@ -11,7 +11,8 @@
  * Dependencies stay external: native modules find their binaries relative to their own package, and the SDKs are
  * loaded only by the commands that use them. One exception: better-sqlite3's JavaScript (fifteen CommonJS files and a
  * search for its binary) is bundled into dist/bundle/better-sqlite3.cjs, which loads the binary from the installed
- * package, or the package itself when its version is not the one bundled (docs/performance.md, sixth round).
+ * package, or the package itself when its version is not the one bundled (docs/performance.md, sixth round); esbuild
+ * writes that CommonJS file.
  *
  * Run by `npm run build`; `node scripts/build-cli.ts --dev` keeps the output readable.
  */
@@ -19,6 +20,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { type Plugin as RolldownPlugin, build as rolldown } from "rolldown";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "bundle");
@@ -50,15 +52,14 @@ function builtinsByGetter(text: string): string {
  * The sources as bundled: builtins by getter (above), and `require("better-sqlite3")` (through `createRequire`, so
  * relative to the chunk) loading the bundled copy.
  */
-const bundledSources: Plugin = {
+const bundledSources: RolldownPlugin = {
   name: "bundled-sources",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      const sqlite = /(?<!import)\("better-sqlite3"\)/g;
-      const contents = builtinsByGetter(text).replace(sqlite, '("./better-sqlite3.cjs")');
-      return contents === text ? undefined : { contents, loader: "ts" };
-    });
+  load(id) {
+    if (!/[\\/]src[\\/].*\.ts$/.test(id)) return null;
+    const text = readFileSync(id, "utf8");
+    const sqlite = /(?<!import)\("better-sqlite3"\)/g;
+    const code = builtinsByGetter(text).replace(sqlite, '("./better-sqlite3.cjs")');
+    return code === text ? null : { code, moduleType: "ts" };
   },
 };
 
@@ -78,16 +79,44 @@ const packageDirname: Plugin = {
  * resolution through its package.json and a file of its own (stemmer: the full-text stems of every write).
  */
 const BUNDLED_PACKAGES = new Set(["stemmer"]);
-const externalPackages: Plugin = {
-  name: "external-packages",
-  setup(b) {
-    // A bare specifier (not ./, ../, / or a drive letter), as esbuild's `packages: "external"` takes them.
-    const path = /^(?:[./\\]|[A-Za-z]:[\\/])/;
-    b.onResolve({ filter: /.*/ }, (args) =>
-      path.test(args.path) || BUNDLED_PACKAGES.has(args.path) ? undefined : { path: args.path, external: true },
-    );
+/** A bare specifier (not ./, ../, / or a drive letter, nor a bundler's own virtual module). */
+const external = (id: string): boolean => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(id) && !BUNDLED_PACKAGES.has(id);
+
+/**
+ * Chunks by what a command loads together. Each bundle file costs a new process its resolution, read and link (the
+ * Node loader's resolve alone is about 0.2 ms an import), and automatic chunking makes one per set of dynamic
+ * imports that share a module: a no-change index loaded 28 files, most under 2 KB (docs/performance.md, seventh
+ * round). Three groups, by priority: what the CLI's entry itself imports (errors, io, the version), so that
+ * `--help` loads one chunk beside the entry; the index opened (the SQLite store and what its writes import: stems,
+ * secrets, the readers' folders), shared by every command that reads or writes it; and `cairn index`'s own path to
+ * the end of a run that finds nothing to do (its command, the lock, the scan, the embedder configuration). A module
+ * no group names is chunked automatically, as before: the groups only merge files, they never decide what loads.
+ */
+const S = "[\\\\/]";
+const CHUNK_GROUPS = [
+  {
+    name: "cli",
+    priority: 3,
+    test: new RegExp(`${S}src${S}(?:cli${S}(?:io|exit)|app${S}version|store${S}pg-url|common${S}errors)\\.ts$`),
   },
-};
+  {
+    name: "store",
+    priority: 2,
+    test: new RegExp(
+      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|indexer${S}db-path|secrets${S}[\\w-]+|` +
+        `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots)|topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
+    ),
+  },
+  {
+    name: "index",
+    priority: 1,
+    test: new RegExp(
+      `${S}src${S}(?:cli${S}(?:commands${S}index-command|index-app|index-run|progress|vectors|args|roots)|` +
+        `app${S}(?:index-app|indexing)|indexer${S}(?:plan|scan|lock|index-lazily)|embedders${S}(?!shipped-ranks)[\\w-]+|` +
+        `search${S}(?:vectors|bundles))\\.ts$`,
+    ),
+  },
+];
 
 const sqliteVersion = (
   JSON.parse(readFileSync(join(root, "node_modules", "better-sqlite3", "package.json"), "utf8")) as { version: string }
@@ -115,36 +144,32 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
-const result = await build({
-  entryPoints: {
+await rolldown({
+  input: {
     cairn: join(root, "src", "cli", "main.ts"),
     "parse-worker": join(root, "src", "indexer", "parse-worker.ts"),
     "search-worker": join(root, "src", "tui", "search-worker.ts"),
     "pg-worker": join(root, "src", "store", "pg-worker.ts"),
   },
-  outdir: out,
-  bundle: true,
-  splitting: true,
-  chunkNames: "chunk-[hash]",
-  format: "esm",
   platform: "node",
-  target: "node22",
-  minifySyntax: !dev,
-  minifyWhitespace: !dev,
-  // No renaming happens (identifiers are not minified), and every error class names itself: esbuild's `__name`
-  // calls and the chunk of their helper cost a no-change index 2.6 ms (docs/performance.md, fifth round).
-  keepNames: false,
-  sourcemap: false,
-  legalComments: "none",
-  logLevel: "warning",
   tsconfig: join(root, "tsconfig.build.json"),
-  plugins: [externalPackages, bundledSources],
-  metafile: process.env["CAIRN_BUILD_META"] !== undefined,
+  external,
+  plugins: [bundledSources],
+  logLevel: "warn",
+  output: {
+    dir: out,
+    format: "es",
+    entryFileNames: "[name].js",
+    chunkFileNames: "chunk-[hash].js",
+    // Identifiers are not renamed (every error class names itself, and a stack reads as the source).
+    minify: dev ? false : { compress: true, mangle: false, codegen: { removeWhitespace: true } },
+    comments: false,
+    codeSplitting: { groups: CHUNK_GROUPS },
+  },
 });
-if (result.metafile) writeFileSync(process.env["CAIRN_BUILD_META"]!, JSON.stringify(result.metafile));
 
-// esbuild writes a chunk for a module that compiles to nothing (only types) when it is imported for its effects:
-// an empty file every command loaded. Its imports are dropped, and the file with them.
+// A bundler may write a chunk for a module that compiles to nothing (only types) when it is imported for its
+// effects (esbuild did): an empty file every command loaded. Its imports are dropped, and the file with them.
 const files = readdirSync(out).filter((f) => f.endsWith(".js"));
 const empty = files.filter((f) => readFileSync(join(out, f), "utf8").trim() === "");
 for (const name of empty) {
@@ -159,3 +184,9 @@ for (const name of empty) {
   }
   if (!used) rmSync(join(out, name));
 }
+
+// The CLI's entry runs itself when it is the process's script, and a worker shares the process's argv: a chunk that
+// imported the entry would start a second CLI inside the parse worker. Shared code belongs in chunks.
+for (const f of readdirSync(out).filter((n) => n.endsWith(".js") && n !== "cairn.js"))
+  if (/\bfrom\s*["']\.\/cairn\.js["']|\bimport\s*\(?\s*["']\.\/cairn\.js["']/.test(readFileSync(join(out, f), "utf8")))
+    throw new Error(`dist/bundle/${f} imports the CLI's entry (cairn.js): move what it shares into a chunk group`);
