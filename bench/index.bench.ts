@@ -82,6 +82,23 @@ console.log(
     .join(" ")}`,
 );
 
+/**
+ * What storing these events costs at the least (bench/index-floor.ts: the stored rows and a full-text index of
+ * their text, nothing else), as a ratio of `JSON.parse` like the full index; with the parse itself added, the
+ * best any indexer storing each event as a searchable row could reach on this machine.
+ */
+function printFloor(label: string, db: string, mb: number, json: { cpuMbps: number; wallMbps: number }): void {
+  const scratch = `${db}.floor`;
+  const r = spawnSync(process.execPath, [join(here, "index-floor.ts"), db, scratch], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`index floor failed: ${r.stderr}`);
+  const floor = JSON.parse(r.stdout) as { rows: number; cpu_ms: number; wall_ms: number };
+  const parseS = mb / json.cpuMbps;
+  const ratio = (s: number) => (mb / s / json.cpuMbps).toFixed(3);
+  console.log(
+    `${label}: storage floor (the ${floor.rows} stored rows and a full-text index of their text alone, inserted) ${(floor.cpu_ms / 1000).toFixed(2)} s CPU = ${ratio(floor.cpu_ms / 1000)} x JSON.parse by CPU; with the parse ${ratio(floor.cpu_ms / 1000 + parseS)} (goal for the whole index >= 0.15)`,
+  );
+}
+
 /** Full, no-change and one-file-appended `cairn index` of one corpus, each beside its baseline. */
 function measureCorpus(label: string, files: CorpusFile[], root: string, db: string, keep = false): void {
   freshDb(db);
@@ -94,6 +111,7 @@ function measureCorpus(label: string, files: CorpusFile[], root: string, db: str
   console.log(
     `${label}: ${files.length} files, ${mb.toFixed(0)} MB, ${summary.events ?? "?"} events. Full index ${(full.wallMs / 1000).toFixed(1)} s wall, ${fixed(full.cpuMs === null ? null : full.cpuMs / 1000, 1)} s CPU = ${wallMbps.toFixed(1)} MB/s wall, ${fixed(cpuMbps, 1)} MB/s CPU; JSON.parse ${json.wallMbps.toFixed(0)} MB/s wall, ${json.cpuMbps.toFixed(0)} MB/s CPU; ratio ${(wallMbps / json.wallMbps).toFixed(3)} wall (goal >= 0.25), ${fixed(cpuMbps === null ? null : cpuMbps / json.cpuMbps, 3)} CPU (goal >= 0.15); peak RSS ${fixed(full.rssMb, 0)} MB; database ${(dbBytes(db) / 1048576).toFixed(0)} MB = ${(dbBytes(db) / json.bytes).toFixed(2)} x input (goal <= 1.1)`,
   );
+  printFloor(label, db, mb, json);
   const vsEmpty = (r: ProcessRun) =>
     `${r.wallMs.toFixed(0)} ms wall = ${(r.wallMs / empty.wallMs).toFixed(2)} x empty node, ${fixed(r.cpuMs, 0)} ms CPU = ${fixed(r.cpuMs === null || empty.cpuMs === null ? null : r.cpuMs / empty.cpuMs)} x`;
   console.log(`${label}: no-change re-index ${vsEmpty(indexCli(db, root))} (goal <= 2)`);
