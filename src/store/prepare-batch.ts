@@ -7,6 +7,7 @@ import { findSecrets } from "../secrets/detect.ts";
 import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import { DERIVED_EVENT_TYPES, PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
+import { packMeta } from "./packed-meta.ts";
 
 /**
  * Positional values of `INSERT INTO session_events(...)`, in `EVENT_INSERT_COLUMNS` order. The text may be its
@@ -38,7 +39,12 @@ export const EVENT_INSERT_COLUMNS = [
 
 export interface PreparedBatch {
   sessions: Array<Record<string, unknown>>;
-  events: Array<{ values: EventValues; fts: [text: string, idents: string, facets: string, stems: string] }>;
+  events: Array<{
+    values: EventValues;
+    fts: [text: string, idents: string, facets: string, stems: string];
+    /** The meta as the SQLite store keeps it, when that differs from the JSON in `values` (store/packed-meta.ts). */
+    packedMeta?: string;
+  }>;
   edges: Array<[src: string, dst: string, type: string, session: string, meta: string | null]>;
   entities: Array<[id: string, kind: string, key: string, display: string]>;
   problems: Array<[file: string, line: number, reason: string, excerpt: string]>;
@@ -117,7 +123,9 @@ export function prepareBatch(
     sessionIds.add(ev.session_id);
     const fts = ftsColumns(ev);
     if (options.secrets !== false && exposeSecrets(ev, edges, entities)) fts.facets += ` ${SECRET_FACET}`;
+    const packedMeta = ev.event_type === "tool_call" ? packMeta(ev.text, ev.meta) : null;
     return {
+      ...(packedMeta === null ? {} : { packedMeta }),
       values: [
         ev.event_id,
         ev.session_id,

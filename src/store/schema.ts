@@ -312,4 +312,15 @@ CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timest
 CREATE INDEX source_files_stamps ON source_files(path, size, mtime_ms, inode, gone_at, topology_version);
 `,
   },
+  {
+    version: 11,
+    name: "tool inputs kept once",
+    // A tool call's typed input repeats its text (an edit's old and new text): the strings of its meta found in
+    // the text are stored as where they stand there (store/packed-meta.ts), through cairn_packed_meta(), which the
+    // store registers before migrating; it gives null for a meta with nothing to pack.
+    sql: `
+UPDATE session_events SET meta = cairn_packed_meta(text, meta)
+  WHERE event_type = 'tool_call' AND cairn_packed_meta(text, meta) IS NOT NULL;
+`,
+  },
 ];

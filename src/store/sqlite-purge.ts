@@ -6,6 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { redactText } from "../secrets/redact.ts";
+import { packMeta, unpackedJson } from "./packed-meta.ts";
 import { redactedEvent } from "./redact-event.ts";
 import { once } from "./sqlite-lazy.ts";
 
@@ -37,9 +38,11 @@ export function createPurge(db: Database.Database) {
   const setTitle = once(() => db.prepare("UPDATE sessions SET title = ? WHERE session_id = ?"));
 
   function redactRow(r: Row, holdsSecret: boolean): boolean {
-    const red = redactedEvent(r, holdsSecret);
+    // A tool call's meta is redacted whole and packed again against the redacted text (packed-meta.ts).
+    const red = redactedEvent({ ...r, meta: unpackedJson(r.meta, r.text) }, holdsSecret);
     if (red === null) return false;
-    update().run(red.text, red.command, red.file_path, red.meta, r.rowid);
+    const meta = r.event_type === "tool_call" ? (packMeta(red.text, JSON.parse(red.meta)) ?? red.meta) : red.meta;
+    update().run(red.text, red.command, red.file_path, meta, r.rowid);
     replaceFts().run(r.rowid, red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems);
     return true;
   }

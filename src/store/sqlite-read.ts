@@ -8,14 +8,19 @@ import {
   type Problem,
   type SessionEvent,
 } from "../topology/types.ts";
+import { unpackMeta } from "./packed-meta.ts";
 import { once } from "./sqlite-lazy.ts";
 import type { SessionFilter, SessionRow, StoreCounts } from "./types.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
-export function toEvent(row: Raw<SessionEvent> & { rowid?: number }): SessionEvent {
-  const { rowid: _rowid, ...rest } = row;
-  return { ...rest, meta: row.meta ? (JSON.parse(row.meta) as SessionEvent["meta"]) : {} };
+/**
+ * An event from its row. A tool call's meta may be stored packed, pointing into the event's whole text
+ * (packed-meta.ts): a row read with a shortened text carries the whole one as `meta_text` for it.
+ */
+export function toEvent(row: Raw<SessionEvent> & { rowid?: number; meta_text?: string | null }): SessionEvent {
+  const { rowid: _rowid, meta_text: metaText, ...rest } = row;
+  return { ...rest, meta: row.meta ? (unpackMeta(row.meta, metaText ?? row.text) as SessionEvent["meta"]) : {} };
 }
 
 function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number }): SessionRow {
@@ -67,7 +72,8 @@ export function createReader(db: Database.Database) {
   const getEvent = once(() => db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`));
   const getEventHead = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id = ?`,
+      `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")},
+        CASE WHEN substr(meta, 1, 1) = '[' THEN text END AS meta_text FROM session_events WHERE event_id = ?`,
     ),
   );
   const findEvents = once(() =>

@@ -9,6 +9,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { CairnError } from "../common/errors.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
+import { isPacked, packMeta } from "./packed-meta.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { createBundleStore } from "./sqlite-bundles.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
@@ -139,6 +140,11 @@ function registerFtsFunction(db: BetterSqlite3.Database): void {
 
 function migrate(db: BetterSqlite3.Database, vec: () => void): void {
   registerFtsFunction(db);
+  db.function("cairn_packed_meta", { deterministic: true }, (text: unknown, meta: unknown) =>
+    typeof meta === "string" && typeof text === "string" && !isPacked(meta)
+      ? packMeta(text, JSON.parse(meta) as Record<string, unknown>)
+      : null,
+  );
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
   );

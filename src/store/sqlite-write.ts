@@ -28,6 +28,7 @@ export function createWriter(db: Database.Database) {
     WHERE event_id = ?`),
   );
   const textAt = EVENT_INSERT_COLUMNS.indexOf("text");
+  const metaAt = EVENT_INSERT_COLUMNS.indexOf("meta");
   // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
   // contentless FTS row costs half a millisecond.
   const current = once(() =>
@@ -122,7 +123,10 @@ export function createWriter(db: Database.Database) {
     let added = 0;
     for (const s of p.sessions) upsertSession().run(s);
     for (const e of p.edges) putEdge().run(...e);
-    for (const { values, fts } of p.events) {
+    for (const event of p.events) {
+      const { fts, packedMeta } = event;
+      // A tool call's meta is stored packed (packed-meta.ts); compared and written in that form.
+      const values = packedMeta === undefined ? event.values : event.values.with(metaAt, packedMeta);
       const ins = insertEvent().run(...values);
       let rowid: number | bigint;
       if (ins.changes === 1) {
