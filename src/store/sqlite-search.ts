@@ -10,6 +10,7 @@ import type { SessionEvent } from "../topology/types.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { facetToken } from "./fts-text.ts";
 import type { EventHit, EventQuery } from "./query-types.ts";
+import { once } from "./sqlite-lazy.ts";
 import { EVENT_COLUMNS, likeEscape, mapWhenLongLived, toEvent } from "./sqlite-read.ts";
 
 const COLS = EVENT_COLUMNS.split(", ")
@@ -197,7 +198,12 @@ type Row = Parameters<typeof toEvent>[0] & { score: number | null };
 
 export function createSearch(db: Database.Database) {
   const cache = new Map<string, Database.Statement>();
-  const prepare = (sql: string) => {
+  const indexExists = once(() => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck());
+  const prepare = (query: string) => {
+    // A first index builds the newest-first indexes only at its end (sqlite-deferred.ts): until then a hint
+    // naming one is left out, and the query reads the table.
+    const hint = /INDEXED BY (\w+)/.exec(query);
+    const sql = hint && indexExists().get(hint[1]) === undefined ? query.replace(/INDEXED BY \w+/g, "") : query;
     let st = cache.get(sql);
     if (!st) {
       st = db.prepare(sql);

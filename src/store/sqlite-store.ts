@@ -13,6 +13,7 @@ import { isPacked, packMeta } from "./packed-meta.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { createBundleStore } from "./sqlite-bundles.ts";
 import { createCheckpoints } from "./sqlite-checkpoints.ts";
+import { createDeferredIndexes } from "./sqlite-deferred.ts";
 import { createPurge } from "./sqlite-purge.ts";
 import { createReader } from "./sqlite-read.ts";
 import { createSearch } from "./sqlite-search.ts";
@@ -88,11 +89,14 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   const reader = createReader(db);
   const search = createSearch(db);
   const checkpoints = createCheckpoints(db);
-  return {
+  const deferred = createDeferredIndexes(db);
+  const store: Store = {
     path,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     beginGroup: () => {
-      if (!db.inTransaction) db.exec("BEGIN IMMEDIATE");
+      if (db.inTransaction) return;
+      db.exec("BEGIN IMMEDIATE");
+      deferred.atGroupStart();
     },
     commitGroup: () => {
       if (db.inTransaction) db.exec("COMMIT");
@@ -109,9 +113,47 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     ...createThreadReads(db),
     ...createBundleStore(db, vec),
     ...createPurge(db),
-    close: () => db.close(),
+    close: () => {
+      try {
+        deferred.ensure();
+      } finally {
+        db.close();
+      }
+    },
   };
+  if (opts.readonly) return store;
+  // Every method but the indexer's own builds the indexes a first index left out (sqlite-deferred.ts) first.
+  const record = store as unknown as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(record))
+    if (typeof fn === "function" && !INDEXING_METHODS.has(name))
+      record[name] = (...args: unknown[]) => {
+        deferred.ensure();
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      };
+  return store;
 }
+
+/** What an index run calls while it writes: none of these reads the indexes left out of a first index. */
+const INDEXING_METHODS = new Set([
+  "transaction",
+  "beginGroup",
+  "commitGroup",
+  "rollbackGroup",
+  "inGroup",
+  "writePrepared",
+  "writeBatch",
+  "refreshSessions",
+  "getFileState",
+  "putFileState",
+  "fileStamps",
+  "markGone",
+  "goneFiles",
+  "moveFile",
+  "deleteFile",
+  "pruneGone",
+  "sessionCount",
+  "close",
+]);
 
 /**
  * The FTS columns of a stored event, for a migration that refills the index: one call per column, computed once
