@@ -85,26 +85,36 @@ const external = (id: string): boolean => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(
 /**
  * Chunks by what a command loads together. Each bundle file costs a new process its resolution, read and link (the
  * Node loader's resolve alone is about 0.2 ms an import), and automatic chunking makes one per set of dynamic
- * imports that share a module: a no-change index loaded 28 files, most under 2 KB (docs/performance.md, seventh
- * round). Three groups, by priority: what the CLI's entry itself imports (errors, io, the version), so that
- * `--help` loads one chunk beside the entry; the index opened (the SQLite store and what its writes import: stems,
- * secrets, the readers' folders), shared by every command that reads or writes it; and `cairn index`'s own path to
- * the end of a run that finds nothing to do (its command, the lock, the scan, the embedder configuration). A module
- * no group names is chunked automatically, as before: the groups only merge files, they never decide what loads.
+ * imports that share a module: a no-change index loaded 26 files, most under 2 KB (docs/performance.md, seventh
+ * round). Four groups, by priority: what the CLI's entry itself imports (errors, io, the version), so that `--help`
+ * loads one chunk beside the entry; what the parse worker shares with the index's writes and its scan (the batch
+ * preparation, its stems and secrets, the agents' folders), so that the worker does not load the store; the index
+ * opened (the SQLite store), shared by every command that reads or writes it; and `cairn index`'s own path to the
+ * end of a run that finds nothing to do (its command, the lock, the scan, the embedder configuration). A module no
+ * group names is chunked automatically. The groups only merge files, they never decide what loads, but a group's
+ * chunk loads whole for any of its modules, and a group also takes what its modules import (Rolldown's default).
  */
 const S = "[\\\\/]";
 const CHUNK_GROUPS = [
   {
     name: "cli",
-    priority: 3,
+    priority: 4,
     test: new RegExp(`${S}src${S}(?:cli${S}(?:io|exit)|app${S}version|store${S}pg-url|common${S}errors)\\.ts$`),
+  },
+  {
+    name: "prepare",
+    priority: 3,
+    test: new RegExp(
+      `${S}src${S}(?:store${S}(?:prepare-batch|stems|fts-text)|secrets${S}(?:detect|entropy|positions|rules)|` +
+        `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots)|topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
+    ),
   },
   {
     name: "store",
     priority: 2,
     test: new RegExp(
-      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|indexer${S}db-path|secrets${S}[\\w-]+|` +
-        `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots)|topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
+      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|indexer${S}db-path|` +
+        `secrets${S}redact)\\.ts$`,
     ),
   },
   {
@@ -112,8 +122,8 @@ const CHUNK_GROUPS = [
     priority: 1,
     test: new RegExp(
       `${S}src${S}(?:cli${S}(?:commands${S}index-command|index-app|index-run|progress|vectors|args|roots)|` +
-        `app${S}(?:index-app|indexing)|indexer${S}(?:plan|scan|lock|index-lazily)|embedders${S}(?!shipped-ranks)[\\w-]+|` +
-        `search${S}(?:vectors|bundles))\\.ts$`,
+        `app${S}(?:index-app|indexing)|indexer${S}(?:plan|scan|lock|index-lazily)|` +
+        `embedders${S}(?!shipped-ranks)[\\w-]+|search${S}(?:vectors|bundles))\\.ts$`,
     ),
   },
 ];
