@@ -5,7 +5,7 @@
  * tokens (`TS2304`, `snake_case` stay whole).
  */
 import type { SessionEvent } from "../topology/types.ts";
-import { startStems, stemsOf, takenStems, takeStem } from "./stems.ts";
+import { startStems, stemsOf, takenStems, takeStem, wordClassBeyondAscii } from "./stems.ts";
 
 /**
  * Tool output is mostly file contents and logs: what identifies it (the command's first lines, an error or a
@@ -19,13 +19,16 @@ const TEXT_HEAD = 24_000;
 const TEXT_TAIL = 4_000;
 const MAX_IDENT_PARTS = 2_000;
 
+/** How much of an event's text the index keeps from its start and its end. */
+function edgesOf(type: SessionEvent["event_type"]): readonly [head: number, tail: number] {
+  return type === "tool_result" ? OUTPUT_EDGES : type === "tool_call" ? CALL_EDGES : TEXT_EDGES;
+}
+const OUTPUT_EDGES = [OUTPUT_HEAD, OUTPUT_TAIL] as const;
+const CALL_EDGES = [CALL_HEAD, CALL_TAIL] as const;
+const TEXT_EDGES = [TEXT_HEAD, TEXT_TAIL] as const;
+
 export function boundedText(ev: Pick<SessionEvent, "event_type" | "text">): string {
-  const [head, tail] =
-    ev.event_type === "tool_result"
-      ? [OUTPUT_HEAD, OUTPUT_TAIL]
-      : ev.event_type === "tool_call"
-        ? [CALL_HEAD, CALL_TAIL]
-        : [TEXT_HEAD, TEXT_TAIL];
+  const [head, tail] = edgesOf(ev.event_type);
   const t = ev.text;
   return t.length <= head + tail ? t : `${t.slice(0, head)}\n…\n${t.slice(-tail)}`;
 }
@@ -134,7 +137,11 @@ export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text" | "tool_
   stems: string;
 } {
   const text = boundedText(ev);
-  const words = asciiWordColumns(text);
+  // Read from the event's own text (the bounded text's two parts, its cut mark being no word), left unflattened.
+  const [head, tail] = edgesOf(ev.event_type);
+  const t = ev.text;
+  const cut = t.length > head + tail;
+  const words = cut ? wordColumns(t, head, t.length - tail) : wordColumns(t, t.length, t.length);
   return {
     text,
     idents: words?.idents ?? identifierParts(text),
@@ -144,67 +151,95 @@ export function ftsColumns(ev: Pick<SessionEvent, "event_type" | "text" | "tool_
 }
 
 /**
- * `identifierParts` and `stemsOf` of an ASCII text (most texts) in one pass: an identifier's run of characters
- * (`[A-Za-z0-9_$]`) holds the tokenizer's words split at `$`. Null when the text holds a character beyond ASCII.
+ * `identifierParts` and `stemsOf` of `text[0, headEnd)` and `text[tailStart, end)` as one text with a
+ * separator between, in one pass: the identifiers' runs (`[A-Za-z0-9_$]`) and the tokenizer's words
+ * (`[\p{L}\p{N}_]`) are followed side by side, and each word is lowercased by itself. Null when the text holds
+ * a letter whose lowercase depends on its neighbours or changes its length or class (then the whole text is
+ * lowercased first, as the tokenizer reads it).
  */
-function asciiWordColumns(text: string): { idents: string; stems: string } | null {
+function wordColumns(text: string, headEnd: number, tailStart: number): { idents: string; stems: string } | null {
   startStems();
   let stemsFull = false;
   const parts: string[] = [];
   const seen = new Set<string>();
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    let c = text.charCodeAt(i);
-    if (c >= 128) return null;
-    let k = ID_CLASS[c]!;
-    if (k === 0) {
-      i++;
-      continue;
-    }
-    // An identifier starts at the run's first non-digit; a word (for its stem) at the run's start or after `$`.
+  for (let part = 0; part < 2; part++) {
+    const from = part === 0 ? 0 : tailStart;
+    const to = part === 0 ? headEnd : text.length;
+    let wordStart = -1;
+    let plain = true;
+    let lower = false;
+    let letters = 0;
+    let hash = 0;
+    let runStart = -1;
     let idStart = -1;
     let maybeCompound = false;
-    let wordStart = i;
-    let plain = true;
-    let upper = false;
-    let hash = 0;
-    for (;;) {
-      if (k === DOLLAR) {
-        if (plain && i - wordStart >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, upper);
-        wordStart = i + 1;
-        plain = true;
-        upper = false;
-        hash = 0;
-        if (idStart < 0) idStart = i;
-      } else {
-        hash = (Math.imul(hash, 31) + (c | 32)) | 0;
-        if (k === LOWER) {
-          if (idStart < 0) idStart = i;
-        } else if (k === UPPER) {
-          upper = true;
-          maybeCompound = true;
-          if (idStart < 0) idStart = i;
+    for (let i = from; i <= to; i++) {
+      let c = 0;
+      let k = 0;
+      let w = 0;
+      let width = 1;
+      if (i < to) {
+        c = text.charCodeAt(i);
+        if (c < 128) {
+          k = ID_CLASS[c]!;
+          w = k === DOLLAR ? 0 : k === LOWER || k === UPPER ? 1 : k === 0 ? 0 : 2;
         } else {
-          plain = false;
-          if (idStart < 0) {
-            if (k === UNDERSCORE) idStart = i;
-          } else maybeCompound = true;
+          let cp = text.codePointAt(i)!;
+          if (cp > 0xffff) {
+            // A pair cut by the bound is two lone halves in the bounded text.
+            if (i + 1 < to) width = 2;
+            else cp = c;
+          }
+          w = wordClassBeyondAscii(cp);
+          if (w < 0) return null;
         }
       }
-      if (++i >= n) break;
-      c = text.charCodeAt(i);
-      if (c >= 128) return null;
-      k = ID_CLASS[c]!;
-      if (k === 0) break;
+      if (w !== 0) {
+        if (wordStart < 0) {
+          wordStart = i;
+          plain = true;
+          lower = false;
+          letters = 0;
+          hash = 0;
+        }
+        if (w === 2) plain = false;
+        else {
+          letters++;
+          if (c < 97 || c >= 128) lower = true;
+        }
+        hash = (Math.imul(hash, 31) + (c | 32)) | 0;
+      } else if (wordStart >= 0) {
+        if (plain && letters >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, lower);
+        wordStart = -1;
+      }
+      if (k !== 0) {
+        if (runStart < 0) {
+          runStart = i;
+          idStart = -1;
+          maybeCompound = false;
+        }
+        // An identifier starts at its run's first non-digit; a capital, or a digit or `_` after that start, could
+        // make it a compound.
+        if (k === DIGIT || k === UNDERSCORE) {
+          if (idStart >= 0) maybeCompound = true;
+          else if (k === UNDERSCORE) idStart = i;
+        } else {
+          if (idStart < 0) idStart = i;
+          if (k === UPPER) maybeCompound = true;
+        }
+      } else if (runStart >= 0) {
+        runStart = -1;
+        if (maybeCompound && idStart >= 0 && i - idStart >= 4 && parts.length < MAX_IDENT_PARTS) {
+          const id = text.slice(idStart, i);
+          if (!seen.has(id)) {
+            seen.add(id);
+            const split = partsOf(id);
+            if (split !== null) parts.push(split);
+          }
+        }
+      }
+      i += width - 1;
     }
-    if (plain && i - wordStart >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, upper);
-    if (!maybeCompound || idStart < 0 || i - idStart < 4 || parts.length >= MAX_IDENT_PARTS) continue;
-    const id = text.slice(idStart, i);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const split = partsOf(id);
-    if (split !== null) parts.push(split);
   }
   return { idents: parts.join(" \n "), stems: takenStems() };
 }

@@ -137,6 +137,25 @@ for (let c = 0; c < 128; c++) {
   ASCII_CLASS[c] = /[A-Za-z]/.test(ch) ? 1 : /[0-9_]/.test(ch) ? 2 : 0;
 }
 
+/**
+ * Beyond ASCII, the class of a code point for a reader that lowercases each word by itself rather than the
+ * whole text, or -1 when that could differ: a capital sigma (its lowercase depends on the letters around it) or
+ * one whose lowercase is longer or of another class (`İ` is `i` and a combining dot). By code point, as met.
+ */
+const casedClass = new Map<number, number>();
+
+export function wordClassBeyondAscii(cp: number): number {
+  let k = casedClass.get(cp);
+  if (k === undefined) {
+    const ch = String.fromCodePoint(cp);
+    const lower = ch.toLowerCase();
+    k = classOf(cp);
+    if (cp === 0x3a3 || lower.length !== ch.length || classOf(lower.codePointAt(0)!) !== k) k = -1;
+    casedClass.set(cp, k);
+  }
+  return k;
+}
+
 /** The same classes beyond ASCII (`\p{L}` a letter, `\p{N}` a word character), by code point, as met. */
 const wideClass = new Map<number, number>();
 

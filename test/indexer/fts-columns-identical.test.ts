@@ -74,7 +74,7 @@ describe("full-text columns", () => {
     // leading digits, capitals, letters beyond ASCII (whose lowercase can depend on their neighbours) and
     // texts with more distinct stems or identifiers than an event keeps.
     const pieces = ["a", "Z", "_", "$", "1", " ", ".", "-", "\n", "HTTP", "Server", "get", "x2y", "snake", "CASE"];
-    const wide = ["é", "İ", "Σ", "ς", "ﬃ", "٣", "😀", "\ud83d", "К"];
+    const wide = ["é", "İ", "Σ", "ς", "ﬃ", "٣", "😀", "\ud83d", "К", "𝐀", "𐐀"];
     let seed = 7;
     const random = (n: number) => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -94,10 +94,15 @@ describe("full-text columns", () => {
       many(2_500, (w) => `get${w}Name`),
       `${many(3_000, (w) => w)} é`,
     );
-    for (const text of texts) {
-      const got = ftsColumns({ event_type: "user_message", text, tool_name: null, provider: "pi", status: null });
-      const bounded = boundedText({ event_type: "user_message", text });
+    const check = (event_type: "user_message" | "tool_result", text: string) => {
+      const got = ftsColumns({ event_type, text, tool_name: null, provider: "pi", status: null });
+      const bounded = boundedText({ event_type, text });
       expect([got.idents, got.stems]).toEqual([plainIdentifierParts(bounded), plainStems(bounded)]);
-    }
+    };
+    for (const text of texts) check("user_message", text);
+    // Tool output keeps its first 2,500 and last 1,500 characters: words, names and pairs cut at either edge.
+    const filler = (n: number) => "ab ".repeat(n).slice(0, n);
+    for (const t of texts.slice(0, 3_000))
+      check("tool_result", filler(2_490 + random(20)) + t + filler(random(40)) + t + filler(1_470 + random(30)));
   });
 });
