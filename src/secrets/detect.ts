@@ -3,8 +3,8 @@
  * says what kind of secret stands where and gives a fingerprint of it (the first 12 hex digits of its SHA-256),
  * never the value itself, so two mentions of one key can be matched without either being shown.
  */
-import { POSITION_MARKERS, positionHits } from "./positions.ts";
-import { RULE_MARKERS, ruleKind, runRules } from "./rules.ts";
+import { holdsPositionMarker, positionHits } from "./positions.ts";
+import { holdsRuleMarker, ruleKind, runRules } from "./rules.ts";
 
 export interface SecretFinding {
   kind: string;
@@ -68,16 +68,11 @@ function withoutMarkers(text: string, spans: Span[]): Span[] {
   return spans.filter((s) => !markers.some(([a, b]) => s.at < b && a < s.end));
 }
 
-function hasMarker(re: RegExp, text: string): boolean {
-  re.lastIndex = 0;
-  return re.test(text);
-}
-
 /** The secrets in `text`, in order of position; none overlap. Most text is ruled out by two cheap tests. */
 export function findSecrets(text: string): SecretFinding[] {
   if (text.length < 8) return [];
-  const rules = hasMarker(RULE_MARKERS, text) ? ruleSpans(text) : [];
-  const positions = hasMarker(POSITION_MARKERS, text) ? positionHits(text) : [];
+  const rules = holdsRuleMarker(text) ? ruleSpans(text) : [];
+  const positions = holdsPositionMarker(text) ? positionHits(text) : [];
   if (rules.length === 0 && positions.length === 0) return [];
   return withoutMarkers(text, merge(rules, positions)).map((s) => ({
     kind: s.kind,

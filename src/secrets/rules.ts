@@ -51,6 +51,19 @@ const DROPPED_MESSAGES = new Set(["AWSAccountID"]);
 export const RULE_MARKERS =
   /(?<![A-Za-z])sk-|[sr]k_(?:live|test)|gh[pousr]_|github_pat|xox[bpaor]|xapp|hooks\.slack|:\/\/[^\s/@:]{1,256}:[^\s/@]{1,256}@|PRIVATE KEY|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|(?:SECRET|[Ss]ecret)_?(?:ACCESS|[Aa]ccess)_?(?:KEY|[Kk]ey)|SG\.|npm_|_authToken|glpat-|gl(?:c|sa)_|hv[sbr]\.|dckr_pat|shp(?:pa|ca|at|ss)_|ntn_|cf(?:k|ut|at)_|ops_|gsk_|hf_|lin_api|vc[pkira]_|dapi|fig[dur]_|tskey/g;
 
+/**
+ * Whether a text holds one of `RULE_MARKERS`, the same answer sought faster: each marker from a character that
+ * is rare in prose and code (`_`, `-`, `.`, `:`, a capital, `x`, `p`, `k`), the rest of it checked around that
+ * character, so the engine skips ahead to those characters instead of trying some forty markers at each one
+ * (most text has none: a third of the time). `test/secrets/markers.test.ts` holds the two to the same answers.
+ */
+const RULE_MARKER_TEST =
+  /_(?:(?<=[sr]k_)(?:live|test)|(?<=gh[pousr]_)|(?<=github_)pat|(?<=npm_)|authToken|(?<=gl(?:c|sa)_)|(?<=dckr_)pat|(?<=shp(?:pa|ca|at|ss)_)|(?<=ntn_)|(?<=cf(?:k|ut|at)_)|(?<=ops_)|(?<=gsk_)|(?<=hf_)|(?<=lin_)api|(?<=vc[pkira]_)|(?<=fig[dur]_))|-(?:(?<=(?<![A-Za-z])sk-)|(?<=glpat-))|\.(?:(?<=hooks\.)slack|(?<=SG\.)|(?<=hv[sbr]\.))|:\/\/[^\s/@:]{1,256}:[^\s/@]{1,256}@|A(?:3T|KIA|GPA|IDA|ROA|IPA|NPA|NVA|SIA)|PRIVATE KEY|x(?:ox[bpaor]|app)|p(?<=dap)i|k(?<=tsk)ey|(?:KEY|[Kk]ey)(?<=(?:SECRET|[Ss]ecret)_?(?:ACCESS|[Aa]ccess)_?(?:KEY|[Kk]ey))/;
+
+export function holdsRuleMarker(text: string): boolean {
+  return RULE_MARKER_TEST.test(text);
+}
+
 /** The value a message quotes: the first string property the rule passed its translator. */
 function quoted(props: Record<string, unknown> | undefined): string {
   for (const v of Object.values(props ?? {})) if (typeof v === "string") return v;

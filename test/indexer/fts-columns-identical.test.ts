@@ -77,8 +77,8 @@ describe("full-text columns", () => {
     const wide = ["é", "İ", "Σ", "ς", "ﬃ", "٣", "😀", "\ud83d", "К", "𝐀", "𐐀"];
     let seed = 7;
     const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return Math.floor((seed / 0x80000000) * n);
     };
     const texts: string[] = [];
     for (let i = 0; i < 20_000; i++) {
