@@ -160,6 +160,7 @@ await rolldown({
     "parse-worker": join(root, "src", "indexer", "parse-worker.ts"),
     "search-worker": join(root, "src", "tui", "search-worker.ts"),
     "pg-worker": join(root, "src", "store", "pg-worker.ts"),
+    "embed-worker": join(root, "src", "embedders", "embed-worker.ts"),
   },
   platform: "node",
   tsconfig: join(root, "tsconfig.build.json"),

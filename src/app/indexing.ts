@@ -136,9 +136,10 @@ export async function updateVectors(
   deps: IndexDeps,
   opts: { budgetMs?: number; onProgress?: ((p: VectorProgress) => void) | undefined; signal?: AbortSignal | undefined },
 ): Promise<VectorOutcome> {
+  let embedder: Embedder | null = null;
   try {
     const store = deps.store();
-    const { embedder } = configuredEmbedder(store, deps.env, deps.cwd);
+    embedder = configuredEmbedder(store, deps.env, deps.cwd, { threads: true }).embedder;
     if (upToDate(store, embedder) && !opts.signal?.aborted) {
       const id = embedder?.id ?? null;
       return {
@@ -154,6 +155,8 @@ export async function updateVectors(
     return { ok: true, result };
   } catch (error) {
     return { ok: false, error: errorMessage(error) };
+  } finally {
+    await embedder?.close?.();
   }
 }
 
@@ -196,7 +199,7 @@ export async function runEmbed(deps: IndexDeps, req: EmbedRequest) {
   try {
     const store = deps.store();
     if (req.config) store.putSetting(EMBEDDER_SETTING, JSON.stringify(req.config));
-    const { config, embedder } = configuredEmbedder(store, deps.env, deps.cwd);
+    const { config, embedder } = configuredEmbedder(store, deps.env, deps.cwd, { threads: true });
     try {
       const result = await refreshVectors(store, embedder, {
         ...(req.signal ? { signal: req.signal } : {}),
@@ -206,6 +209,8 @@ export async function runEmbed(deps: IndexDeps, req: EmbedRequest) {
     } catch (error) {
       if (error instanceof EmbedderError) throw new CairnError("failure", `embedding failed: ${error.message}`);
       throw error;
+    } finally {
+      await embedder?.close?.();
     }
   } finally {
     lock.release();

@@ -4,6 +4,7 @@
  */
 import { createOpenAiEmbedder } from "./openai.ts";
 import { createStaticEmbedder } from "./static.ts";
+import { createThreadedStaticEmbedder } from "./static-threaded.ts";
 import { createTransformersEmbedder } from "./transformers.ts";
 import { DEFAULT_EMBEDDER, type Embedder, type EmbedderConfig, EmbedderError } from "./types.ts";
 
@@ -44,17 +45,23 @@ export function describeEmbedder(config: EmbedderConfig): string {
   }
 }
 
+/** How an embedder will be used: `threads` for a run over many bundles (indexing), which may embed on a worker. */
+export interface EmbedderUse {
+  threads?: boolean;
+}
+
 /** The embedder for a setting, or null for `none`. `env` supplies the API key of remote endpoints. */
 export function createEmbedder(
   config: EmbedderConfig,
   env: Record<string, string | undefined> = {},
   cwd?: string,
+  use: EmbedderUse = {},
 ): Embedder | null {
   switch (config.kind) {
     case "none":
       return null;
     case "static":
-      return createStaticEmbedder();
+      return use.threads ? createThreadedStaticEmbedder() : createStaticEmbedder();
     case "openai":
       return createOpenAiEmbedder({
         url: config.url,
@@ -73,7 +80,8 @@ export function configuredEmbedder(
   store: { getSetting(key: string): string | null },
   env: Record<string, string | undefined> = {},
   cwd?: string,
+  use: EmbedderUse = {},
 ): { config: EmbedderConfig; embedder: Embedder | null } {
   const config = parseEmbedderConfig(store.getSetting(EMBEDDER_SETTING));
-  return { config, embedder: createEmbedder(config, env, cwd) };
+  return { config, embedder: createEmbedder(config, env, cwd, use) };
 }

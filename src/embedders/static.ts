@@ -73,8 +73,10 @@ export function staticFeatures(text: string, vectors: WordVectors): StaticFeatur
     let features = memo.get(token);
     if (features === undefined) {
       if (memo.size >= MEMO_TOKENS) memo.clear();
-      features = tokenFeatures(token, vectors);
-      memo.set(token, features);
+      // A token matched out of a text may share the text's memory: kept as it is, it would keep the whole text.
+      const own = ` ${token}`.slice(1);
+      features = tokenFeatures(own, vectors);
+      memo.set(own, features);
     }
     for (const f of features) {
       if (typeof f === "number") words.set(f, (words.get(f) ?? 0) + 1);
@@ -89,8 +91,12 @@ export function staticFeatures(text: string, vectors: WordVectors): StaticFeatur
  * direction every text shares (the table's `common` component, measured on software text) taken out, so that a
  * text made of everyday words is not close to everything.
  */
-export function meaningVector(words: ReadonlyMap<number, number>, vectors: WordVectors): Float32Array {
-  const meaning = new Float32Array(vectors.dims);
+export function meaningVector(
+  words: ReadonlyMap<number, number>,
+  vectors: WordVectors,
+  meaning: Float32Array = new Float32Array(vectors.dims),
+): Float32Array {
+  meaning.fill(0);
   for (const [rank, count] of words) {
     const weight = (rank + 1) / (rank + 1 + HALF_WEIGHT_RANK);
     vectors.addTo(rank, weight * (1 + Math.log(count)), meaning);
@@ -112,14 +118,30 @@ export function meaningVector(words: ReadonlyMap<number, number>, vectors: WordV
   return meaning;
 }
 
-export function staticVector(text: string, vectors: WordVectors): Float32Array {
-  return featureVector(staticFeatures(text, vectors), vectors);
+/** The length of the static embedder's vectors over a table. */
+export const staticDimension = (vectors: WordVectors): number => vectors.dims + HASH_DIMS;
+
+/** A text's vector, into `out` when given (a worker embedding thousands reuses one). */
+export function staticVector(text: string, vectors: WordVectors, out?: Float32Array): Float32Array {
+  return featureVector(staticFeatures(text, vectors), vectors, out);
 }
 
+/**
+ * The parts' working arrays, reused: each array a call allocated was memory outside the heap that the collector
+ * freed late (a worker embedding tens of thousands of texts grew by tens of megabytes).
+ */
+let scratch: { meaning: Float32Array; hashed: Float32Array } | null = null;
+
 /** A text's vector from its features: the meaning part and the hashed code part, weighted and joined. */
-export function featureVector({ words, code }: StaticFeatures, vectors: WordVectors): Float32Array {
-  const meaning = meaningVector(words, vectors);
-  const hashed = new Float32Array(HASH_DIMS);
+export function featureVector(
+  { words, code }: StaticFeatures,
+  vectors: WordVectors,
+  out: Float32Array = new Float32Array(vectors.dims + HASH_DIMS),
+): Float32Array {
+  if (scratch?.meaning.length !== vectors.dims)
+    scratch = { meaning: new Float32Array(vectors.dims), hashed: new Float32Array(HASH_DIMS) };
+  const meaning = meaningVector(words, vectors, scratch.meaning);
+  const hashed = scratch.hashed.fill(0);
   for (const [token, count] of code) {
     const h = fnv1a(token);
     hashed[h % HASH_DIMS]! += (h & 0x80000000 ? -1 : 1) * (1 + Math.log(count));
@@ -127,7 +149,6 @@ export function featureVector({ words, code }: StaticFeatures, vectors: WordVect
   // Each part (general English, software text) was averaged on its own: a word one part lacks does not dilute it.
   unitLength(meaning);
   unitLength(hashed);
-  const out = new Float32Array(vectors.dims + HASH_DIMS);
   for (let i = 0; i < vectors.dims; i++) out[i] = meaning[i]! * MEANING_WEIGHT;
   for (let i = 0; i < HASH_DIMS; i++) out[vectors.dims + i] = hashed[i]! * CODE_WEIGHT;
   return unitLength(out);
@@ -149,7 +170,7 @@ export function createStaticEmbedder(vectors?: WordVectors): Embedder {
   return {
     id: vectors ? `static:test-${vectors.size}x${vectors.dims}+hash${HASH_DIMS}` : STATIC_EMBEDDER_ID,
     get dimension() {
-      return load().dims + HASH_DIMS;
+      return staticDimension(load());
     },
     async embed(texts) {
       const t = load();

@@ -7,7 +7,7 @@
  */
 
 import { type Embedder, EmbedderError } from "../embedders/types.ts";
-import { BUNDLE_END_CHARS, type VectorUpkeep } from "../store/bundle-types.ts";
+import { BUNDLE_END_CHARS, type PendingBundle, type VectorUpkeep } from "../store/bundle-types.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 
 /** What keeping vectors current touches: the bundle queue, bundles, vectors, and events to bundle. */
@@ -48,15 +48,18 @@ export function buildQueuedBundles(store: VectorStore, onProgress?: (p: VectorPr
   let built = 0;
   const total = store.vectorState().queued;
   for (;;) {
-    const n = buildBundleBatch(store);
-    if (n === null) return built;
-    built += n;
+    const batch = buildBundleBatch(store);
+    if (batch === null) return built;
+    built += batch.built;
     onProgress?.({ phase: "bundle", done: Math.min(total, built), total });
   }
 }
 
-/** Builds the bundles of the next 2,000 queued events, in one transaction; null when none are queued. */
-function buildBundleBatch(store: VectorStore): number | null {
+/**
+ * Builds the bundles of the next 2,000 queued events, in one transaction: how many, and the last queued row id
+ * (every anchor up to it is bundled now); null when none are queued.
+ */
+function buildBundleBatch(store: VectorStore): { built: number; last: number } | null {
   const queued = store.bundleQueue(2_000);
   if (queued.length === 0) return null;
   const cache = new Map<string, ReturnType<VectorStore["getEventHead"]>>();
@@ -70,7 +73,7 @@ function buildBundleBatch(store: VectorStore): number | null {
     queued.map((q) => q.rowid),
     rows,
   );
-  return rows.length;
+  return { built: rows.length, last: queued[queued.length - 1]!.rowid };
 }
 
 /** A turn for the event loop (a Ctrl-C handler) between batches of synchronous work. */
@@ -99,45 +102,127 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
   });
 }
 
+/** Bundles handed to the embedder, and its answer (never rejected: a failure waits to be thrown in turn). */
+interface EmbedJob {
+  /** The bundle batch whose building handed these over. */
+  round: number;
+  pending: PendingBundle[];
+  answer: Promise<{ vectors: Float32Array[] } | { error: unknown } | "aborted">;
+}
+
 export async function refreshVectors(
   store: VectorStore,
   embedder: Embedder | null,
   opts: RefreshOptions = {},
 ): Promise<RefreshResult> {
   const signal = opts.signal;
-  let bundled = 0;
+  const now = opts.now ?? Date.now;
+  const batch = opts.batch ?? 256;
   const queued = store.vectorState().queued;
-  for (;;) {
-    if (signal?.aborted)
-      return { bundled, embedded: 0, pending: 0, reset: false, embedder: embedder?.id ?? null, interrupted: true };
-    const n = buildBundleBatch(store);
-    if (n === null) break;
-    bundled += n;
+  const started = now();
+  const overBudget = () => opts.budgetMs !== undefined && now() - started > opts.budgetMs;
+  let bundled = 0;
+  let embedded = 0;
+  let reset = false;
+  let interrupted = false;
+  const embed = (pending: PendingBundle[]): EmbedJob["answer"] =>
+    unlessAborted(
+      embedder!
+        .embed(
+          pending.map((p) => p.text),
+          "document",
+          signal,
+        )
+        .then(
+          (vectors) => ({ vectors }),
+          (error: unknown) => ({ error }),
+        ),
+      signal,
+    );
+  /** Stores an answer; false when the signal cut it short (a batch cut short is not stored). */
+  const keep = async (pending: PendingBundle[], answer: EmbedJob["answer"], dimension: number) => {
+    const got = await answer;
+    if (got === "aborted") return false;
+    if ("error" in got) throw got.error;
+    storeVectors(store, embedder!.id, pending, got.vectors, dimension);
+    embedder!.release?.(got.vectors);
+    embedded += pending.length;
+    return true;
+  };
+
+  // An embedder that knows its dimension is agreed on first, and then embeds each batch of bundles once it is
+  // built, while the next batch is built and the one before is stored (an embedder on another thread or a server
+  // works meanwhile). Bundles reach it in the order of their anchors, as the plain loop below takes them, so the
+  // stored vectors and chunks come out the same either way.
+  const known = embedder !== null && embedder.dimension !== null ? embedder.dimension : null;
+  let early = known !== null;
+  if (embedder !== null && known !== null && store.vectorInfo().embedder !== embedder.id) {
+    store.resetVectors(embedder.id, known);
+    reset = true;
+  }
+  const jobs: EmbedJob[] = [];
+  let cursor = 0;
+  for (let round = 0; ; round++) {
+    if (signal?.aborted) {
+      interrupted = true;
+      break;
+    }
+    const built = buildBundleBatch(store);
+    if (built === null) break;
+    bundled += built.built;
     opts.onProgress?.({ phase: "bundle", done: Math.min(queued, bundled), total: queued });
+    if (early && known !== null) {
+      for (;;) {
+        const next = store.pendingBundles(batch, cursor);
+        const mine = next.filter((p) => p.anchor_rowid <= built.last);
+        if (mine.length > 0) {
+          jobs.push({ round, pending: mine, answer: embed(mine) });
+          cursor = mine[mine.length - 1]!.anchor_rowid;
+        }
+        if (mine.length < next.length || next.length < batch) break;
+      }
+      cursor = Math.max(cursor, built.last);
+      while (jobs.length > 0 && jobs[0]!.round < round) {
+        const job = jobs.shift()!;
+        if (!(await keep(job.pending, job.answer, known))) {
+          interrupted = true;
+          break;
+        }
+      }
+      if (interrupted) break;
+      // Past the budget, what is built stays pending for the next call.
+      if (embedded > 0 && overBudget()) early = false;
+    }
     if (signal) await breathe();
   }
+  while (!interrupted && jobs.length > 0) {
+    const job = jobs.shift()!;
+    if (!(await keep(job.pending, job.answer, known!))) interrupted = true;
+  }
+  if (interrupted) {
+    const after = embedder === null ? null : store.vectorState();
+    const pending = after ? after.bundles - after.embedded : 0;
+    return { bundled, embedded, pending, reset, embedder: embedder?.id ?? null, interrupted };
+  }
+
   const state = store.vectorState();
   if (embedder === null) {
     if (state.embedder !== null) store.resetVectors(null, 1);
     return { bundled, embedded: 0, pending: 0, reset: state.embedder !== null, embedder: null, interrupted: false };
   }
-  let reset = false;
   if (state.embedder !== embedder.id) {
     const dimension = embedder.dimension ?? (await embedder.embed(["dimension probe"], "document"))[0]?.length;
     if (!dimension) throw new EmbedderError(`${embedder.id} returned an empty vector`);
     store.resetVectors(embedder.id, dimension);
     reset = true;
   }
-  const now = opts.now ?? Date.now;
-  const started = now();
-  const batch = opts.batch ?? 256;
+  // What is still pending: everything, for an embedder that tells its dimension only when it answers; bundles
+  // left by an earlier call (stopped, or past its budget) and those past this call's budget otherwise.
   const current = store.vectorState();
-  const total = current.bundles - current.embedded;
-  const dimension = current.dimension;
-  let embedded = 0;
+  const total = embedded + current.bundles - current.embedded;
+  const dimension = current.dimension!;
   // At least one batch per call, so a small budget still makes progress.
-  let interrupted = false;
-  for (;;) {
+  for (let first = embedded === 0; first || !overBudget(); first = false) {
     if (signal?.aborted) {
       interrupted = true;
       break;
@@ -145,32 +230,12 @@ export async function refreshVectors(
     const pending = store.pendingBundles(batch);
     if (pending.length === 0) break;
     // An embedder may compute in this thread (the static one) or wait on a server: either way Ctrl-C must not
-    // wait for the rest, so the batch races the signal, and a batch cut short is not stored.
-    const vectors = await unlessAborted(
-      embedder.embed(
-        pending.map((p) => p.text),
-        "document",
-        signal,
-      ),
-      signal,
-    );
-    if (vectors === "aborted") {
+    // wait for the rest, so the batch races the signal.
+    if (!(await keep(pending, embed(pending), dimension))) {
       interrupted = true;
       break;
     }
-    if (vectors.length !== pending.length || vectors.some((v) => v.length !== dimension))
-      throw new EmbedderError(`${embedder.id} returned vectors of another shape than ${dimension} dimensions`);
-    // A text with nothing the embedder knows comes back as zeros; stored, it would sit halfway to every query.
-    store.putVectors(
-      pending.map((p, i) => ({
-        anchor_rowid: p.anchor_rowid,
-        kind: p.kind,
-        vector: vectors[i]!.some((x) => x !== 0) ? vectors[i]! : null,
-      })),
-    );
-    embedded += pending.length;
     opts.onProgress?.({ phase: "embed", done: embedded, total });
-    if (opts.budgetMs !== undefined && now() - started > opts.budgetMs) break;
     if (signal) await breathe();
   }
   // Compaction counts every stored code, a read of the whole vector table: only worth it when this run changed
@@ -178,4 +243,24 @@ export async function refreshVectors(
   if (queued > 0 || embedded > 0) store.compactVectors();
   const after = store.vectorState();
   return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id, interrupted };
+}
+
+/** Checks an embedder's answer and stores it, marking its bundles embedded. */
+function storeVectors(
+  store: VectorStore,
+  id: string,
+  pending: readonly PendingBundle[],
+  vectors: readonly Float32Array[],
+  dimension: number,
+): void {
+  if (vectors.length !== pending.length || vectors.some((v) => v.length !== dimension))
+    throw new EmbedderError(`${id} returned vectors of another shape than ${dimension} dimensions`);
+  // A text with nothing the embedder knows comes back as zeros; stored, it would sit halfway to every query.
+  store.putVectors(
+    pending.map((p, i) => ({
+      anchor_rowid: p.anchor_rowid,
+      kind: p.kind,
+      vector: vectors[i]!.some((x) => x !== 0) ? vectors[i]! : null,
+    })),
+  );
 }

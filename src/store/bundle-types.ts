@@ -101,8 +101,8 @@ export interface VectorUpkeep extends BundleReads {
   bundleQueue(limit: number): QueuedAnchor[];
   /** Stores built bundles and clears their queue entries; `dropped` anchors no longer make a bundle. */
   putBundles(done: readonly number[], bundles: readonly BundleRow[]): void;
-  /** Bundles without a vector from the current embedder. */
-  pendingBundles(limit: number): PendingBundle[];
+  /** Bundles without a vector from the current embedder, in anchor order, after the anchor `after` when given. */
+  pendingBundles(limit: number, after?: number): PendingBundle[];
   /** Stores vectors and marks their bundles embedded; a null vector (nothing to embed) marks it without one. */
   putVectors(rows: ReadonlyArray<{ anchor_rowid: number; kind: BundleKind; vector: Float32Array | null }>): void;
   /** Rebuilds the vector index when deleted and re-embedded vectors left many dead slots; true when it did. */

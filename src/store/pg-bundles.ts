@@ -210,10 +210,10 @@ export function createPgBundles({ db, transaction, pgvector }: PgBundleDeps): Pg
         ]);
       });
     },
-    pendingBundles: (limit) =>
+    pendingBundles: (limit, after = 0) =>
       db.query<PendingBundle>(
-        "SELECT anchor_id AS anchor_rowid, kind, text FROM bundles WHERE NOT embedded ORDER BY anchor_id LIMIT $1",
-        [limit],
+        "SELECT anchor_id AS anchor_rowid, kind, text FROM bundles WHERE NOT embedded AND anchor_id > $2 ORDER BY anchor_id LIMIT $1",
+        [limit, after],
       ),
     putVectors(rows) {
       transaction(() => {

@@ -67,7 +67,9 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   const dropBundle = once(() => db.prepare("DELETE FROM bundles WHERE anchor_rowid = ?"));
   const pending = once(() =>
-    db.prepare("SELECT anchor_rowid, kind, text FROM bundles WHERE embedded = 0 ORDER BY anchor_rowid LIMIT ?"),
+    db.prepare(
+      "SELECT anchor_rowid, kind, text FROM bundles WHERE embedded = 0 AND anchor_rowid > ? ORDER BY anchor_rowid LIMIT ?",
+    ),
   );
   const markEmbedded = once(() => db.prepare("UPDATE bundles SET embedded = 1 WHERE anchor_rowid = ?"));
   const getState = once(() => db.prepare("SELECT embedder, dimension FROM vector_state WHERE id = 1"));
@@ -190,9 +192,11 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       db.transaction(() => {
         const built = new Set(bundles.map((b) => b.anchor_rowid));
         for (const b of bundles) {
-          if (bundleText().get(b.anchor_rowid) === b.text) continue;
+          const had = bundleText().get(b.anchor_rowid);
+          if (had === b.text) continue;
           putBundle().run(b);
-          dropCode().run(b.anchor_rowid);
+          // A code is only ever stored beside its bundle: a new bundle has none to drop.
+          if (had !== undefined) dropCode().run(b.anchor_rowid);
         }
         for (const rowid of done) {
           if (!built.has(rowid) && dropBundle().run(rowid).changes > 0) dropCode().run(rowid);
@@ -200,7 +204,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
         }
       })();
     },
-    pendingBundles: (limit) => pending().all(limit) as PendingBundle[],
+    pendingBundles: (limit, after = 0) => pending().all(after, limit) as PendingBundle[],
     putVectors(rows) {
       db.transaction(() => {
         const bits: Array<{ rowid: number; kind: number; bits: Buffer }> = [];

@@ -16,11 +16,30 @@ export interface VectorCode {
   bits: Buffer;
 }
 
+/** Codes of vectors encoded elsewhere (an embedder's worker thread), by the vector they were made from. */
+const encodedElsewhere = new WeakMap<Float32Array, VectorCode>();
+
+/**
+ * Records `code` as the encoding of `v`, made by `encodeVector` on another thread: the thread that stores the
+ * vector then takes it instead of encoding again. `v` must not change after.
+ */
+export function rememberCode(v: Float32Array, code: VectorCode): void {
+  encodedElsewhere.set(v, code);
+}
+
 export function encodeVector(v: Float32Array): VectorCode {
-  let max = 0;
-  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  const known = encodedElsewhere.get(v);
+  if (known) return known;
   const code = Buffer.alloc(v.length);
   const bits = Buffer.alloc(bitBytes(v.length));
+  encodeInto(v, code, bits);
+  return { code, bits };
+}
+
+/** Encodes `v` into zeroed arrays of its length and `bitBytes` of it (a worker fills one array for many vectors). */
+export function encodeInto(v: Float32Array, code: Uint8Array, bits: Uint8Array): void {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
   // Written through a typed view: Buffer's checked writeInt8 cost more than the rest of the encoding.
   const out = new Int8Array(code.buffer, code.byteOffset, v.length);
   for (let i = 0; i < v.length; i++) {
@@ -28,7 +47,6 @@ export function encodeVector(v: Float32Array): VectorCode {
     out[i] = max > 0 ? Math.round((x / max) * 127) : 0;
     if (x > 0) bits[i >> 3]! |= 1 << (i & 7);
   }
-  return { code, bits };
 }
 
 /** Sign bits are stored in whole 32-bit words so the scan can read them as a Uint32Array. */
