@@ -1,6 +1,6 @@
 /**
  * Bundles the built command into dist/bundle with Rolldown, after `tsc` has written dist/: one ES module per entry
- * (the CLI, the parse worker, the terminal UI's search worker, the PostgreSQL worker) and shared chunks beside them,
+ * (the CLI, the parse worker, the terminal UI's search worker, the PostgreSQL worker, the embedder's) and shared chunks beside them,
  * each module a command loads on demand (`await import()`) kept out of the entry so it stays lazy. An installed
  * `cairn` runs dist/bundle/cairn.js (bin/cairn.js); a search loads a handful of files instead of eighty
  * (docs/performance.md, "Cold starts, fourth round"). The library export and the pi extension stay on dist/.

@@ -79,6 +79,7 @@ export function createThreadedStaticEmbedder(after = THREAD_AFTER_TEXTS): Closab
     get dimension() {
       return local.dimension;
     },
+    concurrent: true,
     embed(texts, purpose, signal) {
       if (worker === null && embeddedHere + texts.length <= after) {
         embeddedHere += texts.length;

@@ -15,6 +15,8 @@ export interface Embedder {
    * embedder stops waiting when `signal` aborts.
    */
   embed(texts: readonly string[], purpose: EmbedPurpose, signal?: AbortSignal): Promise<Float32Array[]>;
+  /** Embeds off this thread (a worker): the caller may hand it the next batches before it stores the first. */
+  readonly concurrent?: boolean;
   /** Takes back an answer's vectors once the caller has stored them, to reuse their memory: they must not be read after. */
   release?(vectors: readonly Float32Array[]): void;
   /** Releases what a long run started (a worker thread); the embedder still works after. */

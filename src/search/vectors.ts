@@ -107,8 +107,11 @@ interface EmbedJob {
   /** The bundle batch whose building handed these over. */
   round: number;
   pending: PendingBundle[];
-  answer: Promise<{ vectors: Float32Array[] } | { error: unknown } | "aborted">;
+  answer: Promise<Answer>;
+  /** The answer once it came. */
+  came?: Answer;
 }
+type Answer = { vectors: Float32Array[] } | { error: unknown } | "aborted";
 
 export async function refreshVectors(
   store: VectorStore,
@@ -125,7 +128,7 @@ export async function refreshVectors(
   let embedded = 0;
   let reset = false;
   let interrupted = false;
-  const embed = (pending: PendingBundle[]): EmbedJob["answer"] =>
+  const embed = (pending: PendingBundle[]): Promise<Answer> =>
     unlessAborted(
       embedder!
         .embed(
@@ -140,7 +143,7 @@ export async function refreshVectors(
       signal,
     );
   /** Stores an answer; false when the signal cut it short (a batch cut short is not stored). */
-  const keep = async (pending: PendingBundle[], answer: EmbedJob["answer"], dimension: number) => {
+  const keep = async (pending: PendingBundle[], answer: Promise<Answer>, dimension: number) => {
     const got = await answer;
     if (got === "aborted") return false;
     if ("error" in got) throw got.error;
@@ -161,6 +164,17 @@ export async function refreshVectors(
     reset = true;
   }
   const jobs: EmbedJob[] = [];
+  /** Stores the answers handed over before `round`, in order; false when the signal cut one short. */
+  const keepBefore = async (round: number, dimension: number): Promise<boolean> => {
+    while (jobs.length > 0 && jobs[0]!.round < round) {
+      const job = jobs.shift()!;
+      if (!(await keep(job.pending, job.answer, dimension))) {
+        interrupted = true;
+        return false;
+      }
+    }
+    return true;
+  };
   let cursor = 0;
   for (let round = 0; ; round++) {
     if (signal?.aborted) {
@@ -176,20 +190,21 @@ export async function refreshVectors(
         const next = store.pendingBundles(batch, cursor);
         const mine = next.filter((p) => p.anchor_rowid <= built.last);
         if (mine.length > 0) {
-          jobs.push({ round, pending: mine, answer: embed(mine) });
+          const job: EmbedJob = { round, pending: mine, answer: embed(mine) };
+          void job.answer.then((came) => {
+            job.came = came;
+          });
+          jobs.push(job);
           cursor = mine[mine.length - 1]!.anchor_rowid;
+          // An embedder on this thread is waited for batch by batch, as the plain loop below does.
+          if (!embedder!.concurrent && !(await keepBefore(round + 1, known))) break;
         }
         if (mine.length < next.length || next.length < batch) break;
       }
-      cursor = Math.max(cursor, built.last);
-      while (jobs.length > 0 && jobs[0]!.round < round) {
-        const job = jobs.shift()!;
-        if (!(await keep(job.pending, job.answer, known))) {
-          interrupted = true;
-          break;
-        }
-      }
       if (interrupted) break;
+      cursor = Math.max(cursor, built.last);
+      // One that works elsewhere has this batch now: the one before is stored meanwhile.
+      if (!(await keepBefore(round, known))) break;
       // Past the budget, what is built stays pending for the next call.
       if (embedded > 0 && overBudget()) early = false;
     }
@@ -200,6 +215,13 @@ export async function refreshVectors(
     if (!(await keep(job.pending, job.answer, known!))) interrupted = true;
   }
   if (interrupted) {
+    // Answers that came before the signal are kept, in order, up to the first that did not.
+    for (const job of jobs) {
+      const came = job.came;
+      if (came === undefined || came === "aborted" || "error" in came) break;
+      await keep(job.pending, job.answer, known!);
+    }
+    jobs.length = 0;
     const after = embedder === null ? null : store.vectorState();
     const pending = after ? after.bundles - after.embedded : 0;
     return { bundled, embedded, pending, reset, embedder: embedder?.id ?? null, interrupted };
