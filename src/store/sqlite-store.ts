@@ -116,6 +116,8 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     close: () => {
       try {
         deferred.ensure();
+      } catch {
+        // Another writer held the lock too long: the indexes stay listed in settings for the next group to build.
       } finally {
         db.close();
       }
