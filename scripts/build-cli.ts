@@ -63,12 +63,35 @@ const bundledSources: RolldownPlugin = {
   },
 };
 
+/**
+ * better-sqlite3.cjs finds the installed package's folder and version where `require` would find them first (the
+ * package's own node_modules, then the folder it is installed in) by reading a path or two: `require.resolve` of its
+ * package.json took 1.4 ms of every command that opened the index, and the binding lookup resolved it again.
+ * Anywhere else, `require.resolve`. A module of the CommonJS bundle of its own (`cairn:better-sqlite3-package`),
+ * so the version check and the binding lookup share one answer.
+ */
+const SQLITE_PACKAGE = `var path = require("node:path"), fs = require("node:fs");
+var root = path.join(__dirname, "..", "..");
+var places = [path.join(root, "node_modules", "better-sqlite3")];
+if (path.basename(path.dirname(root)) === "node_modules") places.push(path.join(path.dirname(root), "better-sqlite3"));
+module.exports = (function () {
+  for (var dir of places) {
+    try {
+      return { dir: dir, version: JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).version };
+    } catch {}
+  }
+  var json = require.resolve("better-sqlite3/package.json");
+  return { dir: path.dirname(json), version: require(json).version };
+})();`;
+
 /** The package's binding lookup, bundled, still looks for the binary in the package's own folders. */
 const packageDirname: Plugin = {
   name: "better-sqlite3-dirname",
   setup(b) {
+    b.onResolve({ filter: /^cairn:better-sqlite3-package$/ }, (args) => ({ path: args.path, namespace: "cairn" }));
+    b.onLoad({ filter: /.*/, namespace: "cairn" }, () => ({ contents: SQLITE_PACKAGE, loader: "js" }));
     b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]binding\.js$/ }, (args) => ({
-      contents: `var __dirname = require("node:path").join(require("node:path").dirname(require.resolve("better-sqlite3/package.json")), "lib");\n${readFileSync(args.path, "utf8")}`,
+      contents: `var __dirname = require("node:path").join(require("cairn:better-sqlite3-package").dir, "lib");\n${readFileSync(args.path, "utf8")}`,
       loader: "js",
     }));
   },
@@ -135,7 +158,7 @@ const sqliteVersion = (
 rmSync(out, { recursive: true, force: true });
 await build({
   stdin: {
-    contents: `module.exports = require("better-sqlite3/package.json").version === ${JSON.stringify(sqliteVersion)}
+    contents: `module.exports = require("cairn:better-sqlite3-package").version === ${JSON.stringify(sqliteVersion)}
   ? require("./node_modules/better-sqlite3/lib/index.js")
   : require("better-sqlite3");`,
     resolveDir: root,
