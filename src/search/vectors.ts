@@ -7,8 +7,9 @@
  */
 
 import { type Embedder, EmbedderError } from "../embedders/types.ts";
-import { BUNDLE_END_CHARS, type PendingBundle, type VectorUpkeep } from "../store/bundle-types.ts";
+import { BUNDLE_END_CHARS, type PendingBundle, type QueuedAnchor, type VectorUpkeep } from "../store/bundle-types.ts";
 import type { ReadonlyStore } from "../store/types.ts";
+import type { SessionEvent } from "../topology/types.ts";
 
 /** What keeping vectors current touches: the bundle queue, bundles, vectors, and events to bundle. */
 export type VectorStore = VectorUpkeep & Pick<ReadonlyStore, "getEventHead">;
@@ -68,12 +69,46 @@ function buildBundleBatch(store: VectorStore): { built: number; last: number } |
     if (!cache.has(id)) cache.set(id, store.getEventHead(id, BUNDLE_END_CHARS));
     return cache.get(id);
   };
+  if (store.eventHeads) readAhead(store.eventHeads.bind(store), queued, cache);
   const rows = queued.flatMap(({ rowid, event }) => buildBundle(rowid, event, lookup) ?? []);
   store.putBundles(
     queued.map((q) => q.rowid),
     rows,
   );
   return { built: rows.length, last: queued[queued.length - 1]!.rowid };
+}
+
+/**
+ * Reads the events this batch's bundles hang off into `cache`, a level at a time: the parents of results and
+ * errors (and their parents, up to the call `buildBundle` looks for) and outcomes' replies. One read per level
+ * instead of one per event; an event not found is remembered as missing, as the one-by-one lookup would.
+ */
+function readAhead(
+  heads: NonNullable<VectorStore["eventHeads"]>,
+  queued: readonly QueuedAnchor[],
+  cache: Map<string, SessionEvent | undefined>,
+): void {
+  // Calls are looked for above results and errors; replies are read for themselves only.
+  let chain: string[] = [];
+  const replies: string[] = [];
+  for (const { event } of queued) {
+    if ((event.event_type === "tool_result" || event.event_type === "error") && event.parent_event_id)
+      chain.push(event.parent_event_id);
+    const reply = event.event_type === "outcome" ? event.meta["reply"] : undefined;
+    if (typeof reply === "string") replies.push(reply);
+  }
+  let wanted = [...chain, ...replies];
+  const above = new Set(chain);
+  for (let level = 0; level < 2 && wanted.length > 0; level++) {
+    const ids = [...new Set(wanted)].filter((id) => !cache.has(id));
+    for (const id of ids) cache.set(id, undefined);
+    chain = [];
+    for (const e of heads(ids, BUNDLE_END_CHARS)) {
+      cache.set(e.event_id, e);
+      if (above.has(e.event_id) && e.event_type !== "tool_call" && e.parent_event_id) chain.push(e.parent_event_id);
+    }
+    wanted = chain;
+  }
 }
 
 /** A turn for the event loop (a Ctrl-C handler) between batches of synchronous work. */
@@ -164,16 +199,36 @@ export async function refreshVectors(
     reset = true;
   }
   const jobs: EmbedJob[] = [];
-  /** Stores the answers handed over before `round`, in order; false when the signal cut one short. */
+  /**
+   * Stores the answers handed over before `round`, in order and in one transaction (each one rewrites the last
+   * chunk of sign bits); false when the signal cut one short (those before it are stored).
+   */
   const keepBefore = async (round: number, dimension: number): Promise<boolean> => {
+    const pending: PendingBundle[] = [];
+    const answers: Float32Array[][] = [];
+    let cut = false;
     while (jobs.length > 0 && jobs[0]!.round < round) {
       const job = jobs.shift()!;
-      if (!(await keep(job.pending, job.answer, dimension))) {
-        interrupted = true;
-        return false;
+      const got = await job.answer;
+      if (got === "aborted") {
+        cut = true;
+        break;
       }
+      if ("error" in got) throw got.error;
+      if (got.vectors.length !== job.pending.length)
+        throw new EmbedderError(
+          `${embedder!.id} returned ${got.vectors.length} vectors for ${job.pending.length} texts`,
+        );
+      pending.push(...job.pending);
+      answers.push(got.vectors);
     }
-    return true;
+    if (pending.length > 0) {
+      storeVectors(store, embedder!.id, pending, answers.flat(), dimension);
+      for (const a of answers) embedder!.release?.(a);
+      embedded += pending.length;
+    }
+    if (cut) interrupted = true;
+    return !cut;
   };
   let cursor = 0;
   for (let round = 0; ; round++) {

@@ -97,6 +97,11 @@ export interface BundleReads {
 /** Keeping the semantic layer current: building queued bundles and embedding them (`search/vectors.ts`). */
 export interface VectorUpkeep extends BundleReads {
   putSetting(key: string, value: string): void;
+  /**
+   * The heads (first `chars` characters of the text) of these events, those that exist, in one read: what
+   * `getEventHead` gives for each. Optional: without it the events are read one by one.
+   */
+  eventHeads?(ids: readonly string[], chars: number): SessionEvent[];
   /** Events queued (by triggers) since their bundle was last built, oldest first. */
   bundleQueue(limit: number): QueuedAnchor[];
   /** Stores built bundles and clears their queue entries; `dropped` anchors no longer make a bundle. */

@@ -57,6 +57,11 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       "DELETE FROM bundle_queue WHERE event_rowid NOT IN (SELECT rowid FROM session_events) AND event_rowid <= ?",
     ),
   );
+  const heads = once(() =>
+    db.prepare(
+      `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id IN (SELECT value FROM json_each(?))`,
+    ),
+  );
   const unqueue = once(() => db.prepare("DELETE FROM bundle_queue WHERE event_rowid = ?"));
   const bundleText = once(() => db.prepare("SELECT text FROM bundles WHERE anchor_rowid = ?").pluck());
   const putBundle = once(() =>
@@ -187,6 +192,12 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       // Queue entries whose event is gone (a trigger-free delete) would block the queue's head forever.
       if (rows.length < limit) orphans().run(Number.MAX_SAFE_INTEGER);
       return rows.map(({ queue_rowid, ...row }) => ({ rowid: queue_rowid, event: toEvent(row) as SessionEvent }));
+    },
+    eventHeads(ids, chars) {
+      if (ids.length === 0) return [];
+      return (heads().all(chars, JSON.stringify(ids)) as Array<Parameters<typeof toEvent>[0]>).map(
+        (row) => toEvent(row) as SessionEvent,
+      );
     },
     putBundles(done, bundles) {
       db.transaction(() => {
