@@ -5,7 +5,16 @@
  * tokens (`TS2304`, `snake_case` stay whole).
  */
 import type { SessionEvent } from "../topology/types.ts";
-import { startStems, stemsOf, takenStems, takeStem, wordClassBeyondAscii } from "./stems.ts";
+import {
+  AS_IS,
+  ASCII_CAPITALS,
+  startStems,
+  stemsOf,
+  takenStems,
+  takeStem,
+  WIDE,
+  wordClassBeyondAscii,
+} from "./stems.ts";
 
 /**
  * Tool output is mostly file contents and logs: what identifies it (the command's first lines, an error or a
@@ -167,7 +176,7 @@ function wordColumns(text: string, headEnd: number, tailStart: number): { idents
     const to = part === 0 ? headEnd : text.length;
     let wordStart = -1;
     let plain = true;
-    let lower = false;
+    let fold = AS_IS;
     let letters = 0;
     let hash = 0;
     let runStart = -1;
@@ -198,18 +207,19 @@ function wordColumns(text: string, headEnd: number, tailStart: number): { idents
         if (wordStart < 0) {
           wordStart = i;
           plain = true;
-          lower = false;
+          fold = AS_IS;
           letters = 0;
           hash = 0;
         }
         if (w === 2) plain = false;
         else {
           letters++;
-          if (c < 97 || c >= 128) lower = true;
+          if (c >= 128) fold = WIDE;
+          else if (c < 97 && fold === AS_IS) fold = ASCII_CAPITALS;
         }
         hash = (Math.imul(hash, 31) + (c | 32)) | 0;
       } else if (wordStart >= 0) {
-        if (plain && letters >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, lower);
+        if (plain && letters >= 3 && !stemsFull) stemsFull = takeStem(text, wordStart, i, hash, fold);
         wordStart = -1;
       }
       if (k !== 0) {
@@ -238,6 +248,16 @@ function wordColumns(text: string, headEnd: number, tailStart: number): { idents
           }
         }
       }
+      // The common case, lowercase letters inside both a word and an identifier's run, read without the above.
+      if (wordStart >= 0 && runStart >= 0)
+        while (i + 1 < to) {
+          const d = text.charCodeAt(i + 1);
+          if (d < 97 || d > 122) break;
+          i++;
+          letters++;
+          hash = (Math.imul(hash, 31) + d) | 0;
+          if (idStart < 0) idStart = i;
+        }
       i += width - 1;
     }
   }

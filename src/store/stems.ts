@@ -54,8 +54,19 @@ function sameAt(text: string, start: number, key: string): boolean {
   return true;
 }
 
+/** `sameAt` for a word of ASCII letters with capitals: a letter's code with bit 5 set is its lowercase. */
+function sameAtFolded(text: string, start: number, key: string): boolean {
+  for (let j = 0; j < key.length; j++) if ((text.charCodeAt(start + j) | 32) !== key.charCodeAt(j)) return false;
+  return true;
+}
+
+/** How a word stands in the text: lowercase, ASCII letters with capitals, or with letters beyond ASCII. */
+export const AS_IS = 0;
+export const ASCII_CAPITALS = 1;
+export const WIDE = 2;
+
 /** The number of the stem of the plain word at `text[start, end)`, whose characters hash to `hash`. */
-function knownStem(text: string, start: number, end: number, hash: number, lower: boolean): number {
+function knownStem(text: string, start: number, end: number, hash: number, fold: number): number {
   const len = end - start;
   let at = hash & MASK;
   let word: string | undefined;
@@ -63,8 +74,10 @@ function knownStem(text: string, start: number, end: number, hash: number, lower
     const key = words[at];
     if (key === undefined) break;
     if (key.length === len) {
-      if (!lower) {
+      if (fold === AS_IS) {
         if (sameAt(text, start, key)) return stemAt[at]!;
+      } else if (fold === ASCII_CAPITALS) {
+        if (sameAtFolded(text, start, key)) return stemAt[at]!;
       } else {
         word ??= text.slice(start, end).toLowerCase();
         if (key === word) return stemAt[at]!;
@@ -72,7 +85,7 @@ function knownStem(text: string, start: number, end: number, hash: number, lower
     }
     at = (at + 1) & MASK;
   }
-  word ??= lower ? text.slice(start, end).toLowerCase() : text.slice(start, end);
+  word ??= fold === AS_IS ? text.slice(start, end) : text.slice(start, end).toLowerCase();
   const n = stemNumber(stemmer(word));
   if (count >= KNOWN_MAX) {
     words = new Array(SLOTS).fill(undefined);
@@ -107,12 +120,12 @@ export function startStems(): void {
 }
 
 /**
- * Takes the stem of the plain word (letters only, three or more) at `text[start, end)`, lowercase unless
- * `lower`, whose characters hash to `hash` (`hash = Math.imul(hash, 31) + (code | 32) | 0` from 0, code by code).
+ * Takes the stem of the plain word (letters only, three or more) at `text[start, end)`, standing as `fold` says,
+ * whose characters hash to `hash` (`hash = Math.imul(hash, 31) + (code | 32) | 0` from 0, code by code).
  * True when the text has all the stems it keeps.
  */
-export function takeStem(text: string, start: number, end: number, hash: number, lower: boolean): boolean {
-  const s = knownStem(text, start, end, hash, lower);
+export function takeStem(text: string, start: number, end: number, hash: number, fold: number): boolean {
+  const s = knownStem(text, start, end, hash, fold);
   if (takenIn[s] !== mark) {
     takenIn[s] = mark;
     taken.push(stemList[s]!);
@@ -219,7 +232,7 @@ function scanStems(text: string, asIs: boolean): string | null {
       }
       if (k === 0) break;
     }
-    if (plain && letters >= 3 && takeStem(text, start, i, hash, upper && asIs)) break;
+    if (plain && letters >= 3 && takeStem(text, start, i, hash, upper && asIs ? ASCII_CAPITALS : AS_IS)) break;
   }
   return takenStems();
 }
