@@ -62,7 +62,15 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id IN (SELECT value FROM json_each(?))`,
     ),
   );
-  const unqueue = once(() => db.prepare("DELETE FROM bundle_queue WHERE event_rowid = ?"));
+  const dropCodes = once(() =>
+    db.prepare("DELETE FROM vector_codes WHERE anchor_rowid IN (SELECT value FROM json_each(?))"),
+  );
+  const dropBundles = once(() =>
+    db.prepare("DELETE FROM bundles WHERE anchor_rowid IN (SELECT value FROM json_each(?))"),
+  );
+  const unqueueAll = once(() =>
+    db.prepare("DELETE FROM bundle_queue WHERE event_rowid IN (SELECT value FROM json_each(?))"),
+  );
   const bundleText = once(() => db.prepare("SELECT text FROM bundles WHERE anchor_rowid = ?").pluck());
   const putBundle = once(() =>
     db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded)
@@ -70,7 +78,6 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     ON CONFLICT(anchor_rowid) DO UPDATE SET event_id = excluded.event_id, session_id = excluded.session_id,
       kind = excluded.kind, text = excluded.text, embedded = 0`),
   );
-  const dropBundle = once(() => db.prepare("DELETE FROM bundles WHERE anchor_rowid = ?"));
   const pending = once(() =>
     db.prepare(
       "SELECT anchor_rowid, kind, text FROM bundles WHERE embedded = 0 AND anchor_rowid > ? ORDER BY anchor_rowid LIMIT ?",
@@ -209,10 +216,12 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
           // A code is only ever stored beside its bundle: a new bundle has none to drop.
           if (had !== undefined) dropCode().run(b.anchor_rowid);
         }
-        for (const rowid of done) {
-          if (!built.has(rowid) && dropBundle().run(rowid).changes > 0) dropCode().run(rowid);
-          unqueue().run(rowid);
-        }
+        // Anchors that no longer make a bundle lose it and its code (a code only ever sits beside its bundle), and
+        // every anchor leaves the queue: a statement each for the whole batch, where one per anchor cost more.
+        const gone = JSON.stringify(done.filter((rowid) => !built.has(rowid)));
+        dropCodes().run(gone);
+        dropBundles().run(gone);
+        unqueueAll().run(JSON.stringify(done));
       })();
     },
     pendingBundles: (limit, after = 0) => pending().all(after, limit) as PendingBundle[],
