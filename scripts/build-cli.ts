@@ -109,43 +109,53 @@ const external = (id: string): boolean => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(
  * Chunks by what a command loads together. Each bundle file costs a new process its resolution, read and link (the
  * Node loader's resolve alone is about 0.2 ms an import), and automatic chunking makes one per set of dynamic
  * imports that share a module: a no-change index loaded 26 files, most under 2 KB (docs/performance.md, seventh
- * round). Four groups, by priority: what the CLI's entry itself imports (errors, io, the version), so that `--help`
+ * round). Five groups, by priority: what the CLI's entry itself imports (errors, io, the version), so that `--help`
  * loads one chunk beside the entry; what the parse worker shares with the index's writes and its scan (the batch
- * preparation, its stems and secrets, the agents' folders), so that the worker does not load the store; the index
- * opened (the SQLite store), shared by every command that reads or writes it; and `cairn index`'s own path to the
- * end of a run that finds nothing to do (its command, the lock, the scan, the embedder configuration). A module no
- * group names is chunked automatically. The groups only merge files, they never decide what loads, but a group's
- * chunk loads whole for any of its modules, and a group also takes what its modules import (Rolldown's default).
+ * preparation, its stems and secrets, the agents' folders), so that the worker does not load the store; `cairn
+ * index` up to the end of a run that finds nothing to do (its command, the scan, the lock, the read-only look at the
+ * stamps with the schema's migrations, the static embedder's id), so that such a run loads neither the store nor
+ * the indexer (app/index-app.ts `unchangedIndex`); the index opened (the SQLite store, and the CLI's write open),
+ * shared by every command that reads or writes it; and the rest of an index run's own path (vectors, embedders).
+ * A module no group names is chunked automatically. The groups only merge files, they never decide what loads, but
+ * a group's chunk loads whole for any of its modules, and a group also takes what its modules import (Rolldown's
+ * default).
  */
 const S = "[\\\\/]";
 const CHUNK_GROUPS = [
   {
     name: "cli",
-    priority: 4,
+    priority: 5,
     test: new RegExp(`${S}src${S}(?:cli${S}(?:io|exit)|app${S}version|store${S}pg-url|common${S}errors)\\.ts$`),
   },
   {
     name: "prepare",
-    priority: 3,
+    priority: 4,
     test: new RegExp(
       `${S}src${S}(?:store${S}(?:prepare-batch|stems|fts-text)|secrets${S}(?:detect|entropy|positions|rules)|` +
         `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots)|topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
     ),
   },
   {
+    name: "unchanged",
+    priority: 3,
+    test: new RegExp(
+      `${S}src${S}(?:cli${S}(?:commands${S}index-command|index-run|progress|vectors|args|roots)|` +
+        `app${S}index-app|indexer${S}(?:plan|scan|lock|db-path)|store${S}(?:sqlite-stamps|schema)|` +
+        `topology${S}version|embedders${S}(?:static|word-vectors|types))\\.ts$`,
+    ),
+  },
+  {
     name: "store",
     priority: 2,
     test: new RegExp(
-      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|indexer${S}db-path|` +
-        `secrets${S}redact)\\.ts$`,
+      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|cli${S}index-app|secrets${S}redact)\\.ts$`,
     ),
   },
   {
     name: "index",
     priority: 1,
     test: new RegExp(
-      `${S}src${S}(?:cli${S}(?:commands${S}index-command|index-app|index-run|progress|vectors|args|roots)|` +
-        `app${S}(?:index-app|indexing)|indexer${S}(?:plan|scan|lock|index-lazily)|` +
+      `${S}src${S}(?:app${S}indexing|indexer${S}index-lazily|` +
         `embedders${S}(?!shipped-ranks)[\\w-]+|search${S}(?:vectors|bundles))\\.ts$`,
     ),
   },

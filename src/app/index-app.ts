@@ -1,16 +1,25 @@
 /**
  * The writing side of the app that goes through the indexer: indexing, watching, embedding, pruning. `createCairn`
- * spreads these methods into its write mode; `createIndexApp` is the same methods with only the open and the problem
+ * spreads these methods into its write mode; `indexAppOf` is the same methods with only the open and the problem
  * list beside them, for `cairn index`, which then loads neither search, timeline, secrets nor resume code (each
- * module of the bundle costs a new process about 0.4 ms: docs/performance.md, fifth round).
+ * module of the bundle costs a new process about 0.4 ms: docs/performance.md, fifth round). Before any of that,
+ * `unchangedIndex` answers a run that finds nothing to do without loading the store or opening it for writing.
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { STATIC_EMBEDDER_ID } from "../embedders/static.ts";
 import type { EmbedderConfig } from "../embedders/types.ts";
-import type { IndexResult } from "../indexer/indexer.ts";
+import { resolveDbPath } from "../indexer/db-path.ts";
+import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
+import { lockPathFor } from "../indexer/lock.ts";
+import { idleGone, planRun } from "../indexer/plan.ts";
 import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
+import type { RefreshResult } from "../search/vectors.ts";
+import { isPgUrl } from "../store/pg-url.ts";
+import { readIndexStamps } from "../store/sqlite-stamps.ts";
 import type { Problem } from "../topology/types.ts";
-import { type AppCore, type CairnOptions, openCore } from "./core.ts";
+import type { AppCore } from "./core.ts";
 import type {
   EmbedRequest,
   GoneFile,
@@ -20,6 +29,11 @@ import type {
   VectorOutcome,
   WatchRequest,
 } from "./indexing.ts";
+
+/** The agents' own transcript folders, honouring their environment overrides. */
+export function agentRoots(env: Record<string, string | undefined>): TranscriptRoot[] {
+  return defaultRoots(env, env["HOME"] || homedir());
+}
 
 export interface PruneAnswer {
   dry_run: boolean;
@@ -48,7 +62,7 @@ export function indexMethods(core: AppCore): IndexMethods {
   const indexing = () => import("./indexing.ts");
   const { deps, env, cwd } = core;
   const methods: IndexMethods = {
-    defaultRoots: () => defaultRoots(env, env["HOME"] || homedir()),
+    defaultRoots: () => agentRoots(env),
     async index(req = {}) {
       const { checkRoots, runIndex } = await indexing();
       const roots = core.absolute(req.roots ?? methods.defaultRoots());
@@ -83,8 +97,8 @@ export interface IndexApp extends IndexMethods {
   close(): void;
 }
 
-export function createIndexApp(opts: CairnOptions = {}): IndexApp {
-  const core = openCore({ ...opts, mode: "write" });
+/** The app over a core opened for writing (`openCore({ ...opts, mode: "write" })`). */
+export function indexAppOf(core: AppCore): IndexApp {
   return {
     mode: "write",
     dbPath: core.dbPath,
@@ -93,4 +107,76 @@ export function createIndexApp(opts: CairnOptions = {}): IndexApp {
     close: () => core.opener.close(),
     ...indexMethods(core),
   };
+}
+
+/** A run that found nothing to do, as the full path reports it. */
+export interface UnchangedAnswer {
+  dbPath: string;
+  indexed: IndexResult;
+  vectors: { ok: true; result: RefreshResult };
+  /** The first problem lines (`IndexApp.problems`), when asked for. */
+  problems: Problem[];
+}
+
+/**
+ * What `cairn index` answers when nothing changed, read without loading the store (sqlite-stamps.ts): every
+ * transcript unchanged and present, none newly missing or back, the schema current, nothing queued to bundle or
+ * embed, the vectors the configured embedder's. Null whenever any of that does not hold, or another writer holds
+ * the lock, or the index is a team one or not there yet: then the full path runs and finds what to do (falling
+ * through is always correct, only slower). The read is one read transaction: a writer that starts after the lock
+ * was seen free finds this run done before it.
+ */
+export function unchangedIndex(req: {
+  db: string | undefined;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Absolute paths (named roots, already checked to exist) or the agents' folders. */
+  roots: ReadonlyArray<string | TranscriptRoot>;
+  problems?: number;
+  onProgress?: (p: IndexProgress) => void;
+}): UnchangedAnswer | null {
+  const { env } = req;
+  // As `openCore` resolves it: a relative --db against the working directory.
+  const flag = req.db === undefined || isPgUrl(req.db) ? req.db : resolve(req.cwd, req.db);
+  const dbPath = resolveDbPath(flag, env, env["HOME"] || homedir());
+  if (dbPath === ":memory:" || isPgUrl(dbPath) || !existsSync(dbPath)) return null;
+  if (req.roots.some((r) => typeof r === "string" && !existsSync(r))) return null;
+  const vectorsFor = (setting: string | null): { id: string | null } | null => {
+    if (setting === null) return { id: STATIC_EMBEDDER_ID };
+    const kind = (JSON.parse(setting) as { kind?: unknown } | null)?.kind;
+    return kind === "static" ? { id: STATIC_EMBEDDER_ID } : kind === "none" ? { id: null } : null;
+  };
+  try {
+    if (existsSync(lockPathFor(dbPath))) return null;
+    const started = Date.now();
+    const got = readIndexStamps(dbPath, req.problems ?? 0);
+    if (got === null) return null;
+    const plan = planRun({ fileStamps: () => got.stamps }, req.roots);
+    const gone = idleGone(plan);
+    if (gone === null || got.queued) return null;
+    const embedder = vectorsFor(got.embedderSetting);
+    if (embedder === null || got.vectorEmbedder !== embedder.id || (embedder.id !== null && got.pending)) return null;
+    const n = plan.files.length;
+    for (let i = 0; i < n; i++) req.onProgress?.({ filesDone: i + 1, filesTotal: n, bytesDone: 0, bytesTotal: 0 });
+    const indexed: IndexResult = {
+      files: n,
+      changed: 0,
+      unchanged: n,
+      rewritten: 0,
+      bytes: 0,
+      events: 0,
+      problems: 0,
+      sessions: got.sessions,
+      gone,
+      moved: 0,
+      filesDone: n,
+      interrupted: false,
+      ms: Date.now() - started,
+      errors: [],
+    };
+    const result = { bundled: 0, embedded: 0, pending: 0, reset: false, embedder: embedder.id, interrupted: false };
+    return { dbPath, indexed, vectors: { ok: true, result }, problems: got.problems };
+  } catch {
+    return null;
+  }
 }

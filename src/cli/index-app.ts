@@ -2,8 +2,8 @@
  * The app as `cairn index` opens it: the indexing methods without the read side (search, timeline, secrets, resume),
  * whose modules a run that finds nothing to do would only load (docs/performance.md, fifth round).
  */
-import type { CairnOptions } from "../app/core.ts";
-import { createIndexApp, type IndexApp } from "../app/index-app.ts";
+import { type CairnOptions, openCore } from "../app/core.ts";
+import { type IndexApp, indexAppOf } from "../app/index-app.ts";
 import type { CliIo } from "./io.ts";
 
 /** `--db` (relative to the working directory), notices on stderr. */
@@ -17,5 +17,5 @@ export function cliOptions(io: CliIo, db: string | undefined): CairnOptions {
 }
 
 export function writeIndexApp(io: CliIo, db: string | undefined): IndexApp {
-  return createIndexApp(cliOptions(io, db));
+  return indexAppOf(openCore({ ...cliOptions(io, db), mode: "write" }));
 }

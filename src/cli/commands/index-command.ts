@@ -1,6 +1,6 @@
+import { agentRoots, type UnchangedAnswer, unchangedIndex } from "../../app/index-app.ts";
 import type { IndexResult } from "../../app/indexing.ts";
 import { parseFlags } from "../args.ts";
-import { writeIndexApp } from "../index-app.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
@@ -35,9 +35,24 @@ export const indexCommand: Command = {
       true,
     );
     const given = [...(values.root ?? []), ...positionals];
+    const roots = given.length > 0 ? explicitRoots(given, io.cwd) : agentRoots(io.env);
+    if (!values.watch && !io.signal?.aborted) {
+      // Nothing changed (most runs): answered from a read-only look at the index, without loading the store.
+      const progress = createProgress(io, values.json === true);
+      const same = unchangedIndex({
+        db: values.db,
+        env: io.env,
+        cwd: io.cwd,
+        roots,
+        problems: values.json ? PROBLEM_LINES : 0,
+        onProgress: (p) => progress.update(p),
+      });
+      progress.done();
+      if (same) return printUnchanged(io, same, values.json === true);
+    }
+    const { writeIndexApp } = await import("../index-app.ts");
     const app = writeIndexApp(io, values.db);
     const dbPath = app.dbPath;
-    const roots = given.length > 0 ? explicitRoots(given, io.cwd) : app.defaultRoots();
     const onWait = (pid: number) => {
       if (!values.json) io.stderr.write(`cairn index: waiting for pid ${pid}, which is indexing ${dbPath}…\n`);
     };
@@ -75,7 +90,7 @@ export const indexCommand: Command = {
         writeJson(io, {
           ...summaryJson(result, dbPath),
           vectors: vectors === null ? null : vectors.ok ? vectors.result : { error: vectors.error },
-          problem_lines: app.problems(200),
+          problem_lines: app.problems(PROBLEM_LINES),
         });
       }
       if (run.interrupted) {
@@ -100,6 +115,21 @@ export const indexCommand: Command = {
     }
   },
 };
+
+/** Problem lines listed by `--json`. */
+const PROBLEM_LINES = 200;
+
+/** What the full path prints for a run that found nothing to do (nothing embedded, no problems, no errors). */
+function printUnchanged(io: CliIo, same: UnchangedAnswer, json: boolean): number {
+  if (json)
+    writeJson(io, {
+      ...summaryJson(same.indexed, same.dbPath),
+      vectors: same.vectors.result,
+      problem_lines: same.problems,
+    });
+  else io.stdout.write(`${summaryLine(same.indexed)}\n`);
+  return 0;
+}
 
 export function summaryLine(r: IndexResult): string {
   const mb = r.bytes / 1048576;
