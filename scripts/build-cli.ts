@@ -124,25 +124,32 @@ const S = "[\\\\/]";
 const CHUNK_GROUPS = [
   {
     name: "cli",
+    priority: 6,
+    test: new RegExp(
+      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg-url|common${S}errors|` +
+        `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots))\\.ts$`,
+    ),
+  },
+  {
+    name: "shared",
     priority: 5,
-    test: new RegExp(`${S}src${S}(?:cli${S}(?:io|exit)|app${S}version|store${S}pg-url|common${S}errors)\\.ts$`),
+    test: new RegExp(
+      `${S}src${S}(?:app${S}index-app|store${S}(?:schema|sqlite-stamps)|topology${S}version|` +
+        `indexer${S}(?:db-path|plan|scan|lock)|embedders${S}(?:static|word-vectors|types))\\.ts$`,
+    ),
   },
   {
     name: "prepare",
     priority: 4,
     test: new RegExp(
       `${S}src${S}(?:store${S}(?:prepare-batch|stems|fts-text)|secrets${S}(?:detect|entropy|positions|rules)|` +
-        `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots)|topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
+        `topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
     ),
   },
   {
     name: "unchanged",
     priority: 3,
-    test: new RegExp(
-      `${S}src${S}(?:cli${S}(?:commands${S}index-command|index-run|progress|vectors|args|roots)|` +
-        `app${S}index-app|indexer${S}(?:plan|scan|lock|db-path)|store${S}(?:sqlite-stamps|schema)|` +
-        `topology${S}version|embedders${S}(?:static|word-vectors|types))\\.ts$`,
-    ),
+    test: new RegExp(`${S}src${S}cli${S}(?:commands${S}index-command|index-run|progress|vectors|roots)\\.ts$`),
   },
   {
     name: "store",
