@@ -109,13 +109,15 @@ const external = (id: string): boolean => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(
  * Chunks by what a command loads together. Each bundle file costs a new process its resolution, read and link (the
  * Node loader's resolve alone is about 0.2 ms an import), and automatic chunking makes one per set of dynamic
  * imports that share a module: a no-change index loaded 26 files, most under 2 KB (docs/performance.md, seventh
- * round). Five groups, by priority: what the CLI's entry itself imports (errors, io, the version), so that `--help`
- * loads one chunk beside the entry; what the parse worker shares with the index's writes and its scan (the batch
- * preparation, its stems and secrets, the agents' folders), so that the worker does not load the store; `cairn
- * index` up to the end of a run that finds nothing to do (its command, the scan, the lock, the read-only look at the
- * stamps with the schema's migrations, the static embedder's id), so that such a run loads neither the store nor
- * the indexer (app/index-app.ts `unchangedIndex`); the index opened (the SQLite store, and the CLI's write open),
- * shared by every command that reads or writes it; and the rest of an index run's own path (vectors, embedders).
+ * round). Six groups, by priority: what the CLI's entry itself imports and every command uses (errors, io, flags,
+ * the version, the agents' folders), so that `--help` loads one chunk beside the entry; what a run that finds
+ * nothing to do shares with every command that opens the index (`app/index-app.ts`, which `createCairn` imports, with
+ * `unchangedIndex`'s scan, lock, stamps' reader, the schema's migrations and the static embedder's id), so that such
+ * a run loads neither the store nor the indexer and a search loads it in place of the index group it loaded before;
+ * what the parse worker shares with the index's writes (the batch preparation, its stems and secrets), so that the
+ * worker does not load the store; the index command itself (its progress lines); the index opened (the SQLite
+ * store, and the CLI's write open), shared by every command that reads or writes it; and the rest of an index
+ * run's own path (vectors, embedders, the indexer's lazy start).
  * A module no group names is chunked automatically. The groups only merge files, they never decide what loads, but
  * a group's chunk loads whole for any of its modules, and a group also takes what its modules import (Rolldown's
  * default).
@@ -155,7 +157,8 @@ const CHUNK_GROUPS = [
     name: "store",
     priority: 2,
     test: new RegExp(
-      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|cli${S}index-app|secrets${S}redact)\\.ts$`,
+      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|cli${S}index-app|` +
+        `secrets${S}redact)\\.ts$`,
     ),
   },
   {

@@ -5,7 +5,7 @@
  * module of the bundle costs a new process about 0.4 ms: docs/performance.md, fifth round). Before any of that,
  * `unchangedIndex` answers a run that finds nothing to do without loading the store or opening it for writing.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { STATIC_EMBEDDER_ID } from "../embedders/static.ts";
@@ -148,10 +148,17 @@ export function unchangedIndex(req: {
   };
   try {
     if (existsSync(lockPathFor(dbPath))) return null;
-    const started = Date.now();
+    const plan = planRun({ fileStamps: () => new Map() }, req.roots);
+    // A transcript written after the index last was: the run has work, found without opening the index (the
+    // full path then reads the same stats again, so a run with work pays as little as possible for this look).
+    const written = Math.max(
+      statSync(dbPath).mtimeMs,
+      statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    );
+    if (plan.stats.some((st) => st === null || st.mtimeMs > written)) return null;
     const got = readIndexStamps(dbPath, req.problems ?? 0);
     if (got === null) return null;
-    const plan = planRun({ fileStamps: () => got.stamps }, req.roots);
+    plan.stamps = got.stamps;
     const gone = idleGone(plan);
     if (gone === null || got.queued) return null;
     const embedder = vectorsFor(got.embedderSetting);
@@ -171,7 +178,7 @@ export function unchangedIndex(req: {
       moved: 0,
       filesDone: n,
       interrupted: false,
-      ms: Date.now() - started,
+      ms: Date.now() - plan.started,
       errors: [],
     };
     const result = { bundled: 0, embedded: 0, pending: 0, reset: false, embedder: embedder.id, interrupted: false };
