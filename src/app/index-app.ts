@@ -5,7 +5,7 @@
  * module of the bundle costs a new process about 0.4 ms: docs/performance.md, fifth round). Before any of that,
  * `unchangedIndex` answers a run that finds nothing to do without loading the store or opening it for writing.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { STATIC_EMBEDDER_ID } from "../embedders/static.ts";
@@ -13,7 +13,8 @@ import type { EmbedderConfig } from "../embedders/types.ts";
 import { resolveDbPath } from "../indexer/db-path.ts";
 import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { lockPathFor } from "../indexer/lock.ts";
-import { idleGone, planRun } from "../indexer/plan.ts";
+import { idleGone, listTranscripts, type RunPlan } from "../indexer/plan.ts";
+import { statTranscript } from "../indexer/scan.ts";
 import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
 import type { RefreshResult } from "../search/vectors.ts";
 import { isPgUrl } from "../store/pg-url.ts";
@@ -148,17 +149,24 @@ export function unchangedIndex(req: {
   };
   try {
     if (existsSync(lockPathFor(dbPath))) return null;
-    const plan = planRun({ fileStamps: () => new Map() }, req.roots);
-    // A transcript written after the index last was: the run has work, found without opening the index (the
-    // full path then reads the same stats again, so a run with work pays as little as possible for this look).
+    // A transcript written after the index last was: the run has work, found without opening the index and at the
+    // first such file (the full path then lists and stats them all again: a run with work pays little for this).
     const written = Math.max(
       statSync(dbPath).mtimeMs,
       statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
     );
-    if (plan.stats.some((st) => st === null || st.mtimeMs > written)) return null;
+    const started = Date.now();
+    const files = listTranscripts(req.roots);
+    const stats: Stats[] = [];
+    for (const f of files) {
+      const st = statTranscript(f); // one that cannot be read throws: the full path reports it
+      if (st.mtimeMs > written) return null;
+      stats.push(st);
+    }
     const got = readIndexStamps(dbPath, req.problems ?? 0);
     if (got === null) return null;
-    plan.stamps = got.stamps;
+    const roots = req.roots.map((r) => resolve(typeof r === "string" ? r : r.dir));
+    const plan: RunPlan = { files, stats, stamps: got.stamps, roots, started };
     const gone = idleGone(plan);
     if (gone === null || got.queued) return null;
     const embedder = vectorsFor(got.embedderSetting);
@@ -178,7 +186,7 @@ export function unchangedIndex(req: {
       moved: 0,
       filesDone: n,
       interrupted: false,
-      ms: Date.now() - plan.started,
+      ms: Date.now() - started,
       errors: [],
     };
     const result = { bundled: 0, embedded: 0, pending: 0, reset: false, embedder: embedder.id, interrupted: false };
