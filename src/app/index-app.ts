@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { STATIC_EMBEDDER_ID } from "../embedders/static.ts";
 import type { EmbedderConfig } from "../embedders/types.ts";
 import { resolveDbPath } from "../indexer/db-path.ts";
+import { idleIndexResult } from "../indexer/index-lazily.ts";
 import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { lockPathFor } from "../indexer/lock.ts";
 import { idleGone, listTranscripts, type RunPlan } from "../indexer/plan.ts";
@@ -173,22 +174,7 @@ export function unchangedIndex(req: {
     if (embedder === null || got.vectorEmbedder !== embedder.id || (embedder.id !== null && got.pending)) return null;
     const n = plan.files.length;
     for (let i = 0; i < n; i++) req.onProgress?.({ filesDone: i + 1, filesTotal: n, bytesDone: 0, bytesTotal: 0 });
-    const indexed: IndexResult = {
-      files: n,
-      changed: 0,
-      unchanged: n,
-      rewritten: 0,
-      bytes: 0,
-      events: 0,
-      problems: 0,
-      sessions: got.sessions,
-      gone,
-      moved: 0,
-      filesDone: n,
-      interrupted: false,
-      ms: Date.now() - started,
-      errors: [],
-    };
+    const indexed = idleIndexResult(n, got.sessions, gone, started);
     const result = { bundled: 0, embedded: 0, pending: 0, reset: false, embedder: embedder.id, interrupted: false };
     return { dbPath, indexed, vectors: { ok: true, result }, problems: got.problems };
   } catch {

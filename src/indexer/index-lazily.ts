@@ -22,20 +22,25 @@ function idleResult(opts: IndexOptions, plan: RunPlan, gone: number): IndexResul
     opts.onFile?.({ path, outcome: "unchanged", bytes: 0, events: 0, problems: 0 });
     opts.onProgress?.({ filesDone: i + 1, filesTotal: n, bytesDone: 0, bytesTotal: 0 });
   });
+  return idleIndexResult(n, opts.store.sessionCount(), gone, plan.started);
+}
+
+/** What the indexer reports for a run of `files` files that found every one unchanged. */
+export function idleIndexResult(files: number, sessions: number, gone: number, started: number): IndexResult {
   return {
-    files: n,
+    files,
     changed: 0,
-    unchanged: n,
+    unchanged: files,
     rewritten: 0,
     bytes: 0,
     events: 0,
     problems: 0,
-    sessions: opts.store.sessionCount(),
+    sessions,
     gone,
     moved: 0,
-    filesDone: n,
+    filesDone: files,
     interrupted: false,
-    ms: Date.now() - plan.started,
+    ms: Date.now() - started,
     errors: [],
   };
 }

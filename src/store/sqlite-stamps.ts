@@ -15,6 +15,25 @@ import type { FileStamp } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
+/** Every file's stamp, from the `source_files_stamps` index alone (migration 10). */
+export const FILE_STAMPS_SQL = `SELECT path, size, mtime_ms, inode, gone_at IS NOT NULL AS gone,
+  topology_version IS ${TOPOLOGY_VERSION} AS current FROM source_files`;
+
+export type FileStampRow = Omit<FileStamp, "gone" | "current"> & { path: string; gone: number; current: number };
+
+export function fileStampsFrom(rows: readonly FileStampRow[]): Map<string, FileStamp> {
+  const out = new Map<string, FileStamp>();
+  for (const r of rows)
+    out.set(r.path, {
+      size: r.size,
+      mtime_ms: r.mtime_ms,
+      inode: r.inode,
+      gone: r.gone === 1,
+      current: r.current === 1,
+    });
+  return out;
+}
+
 export interface IndexStamps {
   /** Every source file's stamp, as `Store.fileStamps` gives them. */
   stamps: Map<string, FileStamp>;
@@ -46,22 +65,7 @@ export function readIndexStamps(path: string, problemLimit = 0): IndexStamps | n
     db.exec("BEGIN");
     const done = new Set(db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[]);
     if (MIGRATIONS.some((m) => !done.has(m.version)) || MIGRATIONS.every((m) => m.version < version)) return null;
-    type Row = { path: string; size: number; mtime_ms: number; inode: number; gone: number; current: number };
-    const stamps = new Map<string, FileStamp>();
-    const rows = db
-      .prepare(
-        `SELECT path, size, mtime_ms, inode, gone_at IS NOT NULL AS gone, topology_version IS ${TOPOLOGY_VERSION} AS current
-       FROM source_files`,
-      )
-      .all() as Row[];
-    for (const r of rows)
-      stamps.set(r.path, {
-        size: r.size,
-        mtime_ms: r.mtime_ms,
-        inode: r.inode,
-        gone: r.gone === 1,
-        current: r.current === 1,
-      });
+    const stamps = fileStampsFrom(db.prepare(FILE_STAMPS_SQL).all() as FileStampRow[]);
     const one = (sql: string, ...args: unknown[]) =>
       db
         .prepare(sql)

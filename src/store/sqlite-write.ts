@@ -6,6 +6,7 @@ import { TOPOLOGY_VERSION } from "../topology/version.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "./prepare-batch.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
 import { once } from "./sqlite-lazy.ts";
+import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./sqlite-stamps.ts";
 import type { FileStamp, FileState } from "./types.ts";
 
 export function createWriter(db: Database.Database) {
@@ -66,12 +67,7 @@ export function createWriter(db: Database.Database) {
       source_file = excluded.source_file, meta = excluded.meta`),
   );
   const getFile = once(() => db.prepare("SELECT * FROM source_files WHERE path = ?"));
-  const stamps = once(() =>
-    db.prepare(
-      `SELECT path, size, mtime_ms, inode, gone_at IS NOT NULL AS gone, topology_version IS ${TOPOLOGY_VERSION} AS current
-     FROM source_files`,
-    ),
-  );
+  const stamps = once(() => db.prepare(FILE_STAMPS_SQL));
   const putFile = once(() =>
     db.prepare(`
     INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, tail_hash, offset, line, state, indexed_at,
@@ -187,17 +183,7 @@ export function createWriter(db: Database.Database) {
       return { ...rest, state: row.state ? JSON.parse(row.state) : null };
     },
     fileStamps(): Map<string, FileStamp> {
-      const out = new Map<string, FileStamp>();
-      type Row = Omit<FileStamp, "gone" | "current"> & { path: string; gone: number; current: number };
-      for (const r of stamps().all() as Row[])
-        out.set(r.path, {
-          size: r.size,
-          mtime_ms: r.mtime_ms,
-          inode: r.inode,
-          gone: r.gone === 1,
-          current: r.current === 1,
-        });
-      return out;
+      return fileStampsFrom(stamps().all() as FileStampRow[]);
     },
     putFileState(state: FileState): void {
       putFile().run({ ...state, state: state.state ? JSON.stringify(state.state) : null });
