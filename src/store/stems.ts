@@ -193,18 +193,10 @@ function scanStems(text: string, asIs: boolean): string | null {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    let c = text.charCodeAt(i);
-    let k: number;
-    let width = 1;
-    if (c < 128) k = ASCII_CLASS[c]!;
-    else if (asIs) return null;
-    else {
-      const cp = text.codePointAt(i)!;
-      width = cp > 0xffff ? 2 : 1;
-      k = classOf(cp);
-    }
+    let k = classAt(text, i, asIs);
+    if (k < 0) return null;
     if (k === 0) {
-      i += width;
+      i += classWidth;
       continue;
     }
     const start = i;
@@ -213,26 +205,34 @@ function scanStems(text: string, asIs: boolean): string | null {
     let letters = 0;
     let hash = 0;
     while (true) {
+      const c = text.charCodeAt(i);
       if (k === 2) plain = false;
       else {
         letters++;
         if (c < 97) upper = true;
       }
       hash = (Math.imul(hash, 31) + (c | 32)) | 0;
-      i += width;
+      i += classWidth;
       if (i >= n) break;
-      c = text.charCodeAt(i);
-      width = 1;
-      if (c < 128) k = ASCII_CLASS[c]!;
-      else if (asIs) return null;
-      else {
-        const cp = text.codePointAt(i)!;
-        width = cp > 0xffff ? 2 : 1;
-        k = classOf(cp);
-      }
+      k = classAt(text, i, asIs);
+      if (k < 0) return null;
       if (k === 0) break;
     }
     if (plain && letters >= 3 && takeStem(text, start, i, hash, upper && asIs ? ASCII_CAPITALS : AS_IS)) break;
   }
   return takenStems();
+}
+
+/** How many UTF-16 units the character `classAt` last read takes (2 for one beyond the BMP). */
+let classWidth = 1;
+
+/** The word class of the character at `i` (0 none, 1 letter, 2 digit or `_`), or -1 beyond ASCII when `asIs`. */
+function classAt(text: string, i: number, asIs: boolean): number {
+  const c = text.charCodeAt(i);
+  classWidth = 1;
+  if (c < 128) return ASCII_CLASS[c]!;
+  if (asIs) return -1;
+  const cp = text.codePointAt(i)!;
+  if (cp > 0xffff) classWidth = 2;
+  return classOf(cp);
 }
