@@ -166,7 +166,7 @@ const CHUNK_GROUPS = [
     priority: 1,
     test: new RegExp(
       `${S}src${S}(?:app${S}indexing|indexer${S}index-lazily|` +
-        `embedders${S}(?!shipped-ranks)[\\w-]+|search${S}(?:vectors|bundles))\\.ts$`,
+        `embedders${S}(?!shipped-ranks|embed-worker)[\\w-]+|search${S}(?:vectors|bundles))\\.ts$`,
     ),
   },
 ];
@@ -239,8 +239,15 @@ for (const name of empty) {
   if (!used) rmSync(join(out, name));
 }
 
-// The CLI's entry runs itself when it is the process's script, and a worker shares the process's argv: a chunk that
-// imported the entry would start a second CLI inside the parse worker. Shared code belongs in chunks.
-for (const f of readdirSync(out).filter((n) => n.endsWith(".js") && n !== "cairn.js"))
-  if (/\bfrom\s*["']\.\/cairn\.js["']|\bimport\s*\(?\s*["']\.\/cairn\.js["']/.test(readFileSync(join(out, f), "utf8")))
-    throw new Error(`dist/bundle/${f} imports the CLI's entry (cairn.js): move what it shares into a chunk group`);
+// No chunk may import an entry: the CLI's runs itself when it is the process's script, and a worker shares the
+// process's argv, so a chunk that imported it would start a second CLI inside the parse worker; a worker's entry
+// answers its port's messages, so a chunk that imported one (the embed worker once sat in the index group) had the
+// terminal UI's search thread answer every search with the embed worker's error. Shared code belongs in chunks.
+const ENTRIES = ["cairn", "parse-worker", "search-worker", "pg-worker", "embed-worker"];
+for (const f of readdirSync(out).filter((n) => n.endsWith(".js")))
+  for (const entry of ENTRIES) {
+    if (f === `${entry}.js`) continue;
+    const imported = new RegExp(`\\bfrom\\s*["']\\./${entry}\\.js["']|\\bimport\\s*\\(?\\s*["']\\./${entry}\\.js["']`);
+    if (imported.test(readFileSync(join(out, f), "utf8")))
+      throw new Error(`dist/bundle/${f} imports the entry ${entry}.js: move what it shares into a chunk group`);
+  }
