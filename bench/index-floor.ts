@@ -1,48 +1,112 @@
 /**
- * The least any index of these events can cost: the rows a full `cairn index` stored, read back (not timed), then
- * inserted into a fresh table with only its row id and a contentless full-text table over the text alone, in
- * transactions of 5,000 rows, WAL, as the indexer commits. No parsing, no normalizing, no other column or index,
- * no vectors. Printed as JSON: CPU and wall time of the inserts, and the rows.
- * Usage: node bench/index-floor.ts INDEX.db SCRATCH.db
+ * The least any index of these events can cost, from the rows a full `cairn index` stored (read back, not timed):
+ * - `inserts`: every stored row inserted again into a table with no index but its row id, with a contentless
+ *   full-text table over the text alone, in transactions of 5,000 rows, WAL, as the indexer commits. No parsing,
+ *   normalizing, other index, identifiers, stems, secrets, bundles or vectors: CPU and wall time.
+ * - `seed_model`: the data model seeds 004 and DESIGN §2 prescribe and nothing more: a `session_events` row of the
+ *   seed's thirteen columns keyed by `event_id`, a full-text index of the event's text, the typed edges keyed as
+ *   the index keys them, no other index, no sessions, bundles or vectors, in one transaction: the CPU time of those
+ *   inserts, and the size in bytes once checkpointed and vacuumed, the smallest database this data model allows.
+ * Printed as JSON. Usage: node bench/index-floor.ts INDEX.db SCRATCH.db
  */
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { FTS_TOKENIZE } from "../src/store/schema.ts";
 
-const [source, scratch] = process.argv.slice(2);
+const [source = "", scratch = ""] = process.argv.slice(2);
 if (!source || !scratch) throw new Error("usage: index-floor.ts INDEX.db SCRATCH.db");
+
+const SEED_COLUMNS = [
+  "event_id",
+  "session_id",
+  "provider",
+  "ordinal",
+  "timestamp",
+  "role",
+  "event_type",
+  "text",
+  "tool_name",
+  "command",
+  "file_path",
+  "status",
+  "parent_event_id",
+] as const;
+
 const src = new Database(source, { readonly: true });
 const read = src.prepare("SELECT * FROM session_events ORDER BY rowid").raw();
 const columns = read.columns().map((c) => c.name);
 const rows = read.all() as unknown[][];
+const edges = src.prepare("SELECT src, dst, edge_type, session_id, meta FROM event_edges").raw().all() as unknown[][];
 src.close();
-const textAt = columns.indexOf("text");
-const kept = columns.filter((c) => c !== "rowid");
 
 const clear = () => {
   for (const ext of ["", "-wal", "-shm"]) rmSync(scratch + ext, { force: true });
 };
-clear();
-const db = new Database(scratch);
-db.pragma("journal_mode = WAL");
-db.pragma("synchronous = NORMAL");
-// BLOB affinity: values are stored as they come (a hex id is not turned into a number).
-db.exec(`CREATE TABLE e (id INTEGER PRIMARY KEY, ${kept.map((c) => `${c} BLOB`).join(", ")});
+
+function fresh(): Database.Database {
+  clear();
+  const db = new Database(scratch);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  return db;
+}
+
+/** Every stored row with its row id and a full-text index of its text, timed. */
+function inserts(): { cpu_ms: number; wall_ms: number } {
+  const textAt = columns.indexOf("text");
+  const kept = columns.filter((c) => c !== "rowid");
+  const db = fresh();
+  // BLOB affinity: values are stored as they come (a hex id is not turned into a number).
+  db.exec(`CREATE TABLE e (id INTEGER PRIMARY KEY, ${kept.map((c) => `${c} BLOB`).join(", ")});
 CREATE VIRTUAL TABLE e_fts USING fts5(text, content='', contentless_delete=1, tokenize="${FTS_TOKENIZE}");`);
-const insert = db.prepare(`INSERT INTO e (${kept.join(", ")}) VALUES (${kept.map(() => "?").join(", ")})`);
-const insertFts = db.prepare("INSERT INTO e_fts(rowid, text) VALUES (?, ?)");
-const c0 = process.cpuUsage();
-const t0 = performance.now();
-db.exec("BEGIN");
-rows.forEach((row, i) => {
-  const id = insert.run(...row.slice(1)).lastInsertRowid;
-  insertFts.run(id, row[textAt]);
-  if ((i + 1) % 5_000 === 0) db.exec("COMMIT; BEGIN");
-});
-db.exec("COMMIT");
-db.close();
-const c = process.cpuUsage(c0);
-process.stdout.write(
-  `${JSON.stringify({ rows: rows.length, cpu_ms: Math.round((c.user + c.system) / 1000), wall_ms: Math.round(performance.now() - t0) })}\n`,
-);
+  const insert = db.prepare(`INSERT INTO e (${kept.join(", ")}) VALUES (${kept.map(() => "?").join(", ")})`);
+  const insertFts = db.prepare("INSERT INTO e_fts(rowid, text) VALUES (?, ?)");
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  db.exec("BEGIN");
+  rows.forEach((row, i) => {
+    const id = insert.run(...row.slice(1)).lastInsertRowid;
+    insertFts.run(id, row[textAt]);
+    if ((i + 1) % 5_000 === 0) db.exec("COMMIT; BEGIN");
+  });
+  db.exec("COMMIT");
+  db.close();
+  const c = process.cpuUsage(c0);
+  return { cpu_ms: Math.round((c.user + c.system) / 1000), wall_ms: Math.round(performance.now() - t0) };
+}
+
+/** The seed's data model alone: the CPU time of its inserts, and its size in bytes once checkpointed and vacuumed. */
+function seedModel(): { cpu_ms: number; bytes: number } {
+  const at = SEED_COLUMNS.map((c) => columns.indexOf(c));
+  const textAt = SEED_COLUMNS.indexOf("text");
+  const db = fresh();
+  db.exec(`CREATE TABLE session_events (event_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, provider TEXT NOT NULL,
+  ordinal INTEGER NOT NULL, timestamp TEXT, role TEXT, event_type TEXT NOT NULL, text TEXT, tool_name TEXT,
+  command TEXT, file_path TEXT, status TEXT, parent_event_id TEXT);
+CREATE VIRTUAL TABLE events_fts USING fts5(text, content='', contentless_delete=1, tokenize="${FTS_TOKENIZE}");
+CREATE TABLE event_edges (src TEXT NOT NULL, dst TEXT NOT NULL, edge_type TEXT NOT NULL, session_id TEXT NOT NULL,
+  meta TEXT, PRIMARY KEY (src, dst, edge_type)) WITHOUT ROWID;`);
+  const insert = db.prepare(`INSERT INTO session_events VALUES (${SEED_COLUMNS.map(() => "?").join(", ")})`);
+  const insertFts = db.prepare("INSERT INTO events_fts(rowid, text) VALUES (?, ?)");
+  const insertEdge = db.prepare("INSERT OR IGNORE INTO event_edges VALUES (?, ?, ?, ?, ?)");
+  const c0 = process.cpuUsage();
+  db.transaction(() => {
+    for (const row of rows) {
+      const values = at.map((i) => row[i]);
+      insertFts.run(insert.run(...values).lastInsertRowid, values[textAt]);
+    }
+    for (const edge of edges) insertEdge.run(...edge);
+  })();
+  const c = process.cpuUsage(c0);
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.exec("VACUUM");
+  db.close();
+  return { cpu_ms: Math.round((c.user + c.system) / 1000), bytes: statSync(scratch).size };
+}
+
+const timed = inserts();
+const seed = seedModel();
 clear();
+process.stdout.write(
+  `${JSON.stringify({ rows: rows.length, ...timed, seed_model_cpu_ms: seed.cpu_ms, seed_model_bytes: seed.bytes })}\n`,
+);

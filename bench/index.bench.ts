@@ -87,15 +87,37 @@ console.log(
  * their text, nothing else), as a ratio of `JSON.parse` like the full index; with the parse itself added, the
  * best any indexer storing each event as a searchable row could reach on this machine.
  */
-function printFloor(label: string, db: string, mb: number, json: { cpuMbps: number; wallMbps: number }): void {
+function printFloor(
+  label: string,
+  root: string,
+  db: string,
+  mb: number,
+  json: { bytes: number; cpuMbps: number; wallMbps: number },
+): void {
   const scratch = `${db}.floor`;
+  const n = spawnSync(process.execPath, [join(here, "normalize-floor.ts"), root], { encoding: "utf8" });
+  if (n.status !== 0) throw new Error(`normalize floor failed: ${n.stderr}`);
+  const normalized = JSON.parse(n.stdout) as { events: number; cpu_ms: number };
   const r = spawnSync(process.execPath, [join(here, "index-floor.ts"), db, scratch], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`index floor failed: ${r.stderr}`);
-  const floor = JSON.parse(r.stdout) as { rows: number; cpu_ms: number; wall_ms: number };
+  const floor = JSON.parse(r.stdout) as {
+    rows: number;
+    cpu_ms: number;
+    wall_ms: number;
+    seed_model_cpu_ms: number;
+    seed_model_bytes: number;
+  };
   const parseS = mb / json.cpuMbps;
   const ratio = (s: number) => (mb / s / json.cpuMbps).toFixed(3);
   console.log(
     `${label}: storage floor (the ${floor.rows} stored rows and a full-text index of their text alone, inserted) ${(floor.cpu_ms / 1000).toFixed(2)} s CPU = ${ratio(floor.cpu_ms / 1000)} x JSON.parse by CPU; with the parse ${ratio(floor.cpu_ms / 1000 + parseS)} (goal for the whole index >= 0.15)`,
+  );
+  const seedAndReaders = (floor.seed_model_cpu_ms + normalized.cpu_ms) / 1000;
+  console.log(
+    `${label}: the readers and topology alone (read, parse, normalize into ${normalized.events} events; nothing stored) ${(normalized.cpu_ms / 1000).toFixed(2)} s CPU = ${ratio(normalized.cpu_ms / 1000)} x JSON.parse by CPU; with the seed model's inserts below ${ratio(seedAndReaders)} (goal for the whole index >= 0.15)`,
+  );
+  console.log(
+    `${label}: the seed's data model alone (event rows of its 13 columns, a full-text index of their text, the typed edges; no other index, no vectors): inserts ${(floor.seed_model_cpu_ms / 1000).toFixed(2)} s CPU, with the parse ${ratio(floor.seed_model_cpu_ms / 1000 + parseS)} x JSON.parse by CPU (goal for the whole index >= 0.15); vacuumed ${(floor.seed_model_bytes / 1048576).toFixed(0)} MB = ${(floor.seed_model_bytes / json.bytes).toFixed(2)} x input (goal for the whole database <= 1.1)`,
   );
 }
 
@@ -111,7 +133,7 @@ function measureCorpus(label: string, files: CorpusFile[], root: string, db: str
   console.log(
     `${label}: ${files.length} files, ${mb.toFixed(0)} MB, ${summary.events ?? "?"} events. Full index ${(full.wallMs / 1000).toFixed(1)} s wall, ${fixed(full.cpuMs === null ? null : full.cpuMs / 1000, 1)} s CPU = ${wallMbps.toFixed(1)} MB/s wall, ${fixed(cpuMbps, 1)} MB/s CPU; JSON.parse ${json.wallMbps.toFixed(0)} MB/s wall, ${json.cpuMbps.toFixed(0)} MB/s CPU; ratio ${(wallMbps / json.wallMbps).toFixed(3)} wall (goal >= 0.25), ${fixed(cpuMbps === null ? null : cpuMbps / json.cpuMbps, 3)} CPU (goal >= 0.15); peak RSS ${fixed(full.rssMb, 0)} MB; database ${(dbBytes(db) / 1048576).toFixed(0)} MB = ${(dbBytes(db) / json.bytes).toFixed(2)} x input (goal <= 1.1)`,
   );
-  printFloor(label, db, mb, json);
+  printFloor(label, root, db, mb, json);
   const vsEmpty = (r: ProcessRun) =>
     `${r.wallMs.toFixed(0)} ms wall = ${(r.wallMs / empty.wallMs).toFixed(2)} x empty node, ${fixed(r.cpuMs, 0)} ms CPU = ${fixed(r.cpuMs === null || empty.cpuMs === null ? null : r.cpuMs / empty.cpuMs)} x`;
   console.log(`${label}: no-change re-index ${vsEmpty(indexCli(db, root))} (goal <= 2)`);
