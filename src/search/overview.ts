@@ -3,7 +3,10 @@ import type { ReadonlyStore, SessionRow } from "../store/types.ts";
 import { type OpenFailure, openFailures } from "./sessions.ts";
 
 export interface Overview {
+  /** Sessions people started (main ones and their forks): what the rest of the overview lists. */
   sessions: number;
+  /** Sessions an agent ran inside another's work (subagents) or non-interactively (`codex exec`), not listed. */
+  inner_sessions: { subagent: number; exec: number };
   events: number;
   by_agent: Array<{ provider: string; sessions: number; projects: Array<{ project: string; sessions: number }> }>;
   recent: Array<{ session: SessionRow; open_failures: OpenFailure[] }>;
@@ -31,6 +34,11 @@ export function buildOverview(store: ReadonlyStore, recentCount = 5): Overview {
   const recent = all
     .slice(0, recentCount)
     .map((session) => ({ session, open_failures: openFailures(store, session.session_id) }));
-  // Subagent and exec sessions are part of their parent's work; the overview counts the sessions people started.
-  return { sessions: all.length, events: counts.events, by_agent: byAgent, recent };
+  // Subagent and exec sessions are part of their parent's work; the overview lists the sessions people started
+  // and counts the others, so its total agrees with what `cairn index` reported.
+  const inner_sessions = {
+    subagent: store.listSessions({ kinds: ["subagent"] }).length,
+    exec: store.listSessions({ kinds: ["exec"] }).length,
+  };
+  return { sessions: all.length, inner_sessions, events: counts.events, by_agent: byAgent, recent };
 }

@@ -77,6 +77,15 @@ export const overviewCommand: Command = {
   },
 };
 
+/** The sessions not listed, said beside the total so that it agrees with `cairn index`'s: " (+3 subagent)". */
+function innerSessions(o: Overview): string {
+  const parts = [
+    o.inner_sessions.subagent > 0 ? `+${o.inner_sessions.subagent} subagent` : "",
+    o.inner_sessions.exec > 0 ? `+${o.inner_sessions.exec} exec` : "",
+  ].filter((p) => p !== "");
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+}
+
 /** A person at a terminal: stdin and stdout both a TTY (a pipe, a redirect or --json print the overview). */
 function interactive(io: CliIo): boolean {
   return process.stdin.isTTY === true && io.stdout.isTTY === true && io.env["TERM"] !== "dumb";
@@ -107,7 +116,7 @@ function print(
       ? `; index kept current by pid ${busy}`
       : "";
   out(
-    `${bold(io, "cairn")}: ${o.sessions} sessions, ${o.events.toLocaleString("en-US")} events${fresh}  ${dim(io, `(${db})`)}`,
+    `${bold(io, "cairn")}: ${o.sessions} sessions${innerSessions(o)}, ${o.events.toLocaleString("en-US")} events${fresh}  ${dim(io, `(${db})`)}`,
   );
   if (indexed && indexed.problems > 0)
     out(dim(io, `${indexed.problems} transcript line(s) could not be used; 'cairn index --json' lists them`));
