@@ -106,6 +106,7 @@ function printFloor(
     wall_ms: number;
     seed_model_cpu_ms: number;
     seed_model_bytes: number;
+    turn_blocks: { raw_bytes: number; deflated_bytes: number; cpu_ms: number };
   };
   const parseS = mb / json.cpuMbps;
   const ratio = (s: number) => (mb / s / json.cpuMbps).toFixed(3);
@@ -118,6 +119,10 @@ function printFloor(
   );
   console.log(
     `${label}: the seed's data model alone (event rows of its 13 columns, a full-text index of their text, the typed edges; no other index, no vectors): inserts ${(floor.seed_model_cpu_ms / 1000).toFixed(2)} s CPU, with the parse ${ratio(floor.seed_model_cpu_ms / 1000 + parseS)} x JSON.parse by CPU (goal for the whole index >= 0.15); vacuumed ${(floor.seed_model_bytes / 1048576).toFixed(0)} MB = ${(floor.seed_model_bytes / json.bytes).toFixed(2)} x input (goal for the whole database <= 1.1)`,
+  );
+  const blocks = floor.turn_blocks;
+  console.log(
+    `${label}: the events' texts and metas kept deflated per turn (level 1) ${(blocks.raw_bytes / 1048576).toFixed(0)} MB -> ${(blocks.deflated_bytes / 1048576).toFixed(0)} MB, ${(blocks.cpu_ms / 1000).toFixed(2)} s CPU = ${(blocks.cpu_ms / 1000 / (parseS / 0.15)).toFixed(2)} of the CPU the goal allows the whole index`,
   );
 }
 
