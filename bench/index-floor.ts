@@ -14,26 +14,11 @@
 import { rmSync, statSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
+import { SEED_EVENT_COLUMNS } from "../src/store/prepare-batch.ts";
 import { FTS_TOKENIZE } from "../src/store/schema.ts";
 
 const [source = "", scratch = ""] = process.argv.slice(2);
 if (!source || !scratch) throw new Error("usage: index-floor.ts INDEX.db SCRATCH.db");
-
-const SEED_COLUMNS = [
-  "event_id",
-  "session_id",
-  "provider",
-  "ordinal",
-  "timestamp",
-  "role",
-  "event_type",
-  "text",
-  "tool_name",
-  "command",
-  "file_path",
-  "status",
-  "parent_event_id",
-] as const;
 
 const src = new Database(source, { readonly: true });
 const read = src.prepare("SELECT * FROM session_events ORDER BY rowid").raw();
@@ -80,8 +65,8 @@ CREATE VIRTUAL TABLE e_fts USING fts5(text, content='', contentless_delete=1, to
 
 /** The seed's data model alone: the CPU time of its inserts, and its size in bytes once checkpointed and vacuumed. */
 function seedModel(): { cpu_ms: number; bytes: number } {
-  const at = SEED_COLUMNS.map((c) => columns.indexOf(c));
-  const textAt = SEED_COLUMNS.indexOf("text");
+  const at = SEED_EVENT_COLUMNS.map((c) => columns.indexOf(c));
+  const textAt = SEED_EVENT_COLUMNS.indexOf("text");
   const db = fresh();
   db.exec(`CREATE TABLE session_events (event_id TEXT PRIMARY KEY, session_id TEXT NOT NULL, provider TEXT NOT NULL,
   ordinal INTEGER NOT NULL, timestamp TEXT, role TEXT, event_type TEXT NOT NULL, text TEXT, tool_name TEXT,
@@ -89,7 +74,7 @@ function seedModel(): { cpu_ms: number; bytes: number } {
 CREATE VIRTUAL TABLE events_fts USING fts5(text, content='', contentless_delete=1, tokenize="${FTS_TOKENIZE}");
 CREATE TABLE event_edges (src TEXT NOT NULL, dst TEXT NOT NULL, edge_type TEXT NOT NULL, session_id TEXT NOT NULL,
   meta TEXT, PRIMARY KEY (src, dst, edge_type)) WITHOUT ROWID;`);
-  const insert = db.prepare(`INSERT INTO session_events VALUES (${SEED_COLUMNS.map(() => "?").join(", ")})`);
+  const insert = db.prepare(`INSERT INTO session_events VALUES (${SEED_EVENT_COLUMNS.map(() => "?").join(", ")})`);
   const insertFts = db.prepare("INSERT INTO events_fts(rowid, text) VALUES (?, ?)");
   const insertEdge = db.prepare("INSERT OR IGNORE INTO event_edges VALUES (?, ?, ?, ?, ?)");
   const c0 = process.cpuUsage();

@@ -15,7 +15,8 @@ import { packMeta } from "./packed-meta.ts";
  */
 export type EventValues = unknown[];
 
-export const EVENT_INSERT_COLUMNS = [
+/** The event columns seed 004 names, in its order (DESIGN §2): the rest of a row is what incremental reading needs. */
+export const SEED_EVENT_COLUMNS = [
   "event_id",
   "session_id",
   "provider",
@@ -29,6 +30,10 @@ export const EVENT_INSERT_COLUMNS = [
   "file_path",
   "status",
   "parent_event_id",
+] as const;
+
+export const EVENT_INSERT_COLUMNS = [
+  ...SEED_EVENT_COLUMNS,
   "parent_edge",
   "source_file",
   "source_line",
