@@ -70,7 +70,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     // command's, and each page new to a process costs a page fault, a mapped page's or a larger cache's. It maps the
     // file once it proves long-lived (`mapWhenLongLived`, sqlite-read.ts).
     db.pragma(opts.readonly ? "cache_size = -2000" : "cache_size = -16384");
-    db.pragma("temp_store = MEMORY");
+    // The writer keeps temporary data in files: with temp_store = MEMORY SQLite's sorter never spills, so building
+    // the deferred indexes of a first index (sqlite-deferred.ts) held each whole index's keys in memory at once, the
+    // run's peak at 1 GB (about 95 MB above the writes' own). In files it sorts cache_size at a time, as fast
+    // (docs/performance.md, "Peak memory at 1 GB"). Small temporary tables stay in the page cache either way.
+    db.pragma(opts.readonly ? "temp_store = MEMORY" : "temp_store = FILE");
     // Fewer, larger checkpoints: each one copies pages back into the database and syncs.
     if (!opts.readonly)
       db.pragma(
