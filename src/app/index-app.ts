@@ -136,6 +136,8 @@ export function unchangedIndex(req: {
   roots: ReadonlyArray<string | TranscriptRoot>;
   problems?: number;
   onProgress?: (p: IndexProgress) => void;
+  /** Told the transcripts the look listed, for the full path to take when it has to run (`IndexRequest.listed`). */
+  onListed?: (files: readonly string[]) => void;
 }): UnchangedAnswer | null {
   const { env } = req;
   // As `openCore` resolves it: a relative --db against the working directory.
@@ -151,13 +153,14 @@ export function unchangedIndex(req: {
   try {
     if (existsSync(lockPathFor(dbPath))) return null;
     // A transcript written after the index last was: the run has work, found without opening the index and at the
-    // first such file (the full path then lists and stats them all again: a run with work pays little for this).
+    // first such file (the full path then takes this listing and stats them all again: a run with work pays little).
     const written = Math.max(
       statSync(dbPath).mtimeMs,
       statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
     );
     const started = Date.now();
     const files = listTranscripts(req.roots);
+    req.onListed?.(files);
     const stats: Stats[] = [];
     for (const f of files) {
       const st = statTranscript(f); // one that cannot be read throws: the full path reports it

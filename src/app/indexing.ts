@@ -35,6 +35,11 @@ export interface IndexRequest {
   signal?: AbortSignal;
   /** Parse in a worker thread when the run is large (default true). */
   parallel?: boolean;
+  /**
+   * The transcripts a look just before listed (`unchangedIndex`) under these roots: taken when the roots are the
+   * run's and the lock was free, so the run does not list them again; after a wait they are listed anew.
+   */
+  listed?: { roots: ReadonlyArray<string | TranscriptRoot>; files: readonly string[] };
 }
 
 export interface IndexAnswer {
@@ -101,8 +106,15 @@ export async function runIndex(
   req: IndexRequest,
 ): Promise<IndexAnswer> {
   let lock: IndexLock;
+  let waited = false;
   try {
-    lock = await lockFor(deps, req);
+    lock = await lockFor(deps, {
+      ...req,
+      onWait: (pid) => {
+        waited = true;
+        req.onWait?.(pid);
+      },
+    });
   } catch (error) {
     if (req.lock === "try" && error instanceof IndexLockedError)
       return { indexed: null, busy_pid: error.pid, vectors: null, interrupted: false };
@@ -115,6 +127,9 @@ export async function runIndex(
       paths: roots,
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       ...(req.parallel === false ? { parallel: false } : {}),
+      ...(req.listed && !waited && JSON.stringify(req.listed.roots) === JSON.stringify(roots)
+        ? { listed: req.listed.files }
+        : {}),
     };
     // With a signal the run gives the event loop turns, so Ctrl-C stops it at the next chunk. A run that finds
     // nothing changed ends after the scan, without loading the readers (indexer/index-lazily.ts).

@@ -8,7 +8,7 @@ import { idleGone, planRun, type RunPlan } from "./plan.ts";
 
 /** `indexPathsAsync` with a signal, `indexPaths` without one; the indexer is loaded only when a file changed. */
 export async function indexLazily(opts: IndexOptions & { signal?: AbortSignal }): Promise<IndexResult> {
-  const plan = planRun(opts.store, opts.paths);
+  const plan = planRun(opts.store, opts.paths, opts.listed);
   const gone = idleGone(plan);
   if (gone !== null && !opts.signal?.aborted) return idleResult(opts, plan, gone);
   const { indexPaths, indexPathsAsync } = await import("./indexer.ts");

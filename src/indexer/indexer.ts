@@ -55,6 +55,8 @@ export interface IndexOptions {
   repos?: RepoRemotes;
   /** The files, stats and stamps already gathered for this run (`planRun`), so they are not gathered twice. */
   plan?: RunPlan;
+  /** The transcripts under `paths`, listed by a look just before the run (`index-lazily.ts` lists them else). */
+  listed?: readonly string[];
 }
 
 export interface IndexResult {

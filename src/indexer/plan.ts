@@ -31,9 +31,14 @@ export function listTranscripts(paths: ReadonlyArray<string | TranscriptRoot>): 
   return [...files].sort();
 }
 
-export function planRun(store: Pick<Store, "fileStamps">, paths: ReadonlyArray<string | TranscriptRoot>): RunPlan {
+/** `listed`: the transcripts under `paths` as a look just before listed them (`listTranscripts`), not listed again. */
+export function planRun(
+  store: Pick<Store, "fileStamps">,
+  paths: ReadonlyArray<string | TranscriptRoot>,
+  listed?: readonly string[],
+): RunPlan {
   const started = Date.now();
-  const files = listTranscripts(paths);
+  const files = listed ? [...listed] : listTranscripts(paths);
   const stats = files.map((f) => {
     try {
       return statTranscript(f);

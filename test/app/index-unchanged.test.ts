@@ -159,3 +159,33 @@ describe("a no-change index answered without the store", () => {
     expect(quick()).toBeNull();
   });
 });
+
+describe("a run with work after the look", () => {
+  it("takes the look's listing when its roots are the run's, and lists again when they are not", async () => {
+    await fullRun();
+    appendFileSync(join(root, FILES[0]!), "\n");
+    let listed: readonly string[] = [];
+    const look = unchangedIndex({
+      db,
+      env: env(),
+      cwd: dir,
+      roots: [root],
+      onListed: (files) => {
+        listed = files;
+      },
+    });
+    expect(look).toBeNull();
+    expect(listed).toEqual(FILES.map((f) => join(root, f)).sort());
+    // A transcript written after the look is this run's only if the run lists the folder itself.
+    copyFileSync(join(root, FILES[0]!), join(root, "codex", "after-the-look.jsonl"));
+    const app = fullApp();
+    try {
+      const taken = await app.index({ roots: [root], listed: { roots: [root], files: listed } });
+      expect(taken.indexed).toMatchObject({ files: 2, changed: 1 });
+      const other = await app.index({ roots: [root], listed: { roots: [join(root, "codex")], files: listed } });
+      expect(other.indexed).toMatchObject({ files: 3, changed: 1 });
+    } finally {
+      app.close();
+    }
+  });
+});

@@ -36,6 +36,7 @@ export const indexCommand: Command = {
     );
     const given = [...(values.root ?? []), ...positionals];
     const roots = given.length > 0 ? explicitRoots(given, io.cwd) : agentRoots(io.env);
+    let listed: { roots: typeof roots; files: readonly string[] } | undefined;
     if (!values.watch && !io.signal?.aborted) {
       // Nothing changed (most runs): answered from a read-only look at the index, without loading the store.
       const progress = createProgress(io, values.json === true);
@@ -46,6 +47,9 @@ export const indexCommand: Command = {
         roots,
         problems: values.json ? PROBLEM_LINES : 0,
         onProgress: (p) => progress.update(p),
+        onListed: (files) => {
+          listed = { roots, files };
+        },
       });
       progress.done();
       if (same) return printUnchanged(io, same, values.json === true);
@@ -74,6 +78,7 @@ export const indexCommand: Command = {
       const vectorProgress = createVectorProgress(io, values.json === true);
       const run = await app.index({
         roots,
+        ...(listed ? { listed } : {}),
         onWait,
         onProgress: (p) => progress.update(p),
         onVectorProgress: (p) => {
