@@ -154,6 +154,8 @@ export function unchangedIndex(req: {
     if (existsSync(lockPathFor(dbPath))) return null;
     // A transcript written after the index last was: the run has work, found without opening the index and at the
     // first such file (the full path then takes this listing and stats them all again: a run with work pays little).
+    // A file stamped in the future (a clock set wrong, a copy that kept its times) says nothing by its time: its
+    // saved stamp decides, as for the others, or every run would take the full path.
     const written = Math.max(
       statSync(dbPath).mtimeMs,
       statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
@@ -164,7 +166,7 @@ export function unchangedIndex(req: {
     const stats: Stats[] = [];
     for (const f of files) {
       const st = statTranscript(f); // one that cannot be read throws: the full path reports it
-      if (st.mtimeMs > written) return null;
+      if (st.mtimeMs > written && st.mtimeMs <= started) return null;
       stats.push(st);
     }
     const got = readIndexStamps(dbPath, req.problems ?? 0);

@@ -105,6 +105,20 @@ describe("a no-change index answered without the store", () => {
     expect(withoutMs(same!)).toEqual(withoutMs({ dbPath: db, ...(await fullRun()) }));
   });
 
+  it("answers for a transcript stamped in the future once the full path has read it, and falls through when it grows", async () => {
+    const file = join(root, FILES[1]!);
+    const st = statSync(file);
+    utimesSync(file, st.atime, new Date(Date.now() + 86_400_000));
+    await fullRun();
+    const same = quick();
+    expect(same).not.toBeNull();
+    expect(withoutMs(same!)).toEqual(withoutMs({ dbPath: db, ...(await fullRun()) }));
+    appendFileSync(file, `${JSON.stringify({ type: "user", message: { role: "user", content: "later" } })}\n`);
+    utimesSync(file, st.atime, new Date(Date.now() + 86_400_000));
+    expect(quick()).toBeNull();
+    expect((await fullRun()).indexed.changed).toBe(1);
+  });
+
   it("falls through while another writer holds the lock, and with vectors to make or the embedder changed", async () => {
     await fullRun();
     writeFileSync(`${db}.index-lock`, String(process.pid));
