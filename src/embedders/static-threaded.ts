@@ -7,6 +7,7 @@
 import { Worker } from "node:worker_threads";
 import { bitBytes, rememberCode } from "../store/vector-codes.ts";
 import type { EmbedReply, EmbedRequest, Recycle } from "./embed-worker.ts";
+import { leanHeaps } from "./lean-heaps.ts";
 import { createStaticEmbedder } from "./static.ts";
 import { type Embedder, EmbedderError } from "./types.ts";
 
@@ -48,6 +49,8 @@ export function createThreadedStaticEmbedder(after = THREAD_AFTER_TEXTS): Closab
   function start(): Worker {
     // Run the sibling module in whichever form this one was loaded: TypeScript from source, JavaScript from dist.
     const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+    // Past its first few thousand texts a run is long: its heaps, this thread's too, collect sooner (lean-heaps.ts).
+    leanHeaps();
     // The worker's garbage is short-lived batches: a small young generation keeps it from adding to peak RSS
     // (a 1 GB index peaked at 342 MB with V8's default, 287-293 MB with this).
     const w = new Worker(new URL(`./embed-worker${ext}`, import.meta.url), {
