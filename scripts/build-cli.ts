@@ -109,15 +109,16 @@ const external = (id: string): boolean => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(
  * Chunks by what a command loads together. Each bundle file costs a new process its resolution, read and link (the
  * Node loader's resolve alone is about 0.2 ms an import), and automatic chunking makes one per set of dynamic
  * imports that share a module: a no-change index loaded 26 files, most under 2 KB (docs/performance.md, seventh
- * round). Six groups, by priority: what the CLI's entry itself imports and every command uses (errors, io, flags,
- * the version, the agents' folders), so that `--help` loads one chunk beside the entry; what a run that finds
+ * round). Seven groups, by priority: what the CLI's entry itself imports and every command uses (errors, io, flags,
+ * the version, the agents' folders, the text helpers most commands share), so that `--help` loads one chunk beside the entry; what a run that finds
  * nothing to do shares with every command that opens the index (`app/index-app.ts`, which `createCairn` imports, with
  * `unchangedIndex`'s scan, lock, stamps' reader, the schema's migrations and the static embedder's id), so that such
  * a run loads neither the store nor the indexer and a search loads it in place of the index group it loaded before;
  * what the parse worker shares with the index's writes (the batch preparation, its stems and secrets), so that the
  * worker does not load the store; the index command itself (its progress lines); the index opened (the SQLite
  * store, and the CLI's write open), shared by every command that reads or writes it; and the rest of an index
- * run's own path (vectors, embedders, the indexer's lazy start).
+ * run's own path (vectors, embedders, the indexer's lazy start); last, the normalizer's parts that `resume` uses too
+ * (commands, decisions, pasted output, error signatures), three automatic chunks that both loaded.
  * A module no group names is chunked automatically. The groups only merge files, they never decide what loads, but
  * a group's chunk loads whole for any of its modules, and a group also takes what its modules import (Rolldown's
  * default).
@@ -128,7 +129,7 @@ const CHUNK_GROUPS = [
     name: "cli",
     priority: 6,
     test: new RegExp(
-      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg-url|common${S}errors|` +
+      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg-url|common${S}errors|topology${S}text|` +
         `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots))\\.ts$`,
     ),
   },
@@ -167,6 +168,14 @@ const CHUNK_GROUPS = [
     test: new RegExp(
       `${S}src${S}(?:app${S}indexing|indexer${S}index-lazily|` +
         `embedders${S}(?!shipped-ranks|embed-worker)[\\w-]+|search${S}(?:vectors|bundles))\\.ts$`,
+    ),
+  },
+  {
+    name: "topology",
+    priority: 0,
+    test: new RegExp(
+      `${S}src${S}topology${S}(?:decisions|decision-(?:text|agent|user)|pasted|tool-call-input|command|shell|` +
+        `test-script|error-signature)\\.ts$`,
     ),
   },
 ];
