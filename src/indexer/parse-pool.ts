@@ -4,6 +4,7 @@
  * the CLI, watch mode and tests) while parsing overlaps with SQLite's writes on a second core.
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { leanHeaps } from "../embedders/lean-heaps.ts";
 import type { BatchSource, ReadRequest } from "./batch-source.ts";
 import { CONSUMED, CONSUMED_KB, POSTED, type WorkerInit, type WorkerMessage } from "./parse-messages.ts";
 
@@ -29,6 +30,8 @@ export interface ParsePool {
 }
 
 export function startParsePool(): ParsePool {
+  // A pool is started for a long run (megabytes of new transcripts): its heaps collect sooner (lean-heaps.ts).
+  leanHeaps();
   const channel = new MessageChannel();
   const counters = new Int32Array(new SharedArrayBuffer(16));
   // Run the sibling module in whichever form this one was loaded: TypeScript from source, JavaScript from dist.
