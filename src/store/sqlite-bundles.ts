@@ -145,6 +145,8 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       )
       .pluck(),
   );
+  /** The vector slots there were when the codes were last counted for a compaction (compactVectors). */
+  const SLOTS_COUNTED = "vector_slots_counted";
   const slotCount = once(() => db.prepare("SELECT coalesce(sum(length(kinds)), 0) FROM vector_bits").pluck());
   const codeCount = once(() => db.prepare("SELECT count(*) FROM vector_codes").pluck());
 
@@ -243,9 +245,16 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     },
     compactVectors(): boolean {
       const slots = slotCount().get() as number;
-      if (slots <= CHUNK_SLOTS || slots < 1.25 * (codeCount().get() as number)) return false;
-      compact();
-      return true;
+      if (slots <= CHUNK_SLOTS) return false;
+      // Counting the codes reads every one of them, which a run that appended a few lines should not pay for on a
+      // large index (nor a watcher, on each change). Slots die when codes are replaced or deleted, so the count is
+      // taken again only once the slots grew by a twentieth since the last one: holes left meanwhile wait for it.
+      const counted = Number(getSetting().get(SLOTS_COUNTED) ?? 0);
+      if (slots >= counted && slots < counted * 1.05) return false;
+      const compacting = slots >= 1.25 * (codeCount().get() as number);
+      if (compacting) compact();
+      putSetting().run(SLOTS_COUNTED, String(compacting ? slotCount().get() : slots));
+      return compacting;
     },
     vectorInfo() {
       const state = getState().get() as { embedder: string; dimension: number } | undefined;
