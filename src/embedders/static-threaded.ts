@@ -5,9 +5,9 @@
  * a short run (a few appended events) never starts the thread.
  */
 import { Worker } from "node:worker_threads";
+import { leanHeaps } from "../common/lean-heaps.ts";
 import { bitBytes, rememberCode } from "../store/vector-codes.ts";
 import type { EmbedReply, EmbedRequest, Recycle } from "./embed-worker.ts";
-import { leanHeaps } from "./lean-heaps.ts";
 import { createStaticEmbedder } from "./static.ts";
 import { type Embedder, EmbedderError } from "./types.ts";
 

@@ -4,7 +4,7 @@
  * the CLI, watch mode and tests) while parsing overlaps with SQLite's writes on a second core.
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { leanHeaps } from "../embedders/lean-heaps.ts";
+import { leanHeaps } from "../common/lean-heaps.ts";
 import type { BatchSource, ReadRequest } from "./batch-source.ts";
 import { CONSUMED, CONSUMED_KB, POSTED, type WorkerInit, type WorkerMessage } from "./parse-messages.ts";
 
