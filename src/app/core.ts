@@ -7,12 +7,13 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CairnError } from "../common/errors.ts";
+import { commandDbPath } from "../indexer/db-path.ts";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import { isPgUrl } from "../store/pg-url.ts";
 import type { Closable } from "../store/sqlite-store.ts";
 import type { ReadonlyStore, Store } from "../store/types.ts";
 import type { IndexDeps } from "./indexing.ts";
-import { dbPathFor, type Env, givenOpener, loadTeamStore, type Opener, readOpener, writeOpener } from "./open.ts";
+import { type Env, givenOpener, loadTeamStore, type Opener, readOpener, writeOpener } from "./open.ts";
 
 export const CAIRN_MODES = ["read", "write"] as const;
 export type CairnMode = (typeof CAIRN_MODES)[number];
@@ -54,9 +55,7 @@ export function openCore(opts: CairnOptions): AppCore {
   const cwd = opts.cwd ?? process.cwd();
   const mode = opts.mode ?? "read";
   const now = opts.now ?? (() => new Date());
-  const dbPath = opts.store
-    ? opts.store.path
-    : dbPathFor(opts.db === undefined || isPgUrl(opts.db) ? opts.db : resolve(cwd, opts.db), env);
+  const dbPath = opts.store ? opts.store.path : commandDbPath(opts.db, cwd, env);
   // A team index opens synchronously on first use: its modules start loading now, so that the first answer (or the
   // CLI, which waits for them) finds them loaded.
   if (!opts.store && isPgUrl(dbPath)) void loadTeamStore().catch(() => undefined);

@@ -8,9 +8,10 @@
 import { existsSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/setting.ts";
 import { STATIC_EMBEDDER_ID } from "../embedders/static.ts";
 import type { EmbedderConfig } from "../embedders/types.ts";
-import { resolveDbPath } from "../indexer/db-path.ts";
+import { commandDbPath } from "../indexer/db-path.ts";
 import { idleIndexResult } from "../indexer/index-lazily.ts";
 import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { lockPathFor } from "../indexer/lock.ts";
@@ -140,14 +141,12 @@ export function unchangedIndex(req: {
   onListed?: (files: readonly string[]) => void;
 }): UnchangedAnswer | null {
   const { env } = req;
-  // As `openCore` resolves it: a relative --db against the working directory.
-  const flag = req.db === undefined || isPgUrl(req.db) ? req.db : resolve(req.cwd, req.db);
-  const dbPath = resolveDbPath(flag, env, env["HOME"] || homedir());
+  const dbPath = commandDbPath(req.db, req.cwd, env); // as `openCore` finds it
   if (dbPath === ":memory:" || isPgUrl(dbPath) || !existsSync(dbPath)) return null;
   if (req.roots.some((r) => typeof r === "string" && !existsSync(r))) return null;
+  // The vectors a full run would keep: the static embedder's, or none; any other embedder takes the full path.
   const vectorsFor = (setting: string | null): { id: string | null } | null => {
-    if (setting === null) return { id: STATIC_EMBEDDER_ID };
-    const kind = (JSON.parse(setting) as { kind?: unknown } | null)?.kind;
+    const { kind } = parseEmbedderConfig(setting);
     return kind === "static" ? { id: STATIC_EMBEDDER_ID } : kind === "none" ? { id: null } : null;
   };
   try {
@@ -169,7 +168,7 @@ export function unchangedIndex(req: {
       if (st.mtimeMs > written && st.mtimeMs <= started) return null;
       stats.push(st);
     }
-    const got = readIndexStamps(dbPath, req.problems ?? 0);
+    const got = readIndexStamps(dbPath, EMBEDDER_SETTING, req.problems ?? 0);
     if (got === null) return null;
     const roots = req.roots.map((r) => resolve(typeof r === "string" ? r : r.dir));
     const plan: RunPlan = { files, stats, stamps: got.stamps, roots, started };

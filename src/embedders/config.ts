@@ -3,34 +3,13 @@
  * Stored rather than read from flags each time so that every command embeds queries the way the vectors were made.
  */
 import { createOpenAiEmbedder } from "./openai.ts";
+import { EMBEDDER_SETTING, parseEmbedderConfig } from "./setting.ts";
 import { createStaticEmbedder } from "./static.ts";
 import { createThreadedStaticEmbedder } from "./static-threaded.ts";
 import { createTransformersEmbedder } from "./transformers.ts";
-import { DEFAULT_EMBEDDER, type Embedder, type EmbedderConfig, EmbedderError } from "./types.ts";
+import type { Embedder, EmbedderConfig } from "./types.ts";
 
-export function parseEmbedderConfig(raw: string | null | undefined): EmbedderConfig {
-  if (!raw) return DEFAULT_EMBEDDER;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new EmbedderError(`the stored embedder setting is not JSON: ${raw.slice(0, 80)}`);
-  }
-  const v = value as Record<string, unknown>;
-  switch (v["kind"]) {
-    case "static":
-    case "none":
-      return { kind: v["kind"] };
-    case "openai":
-      if (typeof v["url"] === "string" && typeof v["model"] === "string")
-        return { kind: "openai", url: v["url"], model: v["model"] };
-      break;
-    case "transformers":
-      if (typeof v["model"] === "string") return { kind: "transformers", model: v["model"] };
-      break;
-  }
-  throw new EmbedderError(`the stored embedder setting is not valid: ${raw.slice(0, 120)}`);
-}
+export { EMBEDDER_SETTING, parseEmbedderConfig };
 
 export function describeEmbedder(config: EmbedderConfig): string {
   switch (config.kind) {
@@ -72,9 +51,6 @@ export function createEmbedder(
       return createTransformersEmbedder({ model: config.model, cwd });
   }
 }
-
-/** The setting under which the chosen embedder is stored in the index. */
-export const EMBEDDER_SETTING = "embedder";
 
 export function configuredEmbedder(
   store: { getSetting(key: string): string | null },

@@ -36,9 +36,8 @@ export function buildOverview(store: ReadonlyStore, recentCount = 5): Overview {
     .map((session) => ({ session, open_failures: openFailures(store, session.session_id) }));
   // Subagent and exec sessions are part of their parent's work; the overview lists the sessions people started
   // and counts the others, so its total agrees with what `cairn index` reported.
-  const inner_sessions = {
-    subagent: store.listSessions({ kinds: ["subagent"] }).length,
-    exec: store.listSessions({ kinds: ["exec"] }).length,
-  };
+  const inner_sessions = { subagent: 0, exec: 0 };
+  for (const s of store.listSessions({ kinds: ["subagent", "exec"] }))
+    if (s.kind === "subagent" || s.kind === "exec") inner_sessions[s.kind]++;
   return { sessions: all.length, inner_sessions, events: counts.events, by_agent: byAgent, recent };
 }

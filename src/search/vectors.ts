@@ -315,8 +315,9 @@ export async function refreshVectors(
     opts.onProgress?.({ phase: "embed", done: embedded, total });
     if (signal) await breathe();
   }
-  // Compaction counts every stored code, a read of the whole vector table: only worth it when this run changed
-  // them. Slots left by deleted events (a pruned file) wait for the next run that bundles or embeds.
+  // Compaction looks at the slots, and once they grew counts every stored code (a read of the whole vector table):
+  // only worth asking when this run changed them. Slots left by deleted events (a pruned file) wait for the next run
+  // that bundles or embeds.
   if (queued > 0 || embedded > 0) store.compactVectors();
   const after = store.vectorState();
   return { bundled, embedded, pending: after.bundles - after.embedded, reset, embedder: embedder.id, interrupted };

@@ -41,7 +41,7 @@ export interface IndexStamps {
   sessions: number;
   /** Anything in the bundle queue (events whose bundles are not built yet, or entries whose event is gone). */
   queued: boolean;
-  /** The stored embedder setting (`settings.embedder`), null when none was chosen. */
+  /** The stored embedder setting (under the key given), null when none was chosen. */
   embedderSetting: string | null;
   /** The embedder the stored vectors are from (`vector_state`), null when none. */
   vectorEmbedder: string | null;
@@ -54,9 +54,10 @@ export interface IndexStamps {
 /**
  * The index's stamps and counts, read in one read transaction; null when a writer would have work before any of
  * it counts (a migration not applied, a schema newer than this cairn, a journal not yet in WAL mode). Throws when
- * the database cannot be opened or read: the caller then takes the full path, which says why.
+ * the database cannot be opened or read: the caller then takes the full path, which says why. `embedderKey`: the
+ * setting that names the chosen embedder (embedders/setting.ts).
  */
-export function readIndexStamps(path: string, problemLimit = 0): IndexStamps | null {
+export function readIndexStamps(path: string, embedderKey: string, problemLimit = 0): IndexStamps | null {
   const Database = require("better-sqlite3") as typeof BetterSqlite3;
   const db = new Database(path, { readonly: true, fileMustExist: true, timeout: 1_000 });
   try {
@@ -75,7 +76,7 @@ export function readIndexStamps(path: string, problemLimit = 0): IndexStamps | n
       stamps,
       sessions: one("SELECT count(*) FROM sessions INDEXED BY sessions_updated") as number,
       queued: one("SELECT 1 FROM bundle_queue LIMIT 1") !== undefined,
-      embedderSetting: (one("SELECT value FROM settings WHERE key = ?", "embedder") as string | undefined) ?? null,
+      embedderSetting: (one("SELECT value FROM settings WHERE key = ?", embedderKey) as string | undefined) ?? null,
       vectorEmbedder: (one("SELECT embedder FROM vector_state WHERE id = 1") as string | undefined) ?? null,
       pending: one("SELECT 1 FROM bundles WHERE embedded = 0 LIMIT 1") !== undefined,
       problems:

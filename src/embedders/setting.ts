@@ -1,0 +1,32 @@
+/**
+ * The embedder the user chose, as the index stores it: read by every command that embeds, and by a no-change
+ * `cairn index`, which must not load any embedder to tell whether the stored vectors are the chosen one's.
+ */
+import { DEFAULT_EMBEDDER, type EmbedderConfig, EmbedderError } from "./types.ts";
+
+/** The setting under which the chosen embedder is stored in the index. */
+export const EMBEDDER_SETTING = "embedder";
+
+export function parseEmbedderConfig(raw: string | null | undefined): EmbedderConfig {
+  if (!raw) return DEFAULT_EMBEDDER;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new EmbedderError(`the stored embedder setting is not JSON: ${raw.slice(0, 80)}`);
+  }
+  const v = value as Record<string, unknown>;
+  switch (v["kind"]) {
+    case "static":
+    case "none":
+      return { kind: v["kind"] };
+    case "openai":
+      if (typeof v["url"] === "string" && typeof v["model"] === "string")
+        return { kind: "openai", url: v["url"], model: v["model"] };
+      break;
+    case "transformers":
+      if (typeof v["model"] === "string") return { kind: "transformers", model: v["model"] };
+      break;
+  }
+  throw new EmbedderError(`the stored embedder setting is not valid: ${raw.slice(0, 120)}`);
+}
