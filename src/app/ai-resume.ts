@@ -8,8 +8,8 @@ import { buildPack, type EvidencePack, type PackCandidate } from "../ask/pack.ts
 import type { AnswerModel } from "../ask/prompt.ts";
 import { createTokenCounter } from "../resume/tokens.ts";
 import { citedIds } from "../topology/citation.ts";
+import type { AskDeps } from "./ask-deps.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
-import type { ReadCairn } from "./cairn.ts";
 
 export interface AiResumeRequest extends BriefRequest {
   signal?: AbortSignal;
@@ -33,7 +33,7 @@ export interface AiResume {
 /** Characters of a cited event read into the pack, beside the brief's lines that cite it. */
 const READ_CHARS = 1500;
 
-export async function aiResume(app: ReadCairn, model: AnswerModel, req: AiResumeRequest): Promise<AiResume> {
+export async function aiResume(app: AskDeps, model: AnswerModel, req: AiResumeRequest): Promise<AiResume> {
   const { signal, onText, ...briefReq } = req;
   const brief = await app.brief(briefReq);
   const pack = briefPack(app, brief);
@@ -55,7 +55,7 @@ export async function aiResume(app: ReadCairn, model: AnswerModel, req: AiResume
 }
 
 /** Every event the brief cites, its text being the brief's lines that cite it and then the event's own head. */
-function briefPack(app: ReadCairn, brief: BriefJson): EvidencePack {
+function briefPack(app: AskDeps, brief: BriefJson): EvidencePack {
   const store = app.reader();
   const lines = new Map<string, string[]>();
   for (const line of brief.text.split("\n"))

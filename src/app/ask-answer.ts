@@ -7,7 +7,7 @@ import type { EvidencePack } from "../ask/pack.ts";
 import { type AnswerModel, askPrompt } from "../ask/prompt.ts";
 import { citedIds } from "../topology/citation.ts";
 import { evidencePack, type PackRequest } from "./ask.ts";
-import type { ReadCairn } from "./cairn.ts";
+import type { AskDeps } from "./ask-deps.ts";
 import { oneLine } from "./text.ts";
 
 export interface CitedEvent {
@@ -38,7 +38,7 @@ export interface AskRequest extends PackRequest {
 }
 
 /** Gathers the pack, asks the model (streaming through `onText`), and checks every citation of its answer. */
-export async function askQuestion(app: ReadCairn, model: AnswerModel, req: AskRequest): Promise<AskAnswer> {
+export async function askQuestion(app: AskDeps, model: AnswerModel, req: AskRequest): Promise<AskAnswer> {
   const pack = await evidencePack(app, req);
   const answer = await model.answer(askPrompt(pack), {
     ...(req.signal ? { signal: req.signal } : {}),

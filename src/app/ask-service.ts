@@ -4,8 +4,8 @@
  * one still starts, and each request says plainly that none is configured.
  */
 import type { AnswerModel } from "../ask/prompt.ts";
-import { type AiResume, aiResume } from "./ai-resume.ts";
-import { type AskAnswer, askQuestion } from "./ask-answer.ts";
+import type { AiResume } from "./ai-resume.ts";
+import type { AskAnswer } from "./ask-answer.ts";
 import { chooseModel, createAnswerModel } from "./ask-model.ts";
 import type { ReadCairn } from "./cairn.ts";
 import type { Env } from "./open.ts";
@@ -39,11 +39,11 @@ export function createAskService(app: ReadCairn, env: Env): AskService {
   };
   return {
     async ask(req) {
-      return askQuestion(app, await theModel(), req);
+      return app.ask(await theModel(), req);
     },
     async resume(req) {
       const { session, ...rest } = req;
-      return aiResume(app, await theModel(), { session, ...rest });
+      return app.aiResume(await theModel(), { session, ...rest });
     },
   };
 }

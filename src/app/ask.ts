@@ -11,7 +11,7 @@ import { redactText } from "../secrets/redact.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import { citedIds } from "../topology/citation.ts";
 import type { SessionEvent } from "../topology/types.ts";
-import type { ReadCairn } from "./cairn.ts";
+import type { AskDeps } from "./ask-deps.ts";
 
 export interface PackRequest {
   question: string;
@@ -51,7 +51,7 @@ interface Placed {
 let sharedCounter: TokenCounter | null = null;
 
 /** The evidence pack for a question, read through the app. */
-export async function evidencePack(app: ReadCairn, req: PackRequest): Promise<EvidencePack> {
+export async function evidencePack(app: AskDeps, req: PackRequest): Promise<EvidencePack> {
   const budget = req.budget ?? DEFAULT_PACK_BUDGET;
   const session = req.session ? app.session(req.session) : null;
   const store = app.reader();
@@ -191,7 +191,7 @@ const END_LINES = 6;
  * sections that tell how it ended.
  */
 async function ledgerCandidates(
-  app: ReadCairn,
+  app: AskDeps,
   store: ReadonlyStore,
   sessionId: string,
   endOnly = false,

@@ -11,8 +11,6 @@ import { latestSession, resolveEventId, resolveSessionId } from "../store/resolv
 import type { ReadonlyStore, SessionRow } from "../store/types.ts";
 
 export interface BriefRequest {
-  /** Secrets in the brief replaced by their markers (default); false where the user owns the destination. */
-  redact?: boolean;
   /** A session id or unique prefix; absent or `latest` for the latest main session (of `cwd` when given). */
   session?: string;
   /** With the latest session: the folder whose latest main session to brief. */

@@ -6,6 +6,8 @@
  */
 
 import { resolve } from "node:path";
+import type { EvidencePack } from "../ask/pack.ts";
+import type { AnswerModel } from "../ask/prompt.ts";
 import { CairnError } from "../common/errors.ts";
 import { configuredEmbedder, createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
 import type { Embedder, EmbedderConfig } from "../embedders/types.ts";
@@ -16,20 +18,27 @@ import type { HybridResult, SearchMode } from "../search/hybrid.ts";
 import { buildOverview, type Overview } from "../search/overview.ts";
 import { parseTime } from "../search/query.ts";
 import type { SessionTimelineRow } from "../search/timeline.ts";
-import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
+import { latestSession, resolveEventId, resolveSessionId, shortSessionId } from "../store/resolve.ts";
 import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow } from "../store/types.ts";
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
 import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
+import type { AiResume, AiResumeRequest } from "./ai-resume.ts";
+import type { PackRequest } from "./ask.ts";
+import type { AskAnswer, AskRequest } from "./ask-answer.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
+import { type EventWithChain, withChain } from "./event-chain.ts";
 import type { ExportDocument } from "./export/document.ts";
 
 export { IdError } from "../store/resolve.ts";
+export type { Shaped } from "./shape/shape.ts";
 
-import { redactDeep } from "../secrets/redact.ts";
 import { type CairnMode, type CairnOptions, openCore } from "./core.ts";
 import { type IndexMethods, indexMethods } from "./index-app.ts";
 import { listSecrets, type PurgeAnswer, purgeSecrets, type SecretsAnswer, type SecretsRequest } from "./secrets.ts";
+import { createRedaction, type Redaction } from "./shape/redacting-view.ts";
+import { type ShapedMethod, type ShapeOptions, shapeAnswer, shapeResult } from "./shape/shape.ts";
+import { readSourceLine, type SourceLineAnswer } from "./source-line.ts";
 import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
 import { cairnVersion } from "./version.ts";
 
@@ -102,16 +111,23 @@ export interface EmbedStatus {
   current: boolean;
 }
 
-/** What every surface may ask: questions about the index, answered in one shape each. */
-export interface ReadCairn {
+/** What every surface may ask: questions about the index, each answer shaped (`shape/shape.ts`) on its way out. */
+export type ReadCairn = {
+  [K in keyof ReadHandlers]: K extends QuestionName ? ShapedMethod<ReadHandlers[K]> : ReadHandlers[K];
+};
+
+/** The questions and the app's own members, as the handlers answer them before the shaping step. */
+interface ReadHandlers {
   readonly mode: CairnMode;
   readonly dbPath: string;
-  /** The index, read-only: for answers this layer does not shape yet. Throws when there is no index. */
+  /** The index, read-only, through the redacting view (unless opened to reveal). Throws when there is no index. */
   reader(): ReadonlyStore;
   /** How the index was opened when that is worth saying (a read-only copy), else null. */
   notice(): string | null;
   search(req: SearchRequest): Promise<SearchAnswer>;
   event(ref: string): EventAnswer;
+  /** The event with its session and the chain of events above it (the call behind a result, …). */
+  eventChain(ref: string): EventWithChain;
   timeline(req: TimelineRequest): TimelineWindow;
   threadTimeline(req: ThreadTimelineRequest): Promise<ThreadTimelineWindow>;
   brief(req: BriefRequest): Promise<BriefJson>;
@@ -128,7 +144,17 @@ export interface ReadCairn {
   resolveEvent(ref: string, opts?: { sessionId?: string }): SessionEvent;
   thread(ref: string): Promise<Thread>;
   /** A session (or a thread's sessions) whole, for `export`: a session id or prefix, else a thread's. */
-  exportDocument(ref: string, opts?: { redact?: boolean }): Promise<ExportDocument>;
+  exportDocument(ref: string): Promise<ExportDocument>;
+  /** The shortest form of a session id (8 characters or more) that names it, for printing. */
+  shortSessionId(id: string): string;
+  /** The transcript line an event was read from, as the agent wrote it (read from the file, scanned for secrets). */
+  sourceLine(ref: string): SourceLineAnswer;
+  /** The evidence pack `cairn ask` would send a model: what `--dry-run` shows. */
+  pack(req: PackRequest): Promise<EvidencePack>;
+  /** A question answered by a model from the evidence pack, every citation checked; `onText` streams its words. */
+  ask(model: AnswerModel, req: AskRequest): Promise<AskAnswer>;
+  /** The deterministic brief and a model's shorter rewrite of it, taken only when it keeps every fact. */
+  aiResume(model: AnswerModel, req: AiResumeRequest): Promise<AiResume>;
   checkpoints(session: string): CheckpointsAnswer;
   verify(req: { session: string; actions?: number }): Promise<VerifyResult>;
   embedStatus(): EmbedStatus;
@@ -141,17 +167,27 @@ export interface ReadCairn {
 }
 
 /** Write mode adds indexing, embedding and recording checkpoints. */
-export interface Cairn extends ReadCairn, IndexMethods {
+interface WriteHandlers extends ReadHandlers, IndexMethods {
   checkpoint(req: CheckpointRequest): CheckpointRow & { ordinal: number };
   /** Takes a finding's (or a session's) secret values out of the local index; the agents' files are untouched. */
   purgeSecrets(req: { target: string; onWait?: (pid: number) => void }): Promise<PurgeAnswer>;
 }
 
+export type Cairn = ReadCairn & Omit<WriteHandlers, keyof ReadHandlers>;
+
 export function createCairn(opts: CairnOptions & { mode: "write" }): Cairn;
 export function createCairn(opts?: CairnOptions): ReadCairn;
 export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   const core = openCore(opts);
-  const { env, cwd, mode, now, dbPath, opener, store, writer, requireIndex } = core;
+  const { env, cwd, mode, now, dbPath, opener, writer, requireIndex } = core;
+  // Every question reads the index through the redacting view unless a person asked for the raw values.
+  let viewed: { of: ReadonlyStore; redaction: Redaction } | null = null;
+  const redaction = (): Redaction => {
+    const s = core.store();
+    if (viewed?.of !== s) viewed = { of: s, redaction: createRedaction(s) };
+    return viewed.redaction;
+  };
+  const store = (): ReadonlyStore => (opts.reveal === true ? core.store() : redaction().view);
   // The setting can change while a server runs (`cairn embed`), and a remote or model embedder is costly to make.
   let made: { setting: string; embedder: Embedder | null } | null = null;
   const embedder = () => {
@@ -165,7 +201,11 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   const indexing = () => import("./indexing.ts");
   const threads = () => import("../threads/index.ts");
 
-  const app: Cairn = {
+  // What a question builds on other questions' answers with (ask's pack on search): the shaped app, made below.
+  let shapedApp: Cairn | null = null;
+  const self = (): Cairn => shapedApp!;
+  const shaping: ShapeOptions = { exit: opts.exit ?? "data", ...(opts.reveal ? { reveal: true } : {}) };
+  const app: WriteHandlers = {
     mode,
     dbPath,
     reader: store,
@@ -176,6 +216,11 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       return answerSearch(s, req, embedder, now);
     },
     event: (ref) => eventAnswer(store(), ref),
+    eventChain(ref) {
+      const chained = withChain(store(), eventAnswer(store(), ref));
+      if (!chained) throw new CairnError("not_found", `the session of event ${ref} is not in the index`);
+      return chained;
+    },
     timeline: (req) => timelineWindow(store(), { now: now(), ...req }),
     async threadTimeline(req) {
       const s = store();
@@ -195,12 +240,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     },
     async brief(req) {
       const { buildBrief } = await import("./brief.ts");
-      const brief = await buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) });
-      // A brief is handed to another agent (and its provider): secrets go as their markers.
-      if (req.redact === false) return brief;
-      const { knownSecrets } = await import("../secrets/redact.ts");
-      const held = store().searchEvents({ match: null, secrets: true, sessionPrefix: brief.session_id, limit: 500 });
-      return redactDeep(brief, knownSecrets(held.map((h) => h.event.text)));
+      return buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) });
     },
     async threads(req = {}) {
       const s = store();
@@ -235,12 +275,29 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       const s = store();
       return (await threads()).resolveThread(s, ref);
     },
-    async exportDocument(ref, o = {}) {
+    async exportDocument(ref) {
       const s = store();
       const { exportDocument } = await import("./export/document.ts");
-      const doc = exportDocument(s, ref, `cairn ${cairnVersion()}`);
-      // An export is a document to share: secrets leave as their markers unless the user owns the destination.
-      return o.redact === false ? doc : redactDeep(doc);
+      return exportDocument(s, ref, `cairn ${cairnVersion()}`);
+    },
+    shortSessionId: (id) => shortSessionId(store(), id),
+    async pack(req) {
+      return (await import("./ask.ts")).evidencePack(self(), req);
+    },
+    async ask(model, req) {
+      const { onText, ...rest } = req;
+      const stream = onText ? { onText: (delta: string) => onText(shapeAnswer(delta, shaping)) } : {};
+      return (await import("./ask-answer.ts")).askQuestion(self(), model, { ...rest, ...stream });
+    },
+    async aiResume(model, req) {
+      const { onText, ...rest } = req;
+      const stream = onText ? { onText: (delta: string) => onText(shapeAnswer(delta, shaping)) } : {};
+      return (await import("./ai-resume.ts")).aiResume(self(), model, { ...rest, ...stream });
+    },
+    sourceLine(ref) {
+      const event = resolveEventId(store(), ref);
+      const line = readSourceLine(event.source_file, event.source_line);
+      return opts.reveal === true ? line : { ...line, text: redaction().sessionText(event.session_id, line.text) };
     },
     checkpoints(ref) {
       const s = resolveSessionId(store(), ref);
@@ -296,7 +353,9 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       return { ...row, ordinal: at.ordinal };
     },
   };
-  if (mode === "write") return app;
+  const shaped = shapeQuestions(app, { ...shaping, ids: store });
+  shapedApp = shaped;
+  if (mode === "write") return shaped;
   const {
     defaultRoots: _d,
     index: _i,
@@ -308,6 +367,51 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     prune: _p,
     purgeSecrets: _ps,
     ...read
-  } = app;
+  } = shaped;
   return read;
+}
+
+/** The methods that answer questions: each answer passes the shaping step (`shape/shape.ts`) on its way out. */
+const QUESTIONS = [
+  "search",
+  "event",
+  "eventChain",
+  "timeline",
+  "threadTimeline",
+  "brief",
+  "threads",
+  "overview",
+  "sessions",
+  "session",
+  "latestSession",
+  "sessionOfFile",
+  "resolveEvent",
+  "thread",
+  "exportDocument",
+  "checkpoints",
+  "verify",
+  "embedStatus",
+  "problems",
+  "secrets",
+  "pack",
+  "sourceLine",
+] as const satisfies ReadonlyArray<keyof ReadCairn>;
+
+/** Questions whose answers come from outside the index (a transcript file read now): every string is scanned. */
+const SCANNED = ["ask", "aiResume"] as const satisfies ReadonlyArray<keyof ReadCairn>;
+
+type QuestionName = (typeof QUESTIONS)[number] | (typeof SCANNED)[number];
+
+/** The app with each question's answer passing the shaping step: the only way its answers leave `app/`. */
+function shapeQuestions(app: WriteHandlers, opts: ShapeOptions): Cairn {
+  const methods = app as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of QUESTIONS) {
+    const ask = methods[name]!;
+    methods[name] = (...args: unknown[]) => shapeResult(ask(...args), opts);
+  }
+  for (const name of SCANNED) {
+    const ask = methods[name]!;
+    methods[name] = (...args: unknown[]) => shapeResult(ask(...args), { ...opts, scan: true });
+  }
+  return app as unknown as Cairn;
 }

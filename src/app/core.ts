@@ -14,6 +14,7 @@ import type { Closable } from "../store/sqlite-store.ts";
 import type { ReadonlyStore, Store } from "../store/types.ts";
 import type { IndexDeps } from "./indexing.ts";
 import { type Env, givenOpener, loadTeamStore, type Opener, readOpener, writeOpener } from "./open.ts";
+import type { Exit } from "./shape/shape.ts";
 
 export const CAIRN_MODES = ["read", "write"] as const;
 export type CairnMode = (typeof CAIRN_MODES)[number];
@@ -31,6 +32,10 @@ export interface CairnOptions {
   now?: () => Date;
   /** Told once when the index is opened in a way the user should know of (e.g. a copy of a read-only folder's). */
   onNotice?: (notice: string) => void;
+  /** Where the answers go (`shape/shape.ts`): a terminal gets the transcripts' control characters made inert. */
+  exit?: Exit;
+  /** A person asked for secrets as written: answers are read from the index without the redacting view. */
+  reveal?: boolean;
 }
 
 export interface AppCore {

@@ -1,9 +1,27 @@
 /**
- * One line of a transcript as the agent wrote it, streamed from the file: what `cairn show --source` prints. The
+ * One line of a transcript as the agent wrote it, read from the file: what `cairn show --source` prints. The
  * index keeps a very long string's head and tail only (readers/long-strings.ts); the transcript has the whole of
- * it while it exists, and this reads it back without holding the line in memory.
+ * it while it exists. Read straight from the agent's file, it is an answer like any other: it passes the shaping
+ * step (secrets scanned for and redacted, control characters made inert for a terminal) before it is printed.
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { CairnError } from "../common/errors.ts";
+
+export interface SourceLineAnswer {
+  file: string;
+  line: number;
+  /** The line without its newline, decoded as UTF-8. */
+  text: string;
+}
+
+/** Line `line` of `path` whole; `not_found` when the transcript is gone or has no such line. */
+export function readSourceLine(path: string, line: number): SourceLineAnswer {
+  const parts: Buffer[] = [];
+  const found = streamSourceLine(path, line, (bytes) => parts.push(bytes));
+  if (found === "gone") throw new CairnError("not_found", `the transcript is gone: ${path}`);
+  if (found === "no-line") throw new CairnError("not_found", `${path} has no line ${line}`);
+  return { file: path, line, text: Buffer.concat(parts).toString("utf8") };
+}
 
 const CHUNK = 1024 * 1024;
 

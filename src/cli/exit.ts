@@ -5,6 +5,7 @@
  * `{ "error": { "code", "message", "hint" } }`; otherwise one line on stderr, a hint, and for a usage mistake a
  * pointer to --help.
  */
+import { terminalText } from "../app/shape/terminal-text.ts";
 import { type ErrorCode, errorCode, errorHint, errorMessage } from "../common/errors.ts";
 import type { CliIo } from "./io.ts";
 
@@ -38,9 +39,10 @@ export function reportError(io: CliIo, command: string | null, error: unknown, j
   else {
     const who = command ? `cairn ${command}` : "cairn";
     const prefix = code === "bad_query" ? "bad query: " : "";
-    io.stderr.write(`${who}: ${prefix}${errorMessage(error)}\n`);
+    // A message quotes what it was given (an id, a query, a path): made inert like any text bound for a terminal.
+    io.stderr.write(`${who}: ${prefix}${terminalText(errorMessage(error))}\n`);
     const hint = errorHint(error);
-    if (hint) io.stderr.write(`hint: ${hint}\n`);
+    if (hint) io.stderr.write(`hint: ${terminalText(hint)}\n`);
     if (code === "usage" || code === "bad_query") io.stderr.write(`Run '${who} --help' for usage.\n`);
     if (code === "failure" && io.env["CAIRN_DEBUG"] && error instanceof Error && error.stack)
       io.stderr.write(`${error.stack}\n`);

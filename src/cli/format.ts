@@ -33,10 +33,6 @@ export function shortTime(ts: string | null): string {
   return ts.replace("T", " ").slice(0, 16);
 }
 
-export function shortId(id: string, n = 8): string {
-  return id.length > n ? id.slice(0, n) : id;
-}
-
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

@@ -2,6 +2,8 @@
 import { CairnError } from "../common/errors.ts";
 
 export interface CliIo {
+  /** Only whether it is a terminal: `--reveal-secrets` is for a person at one. */
+  stdin?: { isTTY?: boolean };
   stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(chunk: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;

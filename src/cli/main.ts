@@ -108,6 +108,7 @@ export function run(argv: string[] = process.argv.slice(2)): Promise<void> {
   process.once("SIGINT", () => controller.abort());
   process.once("SIGTERM", () => controller.abort());
   const io: CliIo = {
+    stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

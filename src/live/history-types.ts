@@ -6,6 +6,8 @@
 
 export interface SessionSummary {
   session_id: string;
+  /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
+  session_short: string;
   provider: string;
   kind: string;
   cwd: string | null;
@@ -14,6 +16,7 @@ export interface SessionSummary {
   started_at: string | null;
   updated_at: string | null;
   parent_session_id: string | null;
+  parent_session_short: string | null;
   git_branch: string | null;
   model: string | null;
   source_file: string;
@@ -40,6 +43,8 @@ export interface EvidenceStep {
 export interface SearchHitView {
   event_id: string;
   session_id: string;
+  /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
+  session_short: string;
   provider: string;
   project: string | null;
   timestamp: string | null;
@@ -77,6 +82,7 @@ export interface TimelineRowView {
 
 export interface ThreadRowView extends TimelineRowView {
   session_id: string;
+  session_short: string;
   provider: string;
 }
 
@@ -91,6 +97,8 @@ export interface TimelineAnswer {
 export interface EventView {
   event_id: string;
   session_id: string;
+  /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
+  session_short: string;
   provider: string;
   ordinal: number;
   timestamp: string | null;
@@ -133,6 +141,8 @@ export interface EventDetailAnswer {
 
 export interface BriefAnswer {
   session_id: string;
+  /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
+  session_short: string;
   at: string;
   step: number | null;
   budget_tokens: number;
@@ -148,6 +158,8 @@ export interface BriefAnswer {
 
 export interface ThreadSessionView {
   session_id: string;
+  /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
+  session_short: string;
   provider: string;
   kind: string;
   project: string | null;

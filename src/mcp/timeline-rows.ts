@@ -25,7 +25,7 @@ export function rowData(r: TimelineRow | SessionTimelineRow): RowData {
 
 /** `@12 [e:…] 2025-11-21 00:02 call  bash: npm test`, derived rows indented under their source. */
 export function renderRow(r: RowData): string {
-  const where = r.session_id ? `${r.provider} ${r.session_id.slice(0, 8)} ` : "";
+  const where = r.session_id ? `${r.provider} ${r.session_id} ` : "";
   const indent = r.depth > 0 ? "    ↳ " : "";
   const side = r.sidechain ? "[sidechain] " : "";
   const branch = r.branch_from ? ` (branches from ${cite(r.branch_from)})` : "";

@@ -35,7 +35,8 @@ export interface IndexSources {
 
 export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources {
   const env = opts.env ?? process.env;
-  const base = { ...(opts.dbPath !== undefined ? { db: opts.dbPath } : {}), env };
+  // What the extension shows goes to pi's terminal and to its model: control characters made inert.
+  const base = { ...(opts.dbPath !== undefined ? { db: opts.dbPath } : {}), env, exit: "terminal" as const };
   const background = backgroundIndexer(base, opts.background !== false);
 
   /**

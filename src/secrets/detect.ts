@@ -59,11 +59,15 @@ function merge(rule: Span[], position: Span[]): Span[] {
   return kept.sort((a, b) => a.at - b.at);
 }
 
-/** A redaction marker already in the text is never a secret itself (so redacting twice changes nothing). */
-const MARKER = /\[secret:[a-z0-9-]+:[0-9a-f]{12}\]/g;
+/**
+ * A redaction marker already in the text is never a secret itself (so redacting twice changes nothing), nor is a
+ * finding's own id (`secret:<kind>:<fingerprint>`, the marker without its brackets), which reads like a value
+ * assigned to a name that says "secret".
+ */
+const MARKER = /\[?secret:[a-z0-9-]+:[0-9a-f]{12}\]?/g;
 
 function withoutMarkers(text: string, spans: Span[]): Span[] {
-  if (!text.includes("[secret:")) return spans;
+  if (!text.includes("secret:")) return spans;
   const markers = [...text.matchAll(MARKER)].map((m) => [m.index, m.index + m[0].length] as const);
   return spans.filter((s) => !markers.some(([a, b]) => s.at < b && a < s.end));
 }

@@ -8,7 +8,9 @@ import {
   type SessionEvent,
 } from "../topology/types.ts";
 import type { PgConnection } from "./pg-bridge.ts";
-import type { CheckpointRow, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+import { SECRET_EDGE } from "./prepare-batch.ts";
+import { toSecretSpans } from "./secret-spans.ts";
+import type { CheckpointRow, SecretSpans, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -165,6 +167,13 @@ export function createPgReader(db: PgConnection) {
     ],
     getEntity: (entityId: string) =>
       db.query<Entity>("SELECT entity_id, kind, key, display FROM entities WHERE entity_id = $1", [entityId])[0],
+    secretSpans: (): SecretSpans[] =>
+      db
+        .query<Omit<SecretSpans, "spans"> & { meta: string | null }>(
+          `SELECT x.src AS event_id, x.session_id, x.dst AS secret, x.meta FROM entities n
+           JOIN event_edges x ON x.dst = n.entity_id AND x.edge_type = '${SECRET_EDGE}' WHERE n.kind = 'secret'`,
+        )
+        .map(toSecretSpans),
     problems: (limit = 1_000_000) =>
       db.query<Problem>(
         'SELECT source_file, source_line, reason, excerpt FROM problems ORDER BY source_file COLLATE "C", source_line LIMIT $1',

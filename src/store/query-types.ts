@@ -56,3 +56,17 @@ export interface EventHit {
   /** BM25 (lower is better) when the query had text; null for filter-only queries (newest first). */
   score: number | null;
 }
+
+/**
+ * Where one secret stands in one event's stored text, as the indexer found it: the event's `exposes` edge to the
+ * secret entity (`secret:<kind>:<fingerprint>`), never the value. Read by the exits' redaction, which takes the
+ * value out of the text by these spans before anything clips or highlights it.
+ */
+export interface SecretSpans {
+  event_id: string;
+  session_id: string;
+  /** The secret entity's id: `secret:<kind>:<fingerprint>`. */
+  secret: string;
+  /** `[offset, length]` in the event's text. */
+  spans: Array<[number, number]>;
+}

@@ -64,16 +64,63 @@ export function pickById<T>(
   );
 }
 
-/** A session by id or unique prefix. */
+/** Sessions a prefix is compared against at most: a parent with many subagents is still told apart. */
+const PREFIX_ROWS = 500;
+
+/**
+ * The sessions a prefix names. A session's subagents (and the continuations it spawned) carry their parent's id
+ * at the front, or were started the same minute (time-ordered ids share their leading digits): a prefix that
+ * matches one session and only sessions under it names that session, so the short id printed for a parent
+ * resolves to it and not to "3 sessions".
+ */
+function sessionsByPrefix(store: Pick<ReadonlyStore, "listSessions">, prefix: string): SessionRow[] {
+  const found = store.listSessions({ idPrefix: prefix, limit: PREFIX_ROWS });
+  if (found.length <= 1) return found;
+  const roots = new Set(found.map((s) => rootOf(s, found)));
+  const root = roots.size === 1 ? found.find((s) => roots.has(s.session_id)) : undefined;
+  return root ? [root] : found;
+}
+
+/** The outermost session among `rows` that `s` descends from (through parent_session_id), or its own id. */
+function rootOf(s: SessionRow, rows: readonly SessionRow[]): string {
+  let at = s;
+  for (let hops = 0; at.parent_session_id !== null && hops < 16; hops++) {
+    const up = rows.find((r) => r.session_id === at.parent_session_id);
+    if (!up) return at.parent_session_id;
+    at = up;
+  }
+  return at.session_id;
+}
+
+/** A session by id or unique prefix (a prefix of a session and its subagents names the session). */
 export function resolveSessionId(store: Pick<ReadonlyStore, "getSession" | "listSessions">, ref: string): SessionRow {
   const id = ref.trim();
   return pickById(
     "session",
     id,
     id === "" ? undefined : store.getSession(id),
-    () => store.listSessions({ idPrefix: id, limit: SHOWN + 1 }),
+    () => sessionsByPrefix(store, id).slice(0, SHOWN + 1),
     (s) => s.session_id,
   );
+}
+
+/** The fewest leading characters of a session's id (at least `min`) that name it, by `resolveSessionId`'s rule. */
+export function shortSessionId(store: Pick<ReadonlyStore, "getSession" | "listSessions">, id: string, min = 8): string {
+  if (id.length <= min) return id;
+  const near = store.listSessions({ idPrefix: id.slice(0, min), limit: PREFIX_ROWS });
+  const view = {
+    getSession: (sid: string) => near.find((s) => s.session_id === sid),
+    listSessions: (f: { idPrefix?: string; limit?: number }) =>
+      near.filter((s) => s.session_id.startsWith(f.idPrefix ?? "")).slice(0, f.limit),
+  };
+  for (let n = min; n < id.length; n++) {
+    const prefix = id.slice(0, n);
+    // A prefix that is itself another session's whole id names that session.
+    if (near.some((s) => s.session_id === prefix)) continue;
+    const found = sessionsByPrefix(view as Pick<ReadonlyStore, "listSessions">, prefix);
+    if (found.length === 1 && found[0]!.session_id === id) return prefix;
+  }
+  return id;
 }
 
 /**

@@ -9,8 +9,10 @@ import {
   type SessionEvent,
 } from "../topology/types.ts";
 import { unpackMeta } from "./packed-meta.ts";
+import { SECRET_EDGE } from "./prepare-batch.ts";
+import { toSecretSpans } from "./secret-spans.ts";
 import { once } from "./sqlite-lazy.ts";
-import type { SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+import type { SecretSpans, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -156,6 +158,18 @@ export function createReader(db: Database.Database) {
     return out;
   }
   const getEntity = once(() => db.prepare("SELECT * FROM entities WHERE entity_id = ?"));
+  // From the secret entities (their own index) to their edges (by destination): the cost follows the findings,
+  // not the size of the index.
+  const secretRows = once(() =>
+    db.prepare(
+      `SELECT x.src AS event_id, x.session_id, x.dst AS secret, x.meta FROM entities n INDEXED BY entities_kind
+       JOIN event_edges x ON x.dst = n.entity_id AND x.edge_type = '${SECRET_EDGE}' WHERE n.kind = 'secret'`,
+    ),
+  );
+  // A long-lived reader (a server, the terminal UI) asks for every answer: read again only when the index changed,
+  // through another connection (data_version) or this one (total_changes).
+  const changeMark = once(() => db.prepare("SELECT total_changes()").pluck());
+  let secrets: { mark: string; rows: SecretSpans[] } | null = null;
   const problems = once(() => db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?"));
   // Counted on the narrowest index: SQLite would pick the one with fewest columns, that of the source paths, which
   // is four times the pages, and a read-only open counts sessions first (a cold start reads every page it counts).
@@ -230,6 +244,14 @@ export function createReader(db: Database.Database) {
     },
     getEntity(entityId: string): Entity | undefined {
       return getEntity().get(entityId) as Entity | undefined;
+    },
+    secretSpans(): readonly SecretSpans[] {
+      const mark = `${db.pragma("data_version", { simple: true })}:${changeMark().get()}`;
+      if (secrets?.mark !== mark) {
+        const rows = secretRows().all() as Array<Omit<SecretSpans, "spans"> & { meta: string | null }>;
+        secrets = { mark, rows: rows.map(toSecretSpans) };
+      }
+      return secrets.rows;
     },
     problems(limit = 1_000_000): Problem[] {
       return problems().all(limit) as Problem[];

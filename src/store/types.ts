@@ -4,7 +4,7 @@ import type { TranscriptState } from "../topology/transcript.ts";
 import type { Edge, Entity, Problem, Provider, SessionEvent, SessionInfo, SessionKind } from "../topology/types.ts";
 import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";
 import type { PreparedBatch } from "./prepare-batch.ts";
-import type { EventHit, EventQuery } from "./query-types.ts";
+import type { EventHit, EventQuery, SecretSpans } from "./query-types.ts";
 import type { ThreadReads } from "./thread-types.ts";
 
 /** What the one-stat check compares, and whether the file was last seen gone. */
@@ -17,7 +17,7 @@ export interface FileStamp {
   current: boolean;
 }
 
-export type { EventHit, EventQuery, MatchTerm, TextMatch } from "./query-types.ts";
+export type { EventHit, EventQuery, MatchTerm, SecretSpans, TextMatch } from "./query-types.ts";
 
 /** What the indexer remembers of one transcript file. */
 export interface FileState {
@@ -97,6 +97,8 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   edgesTo(id: string): Edge[];
   getEntity(entityId: string): Entity | undefined;
   searchEvents(query: EventQuery): EventHit[];
+  /** Every secret the indexer found, event by event (few rows: a finding is rare), for redacting what is read. */
+  secretSpans(): readonly SecretSpans[];
   /**
    * Reads one slice of what a new handle's first ranked searches would otherwise read for the first time; true
    * while more is left. For a process that will search many times (the terminal UI's search thread), in its idle

@@ -46,7 +46,7 @@ export function labelThread(
 function checkVerdict(ending: SessionEnding, latest: boolean): LabelResult | null {
   const decided = latestRuns(ending.check_runs, (c) => c.key).filter((c) => c.status === "pass" || c.status === "fail");
   if (decided.length === 0) return null;
-  const where = latest ? "the latest session" : `session ${ending.session_id.slice(0, 8)}`;
+  const where = latest ? "the latest session" : `session ${ending.session_id}`;
   const failing = decided.filter(isFailing);
   if (failing.length > 0) {
     const first = failing[0]!;

@@ -5,8 +5,8 @@
  */
 import { Input, matchesKey } from "@earendil-works/pi-tui";
 import type { AskService } from "../app/ask-service.ts";
-import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
-import { type EventWithChain, eventWithChain } from "../app/event-chain.ts";
+import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
+import type { EventWithChain } from "../app/event-chain.ts";
 import type { TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import { type AiResumeState, type AskState, startAiResume, startAsk } from "./ask-pane.ts";
@@ -63,7 +63,7 @@ export class Browser {
   results: SearchOutcome | null = null;
   readonly hitCursor = new Cursor();
   readonly input = new Input({ prompt: "/ ", placeholder: "search: words, error:, test:fail, decision:, file:…" });
-  open: SessionRow | null = null;
+  open: Shaped<SessionRow> | null = null;
   view: TimelineView | null = null;
   event: EventWithChain | null = null;
   brief: { sessionId: string; text: string | null; error: string | null } | null = null;
@@ -238,7 +238,7 @@ export class Browser {
   }
 
   showEvent(ref: string): void {
-    this.event = eventWithChain(this.app, ref);
+    this.event = this.app.eventChain(ref);
     this.cursors.event.moveTo(0);
     this.tab = "event";
     this.focus = "right";

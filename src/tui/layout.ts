@@ -158,7 +158,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
     return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
   }).join(" ");
   const info = b.style.dim(
-    `${s!.provider} ${s!.project ?? ""} ${s!.session_id.slice(0, 8)} · ${s!.event_count} events · ${oneLine(s!.title ?? "")}`,
+    `${s!.provider} ${s!.project ?? ""} ${s!.session_short} · ${s!.event_count} events · ${oneLine(s!.title ?? "")}`,
   );
   const lines = tabLines(b, width - 1);
   b.shown = lines;

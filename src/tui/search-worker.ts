@@ -15,7 +15,7 @@ export interface SearchWorkerData {
 }
 
 const data = workerData as SearchWorkerData;
-const app = createCairn({ db: data.db, env: data.env, cwd: data.cwd });
+const app = createCairn({ db: data.db, env: data.env, cwd: data.cwd, exit: "terminal" });
 const cache = new AnswerCache(fileStamp(data.db));
 // The thread starts when the search field opens, a moment before the first key: a first search loads the search
 // modules and prepares their statements (about 0.15 s of CPU at 1 M events), so one that reads little does it now.

@@ -3,7 +3,7 @@
  * open/closed label and the fact it rests on, its sessions (Enter opens one), the rare entities they share, and the
  * thread's latest events across its sessions (Enter goes to one in its session's timeline).
  */
-import type { ReadCairn } from "../app/cairn.ts";
+import type { ReadCairn, Shaped } from "../app/cairn.ts";
 import type { SessionTimelineRow } from "../search/timeline.ts";
 import type { Thread } from "../threads/types.ts";
 import { type Line, oneLine, shortTime, type Wrap } from "./lines.ts";
@@ -15,7 +15,7 @@ const LAST_EVENTS = 12;
 export interface SessionThreads {
   sessionId: string;
   /** Null while they are being read. */
-  threads: Array<{ thread: Thread; last: SessionTimelineRow[] }> | null;
+  threads: Array<{ thread: Shaped<Thread>; last: Shaped<SessionTimelineRow>[] }> | null;
   error: string | null;
 }
 
@@ -50,7 +50,7 @@ export function threadLines(st: SessionThreads, width: number, style: Style, wra
       const line =
         s.folded_into !== null
           ? `    └ ${s.kind} ${s.session_id}`
-          : `  ${style.agent(s.provider)(s.provider.padEnd(6))} ${shortTime(s.started_at)} ${style.bold(s.project ?? "-")} ${s.session_id.slice(0, 8)} ${style.dim(oneLine(s.title ?? ""))}`;
+          : `  ${style.agent(s.provider)(s.provider.padEnd(6))} ${shortTime(s.started_at)} ${style.bold(s.project ?? "-")} ${s.session_short} ${style.dim(oneLine(s.title ?? ""))}`;
       out.push({ text: `${line}${here}`, session: s.session_id });
     }
     if (units === 1)
@@ -67,7 +67,7 @@ export function threadLines(st: SessionThreads, width: number, style: Style, wra
       out.push({ text: style.bold("Latest events") });
       for (const r of last)
         out.push({
-          text: `  ${shortTime(r.timestamp)} ${r.session_id.slice(0, 8)} ${String(r.ordinal).padStart(5)} ${oneLine(r.summary)}`,
+          text: `  ${shortTime(r.timestamp)} ${r.session_short} ${String(r.ordinal).padStart(5)} ${oneLine(r.summary)}`,
           target: r.event_id,
         });
     }

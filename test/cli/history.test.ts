@@ -44,6 +44,7 @@ describe("cairn index / search / sessions / timeline", () => {
       expect(Object.keys(h)).toEqual([
         "event_id",
         "session_id",
+        "session_short",
         "provider",
         "project",
         "timestamp",

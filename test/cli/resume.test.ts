@@ -57,6 +57,7 @@ describe("cairn resume", { timeout: 120_000 }, () => {
     const out = json(["resume", STORY_ID.slice(0, 8), "--budget", "3000", "--format", "json"]);
     expect(Object.keys(out)).toEqual([
       "session_id",
+      "session_short",
       "at",
       "step",
       "budget_tokens",

@@ -77,6 +77,7 @@ describe("cairn threads", () => {
     ]);
     expect(Object.keys(sessions[0]!)).toEqual([
       "session_id",
+      "session_short",
       "provider",
       "kind",
       "project",
@@ -85,6 +86,7 @@ describe("cairn threads", () => {
       "started_at",
       "updated_at",
       "parent_session_id",
+      "parent_session_short",
       "folded_into",
     ]);
     expect((app["shared"] as Obj[]).map((e) => [e["kind"], e["display"], e["sessions"]])).toEqual([

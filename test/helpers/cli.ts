@@ -56,3 +56,25 @@ export function cairnAsync(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A word for `sh -c`, quoted so the shell passes it through as it is. */
+function shellWord(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Runs the built CLI under a real pseudo-terminal (util-linux `script`): what a person at a terminal runs, for the
+ * behaviour that depends on one (`--reveal-secrets`, colour, what reaches the screen). The terminal turns `\n`
+ * into `\r\n`; stdout here is the terminal's output, stderr joined into it.
+ */
+export function cairnInTerminal(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): CliRun {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does it first)`);
+  const command = [process.execPath, CLI, ...args].map(shellWord).join(" ");
+  const res = spawnSync("script", ["-qec", command, "/dev/null"], {
+    cwd: opts.cwd ?? REPO,
+    env: { ...process.env, ...opts.env },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}

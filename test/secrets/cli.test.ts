@@ -1,13 +1,14 @@
 /**
  * Secrets end to end through the built CLI on a copy of a real transcript with planted secrets: `cairn secrets`
  * finds them, `search kind:secret` finds their events, and export (md, html, json) and the ask pack carry no
- * planted value; `export --no-redact` does; `--purge` takes the values out of the index.
+ * planted value; `export --reveal-secrets` at a terminal does (and is refused elsewhere); `--purge` takes the values
+ * out of the index.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cairn } from "../helpers/cli.ts";
+import { cairn, cairnInTerminal } from "../helpers/cli.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 import { plantSecrets } from "./plant.ts";
 
@@ -64,15 +65,23 @@ describe("cairn secrets on a real transcript with planted secrets", () => {
     expect(r.stdout).toContain('"tool_result"');
   }, 60_000);
 
-  it("export in every format carries no planted value; --no-redact keeps them", () => {
+  it("export in every format carries no planted value; --reveal-secrets at a terminal keeps them", () => {
     for (const format of ["md", "html", "json"]) {
       const r = cairn(["export", "624a4a58", "--format", format, "--db", db], { env });
       expect(r.code, r.stderr).toBe(0);
       expect(leaked(r.stdout), format).toEqual([]);
       expect(r.stdout).toContain("[secret:openai-key:");
     }
-    const raw = cairn(["export", "624a4a58", "--format", "json", "--no-redact", "--db", db], { env });
-    expect(leaked(raw.stdout).length).toBe(planted.length);
+    const refused = cairn(["export", "624a4a58", "--format", "json", "--reveal-secrets", "--db", db], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toMatch(/for a person at a terminal/);
+    expect(leaked(refused.stdout)).toEqual([]);
+    const out = join(dir, "raw.json");
+    const raw = cairnInTerminal(["export", "624a4a58", "--format", "json", "--reveal-secrets", "-o", out, "--db", db], {
+      env,
+    });
+    expect(raw.code, raw.stdout).toBe(0);
+    expect(leaked(readFileSync(out, "utf8")).length).toBe(planted.length);
   }, 120_000);
 
   it("the ask pack (dry run) carries no planted value", () => {
@@ -91,8 +100,12 @@ describe("cairn secrets on a real transcript with planted secrets", () => {
   it("--purge takes a session's values out of the index, and the findings stay listed", () => {
     const r = cairn(["secrets", "--purge", "624a4a58", "--db", db], { env });
     expect(r.code, r.stderr).toBe(0);
-    const raw = cairn(["export", "624a4a58", "--format", "json", "--no-redact", "--db", db], { env });
-    expect(leaked(raw.stdout)).toEqual([]);
+    const out = join(dir, "purged.json");
+    const raw = cairnInTerminal(["export", "624a4a58", "--format", "json", "--reveal-secrets", "-o", out, "--db", db], {
+      env,
+    });
+    expect(raw.code, raw.stdout).toBe(0);
+    expect(leaked(readFileSync(out, "utf8"))).toEqual([]);
     const search = cairn(["search", planted[0]!.slice(0, 20), "--json", "--db", db], { env });
     expect(leaked(search.stdout)).toEqual([]);
     const list = JSON.parse(cairn(["secrets", "--json", "--db", db], { env }).stdout) as { findings: unknown[] };

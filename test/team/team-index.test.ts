@@ -4,14 +4,14 @@
  * read-only role. Everything runs through the built CLI.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCorpus, realisticSizes } from "../../bench/corpus.ts";
 import { runPush } from "../../src/app/push.ts";
 import { createIndexSources } from "../../src/pi/index-sources.ts";
-import { CLI, cairn } from "../helpers/cli.ts";
+import { CLI, cairn, cairnInTerminal } from "../helpers/cli.ts";
 import { type PgCluster, pgSkipReason, startPg } from "../helpers/postgres.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 import { plantSecrets } from "../secrets/plant.ts";
@@ -428,8 +428,14 @@ describe.skipIf(skip !== null)(
         expect(pg.psql("SELECT count(*) FROM session_events WHERE text LIKE '%[secret:%'", name)).not.toBe("0");
       }
       // The local index keeps the values (nothing is lost by pushing).
-      const local = cairn(["export", "624a4a58", "--format", "json", "--no-redact", "--db", plantedDb], { env });
-      expect(planted.every((v) => local.stdout.includes(JSON.stringify(v).slice(1, -1)))).toBe(true);
+      const out = join(dir, "local.json");
+      ok(
+        cairnInTerminal(["export", "624a4a58", "--format", "json", "--reveal-secrets", "-o", out, "--db", plantedDb], {
+          env,
+        }),
+      );
+      const local = readFileSync(out, "utf8");
+      expect(planted.every((v) => local.includes(JSON.stringify(v).slice(1, -1)))).toBe(true);
 
       // Not a team index: a clear usage error.
       const wrong = cairn(["push", "--db", sqlite, "--to", join(dir, "other.db")], { env });

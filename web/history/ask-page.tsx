@@ -9,7 +9,6 @@ import type { AskAnswerView } from "../../src/live/history-types.ts";
 import { postJson } from "../api.ts";
 import { Link, paths } from "../router.tsx";
 import { Failure } from "../ui/empty.tsx";
-import { shortId } from "../ui/format.ts";
 import { Markdown } from "../ui/markdown.tsx";
 
 type State =
@@ -45,7 +44,7 @@ export function AskPage(props: { query: URLSearchParams }): JSX.Element {
         <p class="meta">
           {session ? (
             <span>
-              about <Link href={paths.timeline(session)}>session {shortId(session)}</Link>;{" "}
+              about <Link href={paths.timeline(session)}>session {session}</Link>;{" "}
             </span>
           ) : null}
           answered by the model cairn serve was started with, from evidence in the index; every citation is checked
@@ -110,7 +109,7 @@ function Answer(props: { answer: AskAnswerView }): JSX.Element {
             {answer.cited.map((e) => (
               <li key={e.event_id}>
                 <Link href={paths.event(e.event_id)} class="cite">
-                  {shortId(e.event_id)}
+                  {e.event_id}
                 </Link>{" "}
                 <span class="provider">{e.provider}</span> {e.event_type}
                 {e.status ? ` (${e.status})` : ""} {!e.in_pack && <span class="verdict">not in the evidence</span>}{" "}

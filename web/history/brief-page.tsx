@@ -8,7 +8,6 @@ import type { AiResumeView, BriefAnswer } from "../../src/live/history-types.ts"
 import { postJson, useJson } from "../api.ts";
 import { Link, paths, withQuery } from "../router.tsx";
 import { Failure } from "../ui/empty.tsx";
-import { shortId } from "../ui/format.ts";
 import { Markdown } from "../ui/markdown.tsx";
 
 export function BriefPage(props: { sessionId: string; query: URLSearchParams }): JSX.Element {
@@ -22,8 +21,9 @@ export function BriefPage(props: { sessionId: string; query: URLSearchParams }):
       <header class="page-head">
         <h1>Resume brief</h1>
         <p class="meta">
-          for <Link href={paths.timeline(props.sessionId)}>session {shortId(props.sessionId)}</Link>
-          {at && <span> as of event {shortId(at)}</span>}
+          for{" "}
+          <Link href={paths.timeline(props.sessionId)}>session {loaded.data?.session_short ?? props.sessionId}</Link>
+          {at && <span> as of event {at}</span>}
         </p>
       </header>
       {loaded.state === "error" && <Failure error={loaded.error} what="the brief" />}

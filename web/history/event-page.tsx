@@ -7,7 +7,7 @@ import type { EdgeView, EventDetailAnswer } from "../../src/live/history-types.t
 import { useJson } from "../api.ts";
 import { Link, paths } from "../router.tsx";
 import { Empty, Failure } from "../ui/empty.tsx";
-import { firstLine, shortId, shortTime } from "../ui/format.ts";
+import { firstLine, shortTime } from "../ui/format.ts";
 import { EventBody } from "./event-body.tsx";
 import { GoneBadge, ProviderBadge } from "./session-meta.tsx";
 
@@ -22,10 +22,10 @@ function EdgeList(props: { title: string; edges: EdgeView[] }): JSX.Element | nu
             <span class="edge-type">{edge.edge_type}</span>{" "}
             {edge.other_kind === "event" ? (
               <Link href={paths.event(edge.other)}>
-                {edge.other_type?.replace("_", " ")} {shortId(edge.other)}
+                {edge.other_type?.replace("_", " ")} {edge.other}
               </Link>
             ) : edge.other_kind === "session" ? (
-              <Link href={paths.timeline(edge.other)}>session {shortId(edge.other)}</Link>
+              <Link href={paths.timeline(edge.other)}>session {edge.other}</Link>
             ) : (
               <span class="entity">{edge.other_type ?? edge.other_kind}</span>
             )}{" "}
@@ -52,7 +52,7 @@ export function EventPage(props: { eventId: string }): JSX.Element {
     [
       "session",
       <Link href={paths.timeline(e.session_id, e.event_id)}>
-        {session.title ? firstLine(session.title, 80) : shortId(e.session_id)}
+        {session.title ? firstLine(session.title, 80) : session.session_short}
       </Link>,
     ],
     ["position", `@${e.ordinal} (turn ${e.turn})`],

@@ -9,7 +9,7 @@ import type { SearchAnswer, SearchHitView } from "../../src/live/history-types.t
 import { ApiError, getJson } from "../api.ts";
 import { Link, navigate, paths, withQuery } from "../router.tsx";
 import { Empty } from "../ui/empty.tsx";
-import { shortId, shortTime } from "../ui/format.ts";
+import { shortTime } from "../ui/format.ts";
 import { GoneBadge, ProviderBadge } from "./session-meta.tsx";
 import { Snippet } from "./snippet.tsx";
 import { useListKeys } from "./use-list-keys.ts";
@@ -64,7 +64,7 @@ function Hit(props: { hit: SearchHitView; selected: boolean; index: number }): J
         </p>
       )}
       <p class="card-line meta">
-        <Link href={paths.timeline(h.session_id, h.event_id)}>in session {shortId(h.session_id)}</Link>
+        <Link href={paths.timeline(h.session_id, h.event_id)}>in session {h.session_short}</Link>
         <span>matched by {h.why}</span>
       </p>
     </li>

@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import type { SessionSummary } from "../../src/live/history-types.ts";
 import { Link, paths } from "../router.tsx";
-import { plural, shortId, shortTime } from "../ui/format.ts";
+import { plural, shortTime } from "../ui/format.ts";
 
 export function ProviderBadge(props: { provider: string }): JSX.Element {
   return (
@@ -39,7 +39,7 @@ export function SessionHeading(props: {
   return (
     <header class="page-head">
       <h1>
-        {s.title ?? `Session ${shortId(s.session_id)}`}
+        {s.title ?? `Session ${s.session_short}`}
         {s.source_gone && <GoneBadge />}
       </h1>
       <p class="meta">
@@ -50,7 +50,8 @@ export function SessionHeading(props: {
         {s.parent_session_id && (
           <span>
             {" "}
-            · part of <Link href={paths.timeline(s.parent_session_id)}>{shortId(s.parent_session_id)}</Link>
+            · part of{" "}
+            <Link href={paths.timeline(s.parent_session_id)}>{s.parent_session_short ?? s.parent_session_id}</Link>
           </span>
         )}
       </p>

@@ -9,7 +9,7 @@ import { PROVIDERS } from "../../src/topology/types.ts";
 import { useJson } from "../api.ts";
 import { Link, navigate, paths, withQuery } from "../router.tsx";
 import { Empty, Failure } from "../ui/empty.tsx";
-import { firstLine, shortId, shortTime } from "../ui/format.ts";
+import { firstLine, shortTime } from "../ui/format.ts";
 import { GoneBadge, ProviderBadge, SessionCounts } from "./session-meta.tsx";
 
 const SINCE = [
@@ -115,7 +115,7 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
               <div class="card-line">
                 <ProviderBadge provider={s.provider} />
                 <Link class="card-title" href={paths.timeline(s.session_id)}>
-                  {firstLine(s.title, 120) || `Session ${shortId(s.session_id)}`}
+                  {firstLine(s.title, 120) || `Session ${s.session_short}`}
                 </Link>
                 {s.source_gone && <GoneBadge />}
               </div>

@@ -44,7 +44,7 @@ export function ThreadPage(props: { threadId: string }): JSX.Element {
               {thread.sessions.map((s) => (
                 <li key={s.session_id}>
                   <span class="row-tag">{tags.get(s.session_id)}</span> <ProviderBadge provider={s.provider} />{" "}
-                  <Link href={paths.timeline(s.session_id)}>{firstLine(s.title, 80) || shortId(s.session_id)}</Link>
+                  <Link href={paths.timeline(s.session_id)}>{firstLine(s.title, 80) || s.session_short}</Link>
                   {s.folded_into && (
                     <span class="muted">
                       {" "}

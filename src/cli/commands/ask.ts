@@ -1,5 +1,4 @@
-import { evidencePack } from "../../app/ask.ts";
-import { type AskAnswer, askQuestion } from "../../app/ask-answer.ts";
+import type { AskAnswer } from "../../app/ask-answer.ts";
 import { chooseModel, createAnswerModel, saveModel } from "../../app/ask-model.ts";
 import type { CheckedSentence } from "../../ask/check.ts";
 import { DEFAULT_PACK_BUDGET, renderPack } from "../../ask/pack.ts";
@@ -54,10 +53,10 @@ export const askCommand: Command = {
     // the model is chosen before the index is read, so that a missing one is said at once
     if (values.save && values["dry-run"]) throw new UsageError("--save remembers a model; --dry-run uses none");
     const choice = values["dry-run"] ? null : chooseModel(values, io.env);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true });
     try {
       if (!choice) {
-        const pack = await evidencePack(app, req);
+        const pack = await app.pack(req);
         if (values.json) writeJson(io, pack);
         else {
           io.stdout.write(renderPack(pack));
@@ -74,7 +73,7 @@ export const askCommand: Command = {
       if (values.save)
         io.stderr.write(dim(io, `saved ${model.name} as the default model in ${saveModel(choice, io.env)}\n`));
       const stream = !values.json && !values.strict;
-      const result = await askQuestion(app, model, {
+      const result = await app.ask(model, {
         ...req,
         ...(io.signal ? { signal: io.signal } : {}),
         ...(stream ? { onText: (delta: string) => io.stdout.write(delta) } : {}),

@@ -27,7 +27,7 @@ export const checkpointCommand: Command = {
     if (!id) throw new UsageError("give a session id or a unique prefix of one");
     const step = naturalInt("--step", values.step);
     if (step === undefined) throw new UsageError("give the step with --step N");
-    const app = writeCairn(io, values.db);
+    const app = writeCairn(io, values.db, { json: values.json === true });
     try {
       const row = app.checkpoint({
         session: id,

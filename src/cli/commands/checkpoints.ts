@@ -17,7 +17,7 @@ export const checkpointsCommand: Command = {
     const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, db: { type: "string" } }, true);
     const id = positionals[0];
     if (!id) throw new UsageError("give a session id or a unique prefix of one");
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true });
     try {
       const answer = app.checkpoints(id);
       if (values.json) {

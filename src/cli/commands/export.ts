@@ -2,11 +2,11 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXPORT_FORMATS, type ExportFormat } from "../../app/export/document.ts";
 import { renderExport } from "../../app/export/render.ts";
-import { readCairn } from "../app.ts";
+import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
 
-const USAGE = `Usage: cairn export <session|thread> [--format md|html|json] [--output FILE] [--no-redact] [--db PATH]
+const USAGE = `Usage: cairn export <session|thread> [--format md|html|json] [--output FILE] [--reveal-secrets] [--db PATH]
 
 Writes a session, or every session of a work thread merged by time, as one document to share:
   --format md     Markdown (the default): messages as written, each tool call and its result folded in
@@ -14,7 +14,7 @@ Writes a session, or every session of a work thread merged by time, as one docum
   --format html   one self-contained HTML file: no script, no request of its own, every text escaped
   --format json   the sessions and their events whole
   --output FILE   write to FILE instead of standard output
-  --no-redact     keep secrets as written (by default each is replaced by [secret:<kind>:<fingerprint>])
+${REVEAL_USAGE}
 The id is a session id or prefix, or else a thread id or prefix ('cairn threads').`;
 
 export const exportCommand: Command = {
@@ -28,7 +28,7 @@ export const exportCommand: Command = {
         format: { type: "string", short: "f" },
         output: { type: "string", short: "o" },
         json: { type: "boolean" },
-        "no-redact": { type: "boolean" },
+        ...REVEAL_FLAG,
         db: { type: "string" },
       },
       true,
@@ -39,10 +39,10 @@ export const exportCommand: Command = {
     const format = (values.json ? "json" : (values.format ?? "md")) as ExportFormat;
     if (!EXPORT_FORMATS.includes(format))
       throw new UsageError(`--format is ${EXPORT_FORMATS.join(", ")}, not '${values.format}'`);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: format !== "md", reveal: values["reveal-secrets"] === true });
     let text: string;
     try {
-      text = renderExport(await app.exportDocument(id, { redact: values["no-redact"] !== true }), format);
+      text = renderExport(await app.exportDocument(id), format);
     } finally {
       app.close();
     }

@@ -19,6 +19,7 @@ export const mcpCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, { db: { type: "string" } }, true);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    // The answers' text reaches a model and, through its client, a terminal: control characters made inert.
     const app = readCairn(io, values.db);
     try {
       app.reader();

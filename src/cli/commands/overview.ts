@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { Shaped } from "../../app/cairn.ts";
 import type { IndexResult } from "../../app/indexing.ts";
 import type { Overview } from "../../search/overview.ts";
 import { writeCairn } from "../app.ts";
@@ -27,7 +28,7 @@ export const overviewCommand: Command = {
       db: { type: "string" },
       json: { type: "boolean" },
     });
-    const app = writeCairn(io, values.db);
+    const app = writeCairn(io, values.db, { json: values.json === true });
     let browse = false;
     try {
       const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
@@ -78,7 +79,7 @@ export const overviewCommand: Command = {
 };
 
 /** The sessions not listed, said beside the total so that it agrees with `cairn index`'s: " (+3 subagent)". */
-function innerSessions(o: Overview): string {
+function innerSessions(o: Shaped<Overview>): string {
   const parts = [
     o.inner_sessions.subagent > 0 ? `+${o.inner_sessions.subagent} subagent` : "",
     o.inner_sessions.exec > 0 ? `+${o.inner_sessions.exec} exec` : "",
@@ -93,7 +94,7 @@ function interactive(io: CliIo): boolean {
 
 function print(
   io: CliIo,
-  o: Overview,
+  o: Shaped<Overview>,
   indexed: IndexResult | null,
   busy: number | null,
   db: string,
@@ -132,7 +133,7 @@ function print(
   for (const { session: s, open_failures } of o.recent) {
     const title = s.title ? ` "${s.title.slice(0, 50)}"` : "";
     out(
-      `  ${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id.slice(0, 8)}${title}`,
+      `  ${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_short}${title}`,
     );
     out(
       `      ${dim(io, `${s.prompt_count} prompts, ${s.tool_count} tool calls, ${s.error_count} errors${continues(s)}`)}`,
@@ -145,7 +146,7 @@ function print(
       out(`      ${red(io, "✗")} still failing: ${f.what.slice(0, 60)}${tests}`);
     }
   }
-  const latest = o.recent[0]?.session.session_id.slice(0, 8) ?? "<id>";
+  const latest = o.recent[0]?.session.session_short ?? "<id>";
   out();
   out(bold(io, "Next"));
   out(`  cairn timeline ${latest}                 what happened in the latest session`);
@@ -155,6 +156,6 @@ function print(
 }
 
 /** A main session that picks up another (after a compaction, or a fork) says which: its own counts may be nil. */
-function continues(s: { kind: string; parent_session_id: string | null }): string {
-  return s.kind === "main" && s.parent_session_id ? `, continues ${s.parent_session_id.slice(0, 8)}` : "";
+function continues(s: { kind: string; parent_session_short: string | null }): string {
+  return s.kind === "main" && s.parent_session_short ? `, continues ${s.parent_session_short}` : "";
 }

@@ -19,7 +19,7 @@ export const pruneCommand: Command = {
       json: { type: "boolean" },
       db: { type: "string" },
     });
-    const app = writeCairn(io, values.db);
+    const app = writeCairn(io, values.db, { json: values.json === true });
     try {
       const answer = await app.prune({
         dry_run: values["dry-run"] === true,

@@ -23,7 +23,7 @@ export const verifyCommand: Command = {
     const id = positionals[0];
     if (!id) throw new UsageError("give the resumed session's id or a unique prefix of it");
     const actions = positiveInt("--actions", values.actions);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true });
     try {
       const r = await app.verify({ session: id, ...(actions ? { actions } : {}) });
       if (values.json) writeJson(io, r);

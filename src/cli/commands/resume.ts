@@ -82,7 +82,7 @@ export const resumeCommand: Command = {
     const models = values.ai ? await import("../../app/ask-model.ts") : null;
     const choice = models ? models.chooseModel(values, io.env) : null;
 
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: format === "json" });
     let brief: BriefJson;
     let cwd: string | null;
     let ai: AiResume | null = null;
@@ -99,8 +99,7 @@ export const resumeCommand: Command = {
       };
       if (models && choice) {
         const model = await models.createAnswerModel(choice, io.env);
-        const { aiResume } = await import("../../app/ai-resume.ts");
-        ai = await aiResume(app, model, { ...req, ...(io.signal ? { signal: io.signal } : {}) });
+        ai = await app.aiResume(model, { ...req, ...(io.signal ? { signal: io.signal } : {}) });
         brief = ai.brief;
       } else brief = await app.brief(req);
       cwd = app.session(brief.session_id).cwd;

@@ -1,12 +1,12 @@
-import type { SearchAnswer } from "../../app/cairn.ts";
+import type { SearchAnswer, Shaped } from "../../app/cairn.ts";
 import { SEARCH_MODES, type SearchMode } from "../../search/hybrid.ts";
-import { readCairn } from "../app.ts";
+import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
 import { EXIT } from "../exit.ts";
 import { dim, highlight, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
-const USAGE = `Usage: cairn search "<query>" [--limit N] [--mode hybrid|lexical|vector] [--json] [--db PATH]
+const USAGE = `Usage: cairn search "<query>" [--limit N] [--mode hybrid|lexical|vector] [--json] [--reveal-secrets] [--db PATH]
 
 Free text (words, "phrases", OR, -word) plus prefixes and filters, combinable:
   decision:TEXT  error:TEXT  test:TEXT|fail|pass  tool:NAME  resume:TEXT  file:PATH  cmd:COMMAND
@@ -16,7 +16,8 @@ says which matched. --mode lexical uses words only, --mode vector meaning only.
 Exits 1 when nothing matches (as grep does), 2 for a malformed query.
 Examples:
   cairn search "error: TS2304"          cairn search "test:fail project:api since:7d"
-  cairn search "file:src/auth.ts"       cairn search "decision: sqlite provider:codex"`;
+  cairn search "file:src/auth.ts"       cairn search "decision: sqlite provider:codex"
+${REVEAL_USAGE}`;
 
 export const searchCommand: Command = {
   name: "search",
@@ -30,6 +31,7 @@ export const searchCommand: Command = {
         mode: { type: "string" },
         json: { type: "boolean" },
         db: { type: "string" },
+        ...REVEAL_FLAG,
       },
       true,
     );
@@ -39,7 +41,7 @@ export const searchCommand: Command = {
     const mode = (values.mode ?? "hybrid") as SearchMode;
     if (!SEARCH_MODES.includes(mode))
       throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(", ")}, not '${values.mode}'`);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true, reveal: values["reveal-secrets"] === true });
     try {
       const result = await app.search({ query, limit, mode });
       if (values.json) writeJson(io, result);
@@ -51,7 +53,7 @@ export const searchCommand: Command = {
   },
 };
 
-function printResult(io: CliIo, result: SearchAnswer, query: string, mode: SearchMode): void {
+function printResult(io: CliIo, result: Shaped<SearchAnswer>, query: string, mode: SearchMode): void {
   if (result.notice && mode !== "lexical") io.stderr.write(`${dim(io, `note: ${result.notice}`)}\n`);
   if (result.hits.length === 0) {
     io.stderr.write(`no matches for ${JSON.stringify(query)}\n`);
@@ -60,7 +62,7 @@ function printResult(io: CliIo, result: SearchAnswer, query: string, mode: Searc
   for (const hit of result.hits) {
     const head = `${shortTime(hit.timestamp)}  ${hit.provider.padEnd(6)} ${(hit.project ?? "").padEnd(16)} ${hit.event_type}${hit.status ? ` (${hit.status})` : ""}`;
     const gone = hit.source_gone ? `  ${red(io, "source gone")}` : "";
-    io.stdout.write(`${head}  ${dim(io, `${hit.event_id}  session ${hit.session_id.slice(0, 8)}`)}${gone}\n`);
+    io.stdout.write(`${head}  ${dim(io, `${hit.event_id}  session ${hit.session_short}`)}${gone}\n`);
     io.stdout.write(`  ${highlight(io, hit.snippet)}\n`);
     if (hit.evidence.length > 0) {
       const chain = hit.evidence

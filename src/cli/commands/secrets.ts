@@ -1,6 +1,6 @@
 import { readCairn, writeCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
-import { dim, shortId, shortTime } from "../format.ts";
+import { dim, shortTime } from "../format.ts";
 import { type Command, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn secrets [--since DATE|30d] [--session ID] [--limit N] [--json] [--db PATH]
@@ -26,7 +26,7 @@ export const secretsCommand: Command = {
       db: { type: "string" },
     });
     if (values.purge !== undefined) {
-      const app = writeCairn(io, values.db);
+      const app = writeCairn(io, values.db, { json: values.json === true });
       try {
         const answer = await app.purgeSecrets({ target: values.purge });
         if (values.json) writeJson(io, answer);
@@ -37,7 +37,7 @@ export const secretsCommand: Command = {
       }
     }
     const limit = positiveInt("--limit", values.limit);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true });
     try {
       const answer = app.secrets({
         ...(values.since !== undefined ? { since: values.since } : {}),
@@ -55,7 +55,7 @@ export const secretsCommand: Command = {
       for (const f of answer.findings) {
         const where = f.file_path ?? f.tool_name ?? f.event_type;
         io.stdout.write(
-          `${shortTime(f.timestamp)}  ${f.kind.padEnd(16)} ${f.fingerprint}  ${f.provider.padEnd(11)} ${shortId(f.session_id)}  ${f.event_id}  ${dim(io, `${where}  ${f.source_file}:${f.source_line}`)}\n`,
+          `${shortTime(f.timestamp)}  ${f.kind.padEnd(16)} ${f.fingerprint}  ${f.provider.padEnd(11)} ${f.session_short}  ${f.event_id}  ${dim(io, `${where}  ${f.source_file}:${f.source_line}`)}\n`,
         );
       }
       io.stdout.write(

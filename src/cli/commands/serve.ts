@@ -119,7 +119,7 @@ export const serveCommand: Command = {
       io.stderr.write(`cairn serve: the viewport page is not built (${webRoot}); run 'npm run build'\n`);
     }
     // Read-only, opened on the first history request; without an index each view says how to make one.
-    const history = readCairn(io, values["db"]);
+    const history = readCairn(io, values["db"], { json: true });
     const server = await startLiveServer({
       controller,
       history,

@@ -28,7 +28,7 @@ export const sessionsCommand: Command = {
     for (const p of values.provider ?? [])
       if (!(PROVIDERS as readonly string[]).includes(p))
         throw new UsageError(`unknown provider '${p}' (use ${PROVIDERS.join(", ")})`);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true });
     try {
       const rows = app.sessions({
         limit,

@@ -1,18 +1,17 @@
-import { StringDecoder } from "node:string_decoder";
 import type { ResolvedEdge } from "../../app/event.ts";
-import { streamSourceLine } from "../../app/source-line.ts";
 import { cite } from "../../topology/citation.ts";
-import { readCairn } from "../app.ts";
+import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { dim, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
-const USAGE = `Usage: cairn show <event-id|prefix|[e:ID]> [--json | --source] [--db PATH]
+const USAGE = `Usage: cairn show <event-id|prefix|[e:ID]> [--json | --source] [--reveal-secrets] [--db PATH]
 
 Prints one event (what a brief's [e:<id>] cites): its session, position, type, source line and full text, then
 its edges out and in, each with what it points at (an event, a file, a command, an error signature, a session).
 --source prints the transcript line the event was read from, as the agent wrote it: the whole of a text the index
-keeps only the head and tail of (a string over 4 MiB), while the transcript exists.`;
+keeps only the head and tail of (a string over 4 MiB), while the transcript exists.
+${REVEAL_USAGE}`;
 
 export const showCommand: Command = {
   name: "show",
@@ -21,16 +20,19 @@ export const showCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(
       argv,
-      { json: { type: "boolean" }, source: { type: "boolean" }, db: { type: "string" } },
+      { json: { type: "boolean" }, source: { type: "boolean" }, db: { type: "string" }, ...REVEAL_FLAG },
       true,
     );
     const id = positionals[0];
     if (!id) throw new UsageError("give an event id or a unique prefix of one");
     if (positionals.length > 1) throw new UsageError(`one event at a time (got ${positionals.join(", ")})`);
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true, reveal: values["reveal-secrets"] === true });
     try {
+      if (values.source) {
+        io.stdout.write(`${app.sourceLine(id).text}\n`);
+        return 0;
+      }
       const { event, edges } = app.event(id);
-      if (values.source) return printSource(io, event.source_file, event.source_line);
       if (values.json) {
         writeJson(io, { event, edges });
         return 0;
@@ -58,20 +60,6 @@ export const showCommand: Command = {
     }
   },
 };
-
-function printSource(io: CliIo, file: string, line: number): number {
-  // Pieces are decoded as they come, so a character split between two reads is written whole.
-  const decoder = new StringDecoder("utf8");
-  const found = streamSourceLine(file, line, (bytes) => io.stdout.write(decoder.write(bytes)));
-  if (found !== "ok") {
-    io.stderr.write(
-      `cairn show: ${found === "gone" ? `the transcript is gone: ${file}` : `${file} has no line ${line}`}\n`,
-    );
-    return 1;
-  }
-  io.stdout.write(`${decoder.end()}\n`);
-  return 0;
-}
 
 function writeEdges(io: CliIo, title: string, edges: ResolvedEdge[]): void {
   if (edges.length === 0) return;

@@ -32,7 +32,7 @@ export const threadsCommand: Command = {
     );
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const limit = positiveInt("--limit", values.limit) ?? 20;
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true });
     try {
       const result = await app.threads({
         ...(values.project ? { project: values.project } : {}),

@@ -1,15 +1,15 @@
-import type { ReadCairn, ThreadTimelineWindow } from "../../app/cairn.ts";
+import type { ReadCairn, Shaped, ThreadTimelineWindow } from "../../app/cairn.ts";
 import type { TimelineWindow } from "../../app/timeline.ts";
 import { MARK_GLYPH, type SessionTimelineRow, type TimelineRow } from "../../search/timeline.ts";
-import { readCairn } from "../app.ts";
+import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { naturalInt, parseFlags, positiveInt } from "../args.ts";
 import { bold, dim, green, plural, red } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn timeline <session-id|prefix> [--limit N] [--around ID] [--since T] [--until T]
-                     [--from N] [--to N] [--all] [--json] [--db PATH]
-       cairn timeline --around <event-id|prefix> [--limit N] [--all] [--json] [--db PATH]
-       cairn timeline --thread <thread-id|prefix> [--limit N] [--all] [--json] [--db PATH]
+                     [--from N] [--to N] [--all] [--json] [--reveal-secrets] [--db PATH]
+       cairn timeline --around <event-id|prefix> [--limit N] [--all] [--json] [--reveal-secrets] [--db PATH]
+       cairn timeline --thread <thread-id|prefix> [--limit N] [--all] [--json] [--reveal-secrets] [--db PATH]
 
 Prints a session's events in order: prompts, replies, tool calls with their output collapsed, errors (✗), checks
 (✓/✗), decisions (◆), request outcomes (⇒) and resume points (⟲) marked; branches and sidechains shown; a date line where the day changes.
@@ -20,7 +20,8 @@ Prints a session's events in order: prompts, replies, tool calls with their outp
   --from N      from position @N; --to N up to position @N
   --all         also list the file actions and commands folded into their tool calls
   --thread ID   merge the events of every session of a work thread ('cairn threads') by time, each row naming
-                the session and agent it came from`;
+                the session and agent it came from
+${REVEAL_USAGE}`;
 
 export const timelineCommand: Command = {
   name: "timeline",
@@ -40,6 +41,7 @@ export const timelineCommand: Command = {
         from: { type: "string" },
         to: { type: "string" },
         db: { type: "string" },
+        ...REVEAL_FLAG,
       },
       true,
     );
@@ -53,7 +55,7 @@ export const timelineCommand: Command = {
       if (values.thread === "") throw new UsageError("--thread needs a thread id or a unique prefix of one");
     } else if (!id && values.around === undefined)
       throw new UsageError("give a session id (or a unique prefix of one), --around ID or --thread ID");
-    const app = readCairn(io, values.db);
+    const app = readCairn(io, values.db, { json: values.json === true, reveal: values["reveal-secrets"] === true });
     try {
       if (values.thread !== undefined) {
         const t = await app.threadTimeline({
@@ -80,7 +82,7 @@ function window(
   id: string | undefined,
   v: { around?: string; since?: string; until?: string; from?: string; to?: string; all?: boolean },
   limit: number | undefined,
-): TimelineWindow {
+): Shaped<TimelineWindow> {
   const from = naturalInt("--from", v.from);
   const to = naturalInt("--to", v.to);
   return app.timeline({
@@ -95,7 +97,7 @@ function window(
   });
 }
 
-function writeSession(io: CliIo, w: TimelineWindow, limit: number | undefined): void {
+function writeSession(io: CliIo, w: Shaped<TimelineWindow>, limit: number | undefined): void {
   const s = w.session;
   io.stdout.write(`${s.provider} ${s.kind} session ${s.session_id}${s.title ? ` — ${s.title}` : ""}\n`);
   if (s.cwd) io.stdout.write(`${dim(io, `${s.cwd}${s.git_branch ? ` (${s.git_branch})` : ""}`)}\n`);
@@ -104,19 +106,17 @@ function writeSession(io: CliIo, w: TimelineWindow, limit: number | undefined): 
       `${red(io, "source gone:")} ${s.source_file} is no longer on disk; cairn keeps what it read ('cairn prune' forgets it)\n`,
     );
   const more = limit ? ` --limit ${limit}` : "";
-  if (w.earlier)
-    io.stdout.write(dim(io, `… earlier: cairn timeline ${s.session_id.slice(0, 8)} --to ${w.earlier.to}${more}\n`));
+  if (w.earlier) io.stdout.write(dim(io, `… earlier: cairn timeline ${s.session_short} --to ${w.earlier.to}${more}\n`));
   const days = createDayHeaders(io);
   for (const r of w.rows) {
     days.before(r);
     writeRow(io, r, dim(io, `${clock(r.timestamp, 5)} ${String(r.ordinal).padStart(5)}`));
   }
   if (w.rows.length === 0) io.stdout.write("\n(no events in this window)\n");
-  if (w.later)
-    io.stdout.write(dim(io, `… later: cairn timeline ${s.session_id.slice(0, 8)} --from ${w.later.from}${more}\n`));
+  if (w.later) io.stdout.write(dim(io, `… later: cairn timeline ${s.session_short} --from ${w.later.from}${more}\n`));
 }
 
-function writeThread(io: CliIo, w: ThreadTimelineWindow): void {
+function writeThread(io: CliIo, w: Shaped<ThreadTimelineWindow>): void {
   const { thread } = w;
   io.stdout.write(
     `thread ${thread.thread_id} (${thread.label}) — ${plural(thread.sessions.length, "session")}: ${thread.providers.join(", ")}\n`,

@@ -13,7 +13,6 @@
  *   GET /api/history/threads?project=&single=1&limit=
  *   GET /api/history/threads/:id?start=&limit=&all=1
  */
-import { eventWithChain } from "../../app/event-chain.ts";
 import { CairnError, errorCode, errorHint, errorMessage } from "../../common/errors.ts";
 import type { HistoryApp } from "./history-shapes.ts";
 import { HttpError } from "./http-error.ts";
@@ -125,7 +124,7 @@ async function route(app: HistoryApp, segments: string[], q: URLSearchParams): P
     });
   }
   if (head === "events" && id !== undefined && tail === undefined) {
-    return eventWithChain(app, id);
+    return app.eventChain(id);
   }
   if (head === "threads" && id === undefined) {
     const projects = list(q, "project");

@@ -24,7 +24,7 @@ import type {
 
 export type HistoryApp = Pick<
   ReadCairn,
-  "search" | "sessions" | "session" | "timeline" | "brief" | "event" | "threads" | "threadTimeline"
+  "search" | "sessions" | "session" | "timeline" | "brief" | "event" | "eventChain" | "threads" | "threadTimeline"
 >;
 
 type Answer<K extends keyof HistoryApp> = Awaited<ReturnType<HistoryApp[K]>>;

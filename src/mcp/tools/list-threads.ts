@@ -88,7 +88,7 @@ function renderThread(t: ThreadData): string {
   ];
   for (const s of t.sessions)
     out.push(
-      `  session ${dotted(s.session_id, s.provider, s.kind !== "main" ? s.kind : null, s.project, shortTime(s.started_at), s.title ? `"${oneLine(s.title, 60)}"` : null, s.folded_into ? `part of ${s.folded_into.slice(0, 8)}` : null)}`,
+      `  session ${dotted(s.session_id, s.provider, s.kind !== "main" ? s.kind : null, s.project, shortTime(s.started_at), s.title ? `"${oneLine(s.title, 60)}"` : null, s.folded_into ? `part of ${s.folded_into}` : null)}`,
     );
   if (t.sessions_total > t.sessions.length) out.push(`  … ${t.sessions_total - t.sessions.length} more sessions`);
   if (t.shared.length > 0)

@@ -34,6 +34,7 @@ export const inputSchema = {
 
 export const outputSchema = {
   session_id: z.string(),
+  session_short: z.string().describe("the fewest leading characters of session_id that name the session"),
   at: z.string().describe("the event the brief is as of"),
   step: z.number().nullable(),
   budget_tokens: z.number(),
