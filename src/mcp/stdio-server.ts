@@ -3,7 +3,8 @@
  * modules (zod's protocol types, ajv) cost several times a bare Node start to load (docs/performance.md). It
  * speaks what a tools-only server needs — initialize, ping, tools/list, tools/call; notifications are taken
  * silently — and answers anything else as the specification says: -32700 for a line that is not JSON, -32600 for
- * a message that is not a request, -32601 for an unknown method, -32602 for a call naming no known tool. Arguments
+ * a message that is not a request, -32601 for an unknown method (names an object inherits, such as `constructor`,
+ * included), -32602 for a call naming no known tool. Arguments
  * that do not match a tool's input schema come back as a tool error, as the SDK's server returns them, so the
  * agent can correct its call. The tools are tool-list.ts's; the SDK server (server.ts) serves the same ones.
  */
@@ -53,33 +54,36 @@ export function createMcpHandler(opts: { cairn: ReadCairn; version?: string }): 
     execution: { taskSupport: "forbidden" },
   }));
 
-  const methods: Record<string, (params: Message) => unknown> = {
-    initialize: (params) => ({
-      protocolVersion: PROTOCOL_VERSIONS.includes(String(params["protocolVersion"]))
-        ? params["protocolVersion"]
-        : PROTOCOL_VERSIONS[0],
-      capabilities: { tools: { listChanged: true } },
-      serverInfo: { name: "cairn", title: SERVER_TITLE, version: opts.version ?? cairnVersion() },
-      instructions: INSTRUCTIONS,
+  // A Map, not an object: a method named `constructor` or `__proto__` must find nothing, not Object.prototype's.
+  const methods = new Map<string, (params: Message) => unknown>(
+    Object.entries({
+      initialize: (params) => ({
+        protocolVersion: PROTOCOL_VERSIONS.includes(String(params["protocolVersion"]))
+          ? params["protocolVersion"]
+          : PROTOCOL_VERSIONS[0],
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: "cairn", title: SERVER_TITLE, version: opts.version ?? cairnVersion() },
+        instructions: INSTRUCTIONS,
+      }),
+      ping: () => ({}),
+      "tools/list": () => ({ tools: listed }),
+      "tools/call": async (params) => {
+        const name = params["name"];
+        if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "tools/call needs a tool name");
+        const run = tools.get(name);
+        if (!run) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+        const checked = checkArgs(TOOL_SCHEMAS[name]!.inputSchema, params["arguments"]);
+        if (!checked.ok)
+          return {
+            content: [
+              { type: "text", text: `Input validation error: Invalid arguments for tool ${name}: ${checked.message}` },
+            ],
+            isError: true,
+          };
+        return run(checked.args);
+      },
     }),
-    ping: () => ({}),
-    "tools/list": () => ({ tools: listed }),
-    "tools/call": async (params) => {
-      const name = params["name"];
-      if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "tools/call needs a tool name");
-      const run = tools.get(name);
-      if (!run) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
-      const checked = checkArgs(TOOL_SCHEMAS[name]!.inputSchema, params["arguments"]);
-      if (!checked.ok)
-        return {
-          content: [
-            { type: "text", text: `Input validation error: Invalid arguments for tool ${name}: ${checked.message}` },
-          ],
-          isError: true,
-        };
-      return run(checked.args);
-    },
-  };
+  );
 
   return {
     async handle(line) {
@@ -96,7 +100,7 @@ export function createMcpHandler(opts: { cairn: ReadCairn; version?: string }): 
       // A client's answer to a request of ours (we make none), or a notification: nothing to say.
       if (typeof method !== "string") return "id" in message ? null : failure(null, INVALID_REQUEST, "no method");
       if (!("id" in message)) return null;
-      const run = methods[method];
+      const run = methods.get(method);
       if (!run) return failure(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
       const params = message["params"] ?? {};
       if (!isObject(params)) return failure(id, INVALID_PARAMS, "params must be an object");
