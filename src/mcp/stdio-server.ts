@@ -3,7 +3,8 @@
  * modules (zod's protocol types, ajv) cost several times a bare Node start to load (docs/performance.md). It
  * speaks what a tools-only server needs — initialize, ping, tools/list, tools/call; notifications are taken
  * silently — and answers anything else as the specification says: -32700 for a line that is not JSON, -32600 for
- * a message that is not a request, -32601 for an unknown method, -32602 for a call naming no known tool. Arguments
+ * a message that is not a request or a line over MAX_LINE_BYTES, -32601 for an unknown method (names an object
+ * inherits, such as `constructor`, included), -32602 for a call naming no known tool. Arguments
  * that do not match a tool's input schema come back as a tool error, as the SDK's server returns them, so the
  * agent can correct its call. The tools are tool-list.ts's; the SDK server (server.ts) serves the same ones.
  */
@@ -11,6 +12,7 @@ import type { ReadCairn } from "../app/cairn.ts";
 import { cairnVersion } from "../app/version.ts";
 import { checkArgs } from "./check-args.ts";
 import type { McpContext } from "./context.ts";
+import { idFromEnds, LineSplitter, MAX_LINE_BYTES } from "./json-lines.ts";
 import { guarded } from "./tool-boundary.ts";
 import { CAIRN_TOOLS, INSTRUCTIONS, SERVER_TITLE, type ServedTool } from "./tool-list.ts";
 import { TOOL_SCHEMAS } from "./tool-schemas.ts";
@@ -53,33 +55,36 @@ export function createMcpHandler(opts: { cairn: ReadCairn; version?: string }): 
     execution: { taskSupport: "forbidden" },
   }));
 
-  const methods: Record<string, (params: Message) => unknown> = {
-    initialize: (params) => ({
-      protocolVersion: PROTOCOL_VERSIONS.includes(String(params["protocolVersion"]))
-        ? params["protocolVersion"]
-        : PROTOCOL_VERSIONS[0],
-      capabilities: { tools: { listChanged: true } },
-      serverInfo: { name: "cairn", title: SERVER_TITLE, version: opts.version ?? cairnVersion() },
-      instructions: INSTRUCTIONS,
+  // A Map, not an object: a method named `constructor` or `__proto__` must find nothing, not Object.prototype's.
+  const methods = new Map<string, (params: Message) => unknown>(
+    Object.entries({
+      initialize: (params) => ({
+        protocolVersion: PROTOCOL_VERSIONS.includes(String(params["protocolVersion"]))
+          ? params["protocolVersion"]
+          : PROTOCOL_VERSIONS[0],
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: "cairn", title: SERVER_TITLE, version: opts.version ?? cairnVersion() },
+        instructions: INSTRUCTIONS,
+      }),
+      ping: () => ({}),
+      "tools/list": () => ({ tools: listed }),
+      "tools/call": async (params) => {
+        const name = params["name"];
+        if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "tools/call needs a tool name");
+        const run = tools.get(name);
+        if (!run) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+        const checked = checkArgs(TOOL_SCHEMAS[name]!.inputSchema, params["arguments"]);
+        if (!checked.ok)
+          return {
+            content: [
+              { type: "text", text: `Input validation error: Invalid arguments for tool ${name}: ${checked.message}` },
+            ],
+            isError: true,
+          };
+        return run(checked.args);
+      },
     }),
-    ping: () => ({}),
-    "tools/list": () => ({ tools: listed }),
-    "tools/call": async (params) => {
-      const name = params["name"];
-      if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "tools/call needs a tool name");
-      const run = tools.get(name);
-      if (!run) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
-      const checked = checkArgs(TOOL_SCHEMAS[name]!.inputSchema, params["arguments"]);
-      if (!checked.ok)
-        return {
-          content: [
-            { type: "text", text: `Input validation error: Invalid arguments for tool ${name}: ${checked.message}` },
-          ],
-          isError: true,
-        };
-      return run(checked.args);
-    },
-  };
+  );
 
   return {
     async handle(line) {
@@ -96,7 +101,7 @@ export function createMcpHandler(opts: { cairn: ReadCairn; version?: string }): 
       // A client's answer to a request of ours (we make none), or a notification: nothing to say.
       if (typeof method !== "string") return "id" in message ? null : failure(null, INVALID_REQUEST, "no method");
       if (!("id" in message)) return null;
-      const run = methods[method];
+      const run = methods.get(method);
       if (!run) return failure(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
       const params = message["params"] ?? {};
       if (!isObject(params)) return failure(id, INVALID_PARAMS, "params must be an object");
@@ -124,8 +129,10 @@ function failure(id: Id, code: number, message: string): Message {
 }
 
 /**
- * Serves the handler on a byte stream pair, one JSON message a line each way, until the input ends or `signal`
- * aborts; answers still being computed then are written before it resolves.
+ * Serves the handler on a byte stream pair, one JSON message a line each way (lines over MAX_LINE_BYTES refused,
+ * json-lines.ts). It resolves when the input ends, once every answer still being computed has been handed to the
+ * output, or at once when `signal` aborts: the client asked the server to stop, and answers in progress are dropped.
+ * Either way it stops reading the input.
  */
 export function serveLines(
   handler: McpHandler,
@@ -134,40 +141,57 @@ export function serveLines(
   signal?: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve) => {
-    let buffered = "";
     const pending = new Set<Promise<void>>();
-    const answer = (line: string) => {
-      const task = handler.handle(line).then((reply) => {
-        if (reply) output.write(`${JSON.stringify(reply)}\n`);
+    const send = (reply: Message) =>
+      new Promise<void>((written) => {
+        if (signal?.aborted) return written();
+        output.write(`${JSON.stringify(reply)}\n`, () => written());
       });
+    const track = (task: Promise<void>) => {
       pending.add(task);
       void task.finally(() => pending.delete(task));
     };
-    const onData = (chunk: string | Buffer) => {
-      buffered += chunk.toString();
-      let end = buffered.indexOf("\n");
-      while (end >= 0) {
-        const line = buffered.slice(0, end).replace(/\r$/, "");
-        buffered = buffered.slice(end + 1);
-        if (line.trim() !== "") answer(line);
-        end = buffered.indexOf("\n");
-      }
-    };
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
+    const lines = new LineSplitter({
+      line: (line) => {
+        if (line.trim() !== "") track(handler.handle(line).then((reply) => (reply ? send(reply) : undefined)));
+      },
+      tooLong: (bytes, head, tail) =>
+        track(
+          send(
+            failure(
+              idFromEnds(head, tail),
+              INVALID_REQUEST,
+              `Invalid Request: a line of ${bytes} bytes; requests are limited to ${MAX_LINE_BYTES} bytes a line`,
+            ),
+          ),
+        ),
+    });
+    const onData = (chunk: string | Buffer) => lines.push(chunk);
+    const stopReading = () => {
       input.off("data", onData);
-      input.off("end", finish);
-      input.off("close", finish);
-      signal?.removeEventListener("abort", finish);
-      void Promise.allSettled([...pending]).then(() => resolve());
+      input.off("end", onEnd);
+      input.off("close", onEnd);
+      input.off("error", onEnd);
+      input.pause();
     };
-    if (typeof (input as { setEncoding?: unknown }).setEncoding === "function") input.setEncoding("utf8");
+    const finish = () => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    function onEnd() {
+      stopReading();
+      void Promise.allSettled([...pending]).then(finish);
+    }
+    function onAbort() {
+      stopReading();
+      finish();
+    }
     input.on("data", onData);
-    input.once("end", finish);
-    input.once("close", finish);
-    if (signal?.aborted) finish();
-    else signal?.addEventListener("abort", finish, { once: true });
+    input.once("end", onEnd);
+    input.once("close", onEnd);
+    // A read that fails (the client's end of the pipe gone wrong) ends the input as closing it would.
+    input.once("error", onEnd);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

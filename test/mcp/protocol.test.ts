@@ -78,6 +78,24 @@ describe("JSON-RPC", () => {
     expect(await call(5, "resources/list")).toMatchObject({ id: 5, error: { code: -32601 } });
   });
 
+  it("-32601 for names an object inherits: only the server's own methods are found", async () => {
+    for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "__defineGetter__"])
+      expect(await call(11, method, {})).toEqual({
+        jsonrpc: "2.0",
+        id: 11,
+        error: { code: -32601, message: `Method not found: ${method}` },
+      });
+  });
+
+  it("a tool named as something an object inherits is an unknown tool", async () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"])
+      expect(await call(12, "tools/call", { name, arguments: {} })).toEqual({
+        jsonrpc: "2.0",
+        id: 12,
+        error: { code: -32602, message: `Unknown tool: ${name}` },
+      });
+  });
+
   it("-32602 for a call naming no known tool or with params that are not an object", async () => {
     expect(await call(6, "tools/call", { name: "drop_table", arguments: {} })).toMatchObject({
       id: 6,

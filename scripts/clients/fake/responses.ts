@@ -67,6 +67,7 @@ function respond(res: ServerResponse, reply: Reply, conv: Conversation): void {
             type: "function_call",
             id: nextId("fc_"),
             call_id: callId,
+            ...(reply.call.namespace ? { namespace: reply.call.namespace } : {}),
             name: reply.call.name,
             arguments: JSON.stringify(reply.call.args),
             status: "completed",

@@ -27,6 +27,11 @@ export interface Conversation {
 
 export interface ToolCallReply {
   name: string;
+  /**
+   * The group a tool is listed in (OpenAI Responses `namespace` tools: Codex lists an MCP server's tools under
+   * `mcp__<server>`), when the call must name it.
+   */
+  namespace?: string;
   /** JSON arguments, or the raw input of a freeform tool. */
   args: Record<string, unknown> | string;
 }

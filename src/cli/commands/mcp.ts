@@ -7,7 +7,8 @@ import { type Command, UsageError } from "../io.ts";
 const USAGE = `Usage: cairn mcp [--db PATH]
 
 Serves the index to an agent over MCP on stdin/stdout (started by the agent, not by hand): tools search_history,
-session_timeline, get_event, resume_brief, list_threads and thread_timeline. Read-only; runs until stdin closes.
+session_timeline, get_event, resume_brief, list_threads and thread_timeline. Read-only; runs until stdin closes
+or SIGINT/SIGTERM arrives.
 Register it with Claude Code:  claude mcp add cairn -- cairn mcp
 with Codex (~/.codex/config.toml):  [mcp_servers.cairn]  command = "cairn"  args = ["mcp"]
 See docs/mcp.md.`;
@@ -33,11 +34,15 @@ export const mcpCommand: Command = {
     try {
       // The protocol needs the process's own streams (a byte stream with backpressure), not the CLI's writers.
       await serveLines(handler, process.stdin, process.stdout, io.signal);
-      return 0;
     } finally {
       restoreConsole();
       app.close();
     }
+    // Done: the client closed stdin (every answer is written by now) or sent SIGINT/SIGTERM. The process leaves at
+    // once rather than when its event loop drains: stdin would keep it alive, and so would a tool call dropped at
+    // the signal (a search waiting on an embedder's worker or request). Clients kill a server that lingers.
+    process.stdin.destroy();
+    process.exit(0);
   },
 };
 
