@@ -1,5 +1,8 @@
 /** Shared terminal formatting for the history commands. */
+import { PROVIDER_WIDTH } from "../readers/vocabulary.ts";
 import type { CliIo } from "./io.ts";
+
+export { noun, plural, pluralLarge } from "../common/plural.ts";
 
 /** Whether to color: decided by `main` (--color, FORCE_COLOR, NO_COLOR, a terminal); off when not decided. */
 export function color(io: CliIo): boolean {
@@ -37,8 +40,9 @@ export function shortId(id: string, n = 8): string {
   return id.length > n ? id.slice(0, n) : id;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** A provider's name padded to the longest one's, so that its column lines up whichever agent a row is from. */
+export function providerCell(provider: string): string {
+  return provider.padEnd(PROVIDER_WIDTH);
 }
 
 /** One line of at most `max` characters. */

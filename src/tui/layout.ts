@@ -4,6 +4,7 @@
  * help), and a footer (a question, the last action's result, or the keys). pi-tui does the drawing to the terminal.
  */
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { plural } from "../common/plural.ts";
 import { aiResumeLines, askLines } from "./ask-pane.ts";
 import { type Browser, TABS } from "./browser.ts";
 import type { Cursor } from "./cursor.ts";
@@ -15,6 +16,7 @@ import {
   linesOf,
   NO_LINES,
   oneLine,
+  providerCell,
   sessionLines,
   shortTime,
   timelineLine,
@@ -58,7 +60,7 @@ function header(b: Browser, width: number): string {
     const room = Math.max(10, width - visibleWidth(shownFilters) - visibleWidth(busy));
     return `${cell(b.input.render(room)[0] ?? "", room)}${busy}${shownFilters}`;
   }
-  return `${b.style.bold("cairn")} ${b.style.dim(`${b.sessions.length} sessions · ${b.app.dbPath}`)}${shownFilters}`;
+  return `${b.style.bold("cairn")} ${b.style.dim(`${plural(b.sessions.length, "session")} · ${b.app.dbPath}`)}${shownFilters}`;
 }
 
 function footer(b: Browser): string {
@@ -116,7 +118,7 @@ function leftPane(b: Browser, width: number, height: number): string[] {
   const item = (i: number) => {
     const x = hits[i]!;
     return [
-      `${b.style.agent(x.provider)(x.provider.padEnd(6))} ${shortTime(x.timestamp)} ${x.event_type}${x.status ? ` ${x.status}` : ""} ${b.style.bold(x.project ?? "")}`,
+      `${b.style.agent(x.provider)(providerCell(x.provider))} ${shortTime(x.timestamp)} ${x.event_type}${x.status ? ` ${x.status}` : ""} ${b.style.bold(x.project ?? "")}`,
       `  ${oneLine(x.snippet)}`,
     ];
   };
@@ -158,7 +160,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
     return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
   }).join(" ");
   const info = b.style.dim(
-    `${s!.provider} ${s!.project ?? ""} ${s!.session_id.slice(0, 8)} · ${s!.event_count} events · ${oneLine(s!.title ?? "")}`,
+    `${s!.provider} ${s!.project ?? ""} ${s!.session_id.slice(0, 8)} · ${plural(s!.event_count, "event")} · ${oneLine(s!.title ?? "")}`,
   );
   const lines = tabLines(b, width - 1);
   b.shown = lines;
