@@ -2,6 +2,7 @@ import { agentRoots, type UnchangedAnswer, unchangedIndex } from "../../app/inde
 import type { IndexResult } from "../../app/indexing.ts";
 import { agentFolderLines, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
 import { parseFlags } from "../args.ts";
+import { EXIT } from "../exit.ts";
 import { plural } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
@@ -105,7 +106,9 @@ export const indexCommand: Command = {
         io.stderr.write(interruptedMessage("cairn index", run));
         return INTERRUPTED;
       }
-      if (values.json) return 0;
+      // What could not be read was not indexed: a script must not take the run for a whole one.
+      const exit = result.errors.length > 0 ? EXIT.failure : EXIT.ok;
+      if (values.json) return exit;
       io.stdout.write(`${summaryLine(result)}\n`);
       if (vectors && !vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
       else if (vectors?.ok && (vectors.result.embedded > 0 || vectors.result.reset))
@@ -117,7 +120,7 @@ export const indexCommand: Command = {
         io.stdout.write(
           `  ${plural(result.problems, "line")} could not be used; see 'cairn index --json' or 'cairn inspect <file>'\n`,
         );
-      return 0;
+      return exit;
     } finally {
       app.close();
     }
@@ -144,7 +147,8 @@ export function summaryLine(r: IndexResult): string {
   const secs = r.ms / 1000;
   const gone = r.gone > 0 ? `, ${r.gone} gone from disk (kept; 'cairn prune' forgets them)` : "";
   const moved = r.moved > 0 ? `, ${r.moved} moved` : "";
-  return `indexed ${plural(r.files, "file")} (${r.changed} changed, ${r.unchanged} unchanged${moved}${gone}), ${plural(r.sessions, "session")}, ${r.events >= 0 ? "+" : ""}${plural(r.events, "event")}, ${plural(r.problems, "problem")}, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
+  const unreadable = r.errors.length > 0 ? `, ${r.errors.length} unreadable` : "";
+  return `indexed ${plural(r.files, "file")} (${r.changed} changed, ${r.unchanged} unchanged${moved}${gone}), ${plural(r.sessions, "session")}, ${r.events >= 0 ? "+" : ""}${plural(r.events, "event")}, ${plural(r.problems, "problem")}${unreadable}, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
 }
 
 function summaryJson(r: IndexResult, db: string) {

@@ -116,6 +116,13 @@ function print(
   out(
     `${bold(io, "cairn")}: ${plural(o.sessions, "session")}${innerSessions(o)}, ${pluralLarge(o.events, "event")}${fresh}  ${dim(io, `(${db})`)}`,
   );
+  if (indexed && indexed.errors.length > 0)
+    out(
+      red(
+        io,
+        `${plural(indexed.errors.length, "file or folder", "files or folders")} could not be read; 'cairn index' names them`,
+      ),
+    );
   if (indexed && indexed.problems > 0)
     out(dim(io, `${plural(indexed.problems, "transcript line")} could not be used; 'cairn index --json' lists them`));
   out();
