@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { CairnError } from "../common/errors.ts";
-import { commandDbPath } from "../indexer/db-path.ts";
+import { checkIndexPath, commandDbPath } from "../indexer/db-path.ts";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import { isPgUrl } from "../store/pg-url.ts";
 import type { Closable } from "../store/sqlite-store.ts";
@@ -61,6 +61,7 @@ export function openCore(opts: CairnOptions): AppCore {
   const mode = opts.mode ?? "read";
   const now = opts.now ?? (() => new Date());
   const dbPath = opts.store ? opts.store.path : commandDbPath(opts.db, cwd, env);
+  if (!opts.store) checkIndexPath(dbPath, mode);
   // A team index opens synchronously on first use: its modules start loading now, so that the first answer (or the
   // CLI, which waits for them) finds them loaded.
   if (!opts.store && isPgUrl(dbPath)) void loadTeamStore().catch(() => undefined);

@@ -16,7 +16,7 @@ import { idleIndexResult } from "../indexer/index-lazily.ts";
 import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { lockPathFor } from "../indexer/lock.ts";
 import { idleGone, listTranscripts, type RunPlan } from "../indexer/plan.ts";
-import { statTranscript } from "../indexer/scan.ts";
+import { statTranscript, type Unreadable } from "../indexer/scan.ts";
 import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
 import type { RefreshResult } from "../search/vectors.ts";
 import { isPgUrl } from "../store/pg-url.ts";
@@ -160,7 +160,9 @@ export function unchangedIndex(req: {
       statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
     );
     const started = Date.now();
-    const files = listTranscripts(req.roots);
+    const unreadable: Unreadable[] = [];
+    const files = listTranscripts(req.roots, unreadable);
+    if (unreadable.length > 0) return null; // the full path reports them
     req.onListed?.(files);
     const stats: Stats[] = [];
     for (const f of files) {
@@ -171,7 +173,7 @@ export function unchangedIndex(req: {
     const got = readIndexStamps(dbPath, EMBEDDER_SETTING, req.problems ?? 0);
     if (got === null) return null;
     const roots = req.roots.map((r) => resolve(typeof r === "string" ? r : r.dir));
-    const plan: RunPlan = { files, stats, stamps: got.stamps, roots, started };
+    const plan: RunPlan = { files, stats, stamps: got.stamps, roots, started, unreadable };
     const gone = idleGone(plan);
     if (gone === null || got.queued) return null;
     const embedder = vectorsFor(got.embedderSetting);

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { CairnError, errorMessage } from "../common/errors.ts";
 import { configuredEmbedder, EMBEDDER_SETTING } from "../embedders/config.ts";
 import { type Embedder, type EmbedderConfig, EmbedderError } from "../embedders/types.ts";
+import { indexWriteError } from "../indexer/db-path.ts";
 import { indexLazily } from "../indexer/index-lazily.ts";
 import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { acquireLock, type IndexLock, IndexLockedError, tryLock } from "../indexer/lock.ts";
@@ -88,15 +89,17 @@ export async function lockFor(
   deps: IndexDeps,
   req: { lock?: "wait" | "try"; waitMs?: number; onWait?: (pid: number) => void },
 ) {
-  // The lock file lives beside the database: its folder must exist before the lock can be taken.
-  if (deps.dbPath !== ":memory:" && !isPgUrl(deps.dbPath)) mkdirSync(dirname(deps.dbPath), { recursive: true });
-  if (req.lock === "try") return tryLock(deps.dbPath);
   try {
+    // The lock file lives beside the database: its folder must exist before the lock can be taken.
+    if (deps.dbPath !== ":memory:" && !isPgUrl(deps.dbPath)) mkdirSync(dirname(deps.dbPath), { recursive: true });
+    if (req.lock === "try") return tryLock(deps.dbPath);
     return await acquireLock(deps.dbPath, req.waitMs ?? 60_000, (e) => req.onWait?.(e.pid));
   } catch (error) {
-    if (error instanceof IndexLockedError)
+    if (error instanceof IndexLockedError) {
+      if (req.lock === "try") throw error; // the caller shows what the holder keeps current
       throw new CairnError("index_busy", error.message, "wait for it to finish, or stop it");
-    throw error;
+    }
+    throw indexWriteError(deps.dbPath, error);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { resolveDbPath } from "../indexer/db-path.ts";
+import { indexWriteError, resolveDbPath } from "../indexer/db-path.ts";
 import { isPgUrl } from "../store/pg-url.ts";
 import { openReadonlyIndex } from "../store/sqlite-readonly.ts";
 import { type Closable, openStore } from "../store/sqlite-store.ts";
@@ -79,7 +79,14 @@ export function writeOpener(path: string, env: Env = process.env): Opener<Store>
   let store: Store | null = null;
   return {
     get() {
-      store ??= isPgUrl(path) ? teamStore().openPgStore(path, identityFrom(env)) : openStore(path);
+      if (store) return store;
+      if (isPgUrl(path)) store = teamStore().openPgStore(path, identityFrom(env));
+      else
+        try {
+          store = openStore(path);
+        } catch (error) {
+          throw indexWriteError(path, error);
+        }
       return store;
     },
     notice: () => null,

@@ -1,5 +1,8 @@
 /** Shared terminal formatting for the history commands. */
+import { PROVIDER_WIDTH } from "../readers/vocabulary.ts";
 import type { CliIo } from "./io.ts";
+
+export { noun, plural, pluralLarge } from "../common/plural.ts";
 
 /** Whether to color: decided by `main` (--color, FORCE_COLOR, NO_COLOR, a terminal); off when not decided. */
 export function color(io: CliIo): boolean {
@@ -33,8 +36,9 @@ export function shortTime(ts: string | null): string {
   return ts.replace("T", " ").slice(0, 16);
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** A provider's name padded to the longest one's, so that its column lines up whichever agent a row is from. */
+export function providerCell(provider: string): string {
+  return provider.padEnd(PROVIDER_WIDTH);
 }
 
 /** One line of at most `max` characters. */

@@ -3,6 +3,7 @@
  * overview): the work itself is the application layer's, which commits what was done so the next run goes on.
  */
 import type { IndexAnswer } from "../app/indexing.ts";
+import { plural, pluralLarge } from "./format.ts";
 
 /** The exit code of a command stopped by Ctrl-C, as shells report a process ended by SIGINT. */
 export const INTERRUPTED = 130;
@@ -10,9 +11,9 @@ export const INTERRUPTED = 130;
 /** What an interrupted run kept, for stderr. */
 export function interruptedMessage(command: string, run: IndexAnswer): string {
   const r = run.indexed!;
-  const events = `${r.events >= 0 ? "+" : ""}${r.events.toLocaleString("en-US")} events`;
+  const events = `${r.events >= 0 ? "+" : ""}${pluralLarge(r.events, "event")}`;
   if (r.interrupted)
-    return `${command}: interrupted; kept ${r.filesDone} of ${r.files} files (${events}, ${(r.bytes / 1048576).toFixed(1)} MB read); run it again to go on\n`;
+    return `${command}: interrupted; kept ${r.filesDone} of ${plural(r.files, "file")} (${events}, ${(r.bytes / 1048576).toFixed(1)} MB read); run it again to go on\n`;
   const v = run.vectors?.ok ? run.vectors.result : null;
-  return `${command}: interrupted while embedding; indexed ${r.files} files (${events}), embedded ${(v?.embedded ?? 0).toLocaleString("en-US")} bundles, ${(v?.pending ?? 0).toLocaleString("en-US")} left for the next run\n`;
+  return `${command}: interrupted while embedding; indexed ${plural(r.files, "file")} (${events}), embedded ${pluralLarge(v?.embedded ?? 0, "bundle")}, ${(v?.pending ?? 0).toLocaleString("en-US")} left for the next run\n`;
 }

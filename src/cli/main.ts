@@ -20,6 +20,8 @@ ${Object.entries(COMMANDS)
   .join("\n")}
 
 Options for every command:
+  --db PATH            the index, for every command that uses one: default $CAIRN_DB, else
+                       $XDG_DATA_HOME/cairn/cairn.db; a postgres://… URL opens a team index
   --json               print only JSON (errors too: {"error": {"code", "message", "hint"}})
   --color WHEN         auto (default), always or never; FORCE_COLOR and NO_COLOR are honoured
   --help, -h           a command's options

@@ -39,6 +39,8 @@ export function findSourceChanges(
   files: readonly string[],
   stats: ReadonlyArray<Stats | null>,
   stamps: Map<string, FileStamp>,
+  /** Folders that could not be listed: what the index holds under them is not known to be gone. */
+  unreadable: readonly string[] = [],
 ): SourceChanges {
   const listed = new Set(files);
   const missing: string[] = [];
@@ -47,7 +49,7 @@ export function findSourceChanges(
   for (const [path, stamp] of stamps) {
     if (listed.has(path)) {
       if (stamp.gone) back.push(path);
-    } else if (under(path, roots) && !existsSync(path)) {
+    } else if (under(path, roots) && !under(path, unreadable) && !existsSync(path)) {
       // Its gone_at stays when it was first found missing (`cairn prune` lists them oldest first).
       if (stamp.gone) stillGone.push(path);
       else missing.push(path);

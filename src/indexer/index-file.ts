@@ -11,7 +11,7 @@ import { type BatchSource, inThreadSource } from "./batch-source.ts";
 import { headHash, stillHolds, tailHash } from "./file-check.ts";
 import { emptyBatch, type ReadFileResult } from "./read-file.ts";
 import { applyRepoRemotes, type RepoRemotes } from "./repo-remotes.ts";
-import { statTranscript } from "./scan.ts";
+import { fsReason, statTranscript } from "./scan.ts";
 
 export type FileOutcome = "unchanged" | "appended" | "new" | "rewritten" | "unreadable" | "unrecognized";
 
@@ -78,7 +78,7 @@ export function* indexFileSteps(
   try {
     st = statTranscript(path);
   } catch (error) {
-    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
+    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: fsReason(error) };
   }
   const prev = store.getFileState(path);
   // An unchanged file whose index was derived by an older reader or normalizer is read again all the same.
@@ -90,7 +90,7 @@ export function* indexFileSteps(
   try {
     fd = openSync(path, "r");
   } catch (error) {
-    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: (error as Error).message };
+    return { path, outcome: "unreadable", bytes: 0, events: 0, problems: 0, error: fsReason(error) };
   }
   const touched = new Set<string>();
   const settle = () => {

@@ -142,9 +142,17 @@ function* runSteps(opts: IndexOptions, result: IndexResult): Generator<void, voi
   const store = opts.store;
   const now = opts.now ?? (() => new Date());
   const repos = opts.repos ?? fsRepoRemotes();
-  const { files, stats, stamps, roots } = opts.plan ?? planRun(store, opts.paths);
+  const { files, stats, stamps, roots, unreadable } = opts.plan ?? planRun(store, opts.paths);
   result.files = files.length;
-  const changes = findSourceChanges(store, roots, files, stats, stamps);
+  result.errors.push(...unreadable);
+  const changes = findSourceChanges(
+    store,
+    roots,
+    files,
+    stats,
+    stamps,
+    unreadable.map((u) => u.path),
+  );
   if (changes.moved.length + changes.gone.length + changes.back.length > 0)
     store.transaction(() => applySourceChanges(store, changes, now()));
   result.gone = changes.gone.length + changes.stillGone;

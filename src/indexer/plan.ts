@@ -4,11 +4,11 @@
  * ends there, without loading the readers, the normalizer or the writer's batch code (`idleResult`): a no-change
  * `cairn index` is then a scan and one query (docs/performance.md).
  */
-import { existsSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, type Stats, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { TranscriptRoot } from "../readers/vocabulary.ts";
 import type { FileStamp, Store } from "../store/types.ts";
-import { findTranscripts, statTranscript } from "./scan.ts";
+import { findTranscripts, fsReason, statTranscript, type Unreadable } from "./scan.ts";
 
 export interface RunPlan {
   files: string[];
@@ -19,14 +19,35 @@ export interface RunPlan {
   roots: string[];
   /** When the run started (`Date.now()`), for its duration. */
   started: number;
+  /** Folders under the roots (or roots) that could not be listed: reported, and their files not taken for gone. */
+  unreadable: Unreadable[];
 }
 
-export function listTranscripts(paths: ReadonlyArray<string | TranscriptRoot>): string[] {
+/**
+ * The transcripts under `paths`. A root that is not there is an agent not installed, and says nothing; one that is
+ * there but cannot be read (no permission, a link to nothing, a loop of links), and every folder under a root that
+ * cannot be listed, is told to `unreadable`.
+ */
+export function listTranscripts(
+  paths: ReadonlyArray<string | TranscriptRoot>,
+  unreadable: Unreadable[] = [],
+): string[] {
   const files = new Set<string>();
   for (const p of paths) {
     const dir = typeof p === "string" ? p : p.dir;
-    if (!existsSync(dir)) continue;
-    for (const f of findTranscripts(dir, typeof p !== "string" && p.shallow === true)) files.add(f);
+    let found: boolean;
+    try {
+      found = statSync(dir, { throwIfNoEntry: false }) !== undefined;
+    } catch (error) {
+      unreadable.push({ path: dir, message: fsReason(error) });
+      continue;
+    }
+    if (!found) {
+      if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink())
+        unreadable.push({ path: dir, message: "a symbolic link to something that is not there" });
+      continue;
+    }
+    for (const f of findTranscripts(dir, typeof p !== "string" && p.shallow === true, unreadable)) files.add(f);
   }
   return [...files].sort();
 }
@@ -38,7 +59,8 @@ export function planRun(
   listed?: readonly string[],
 ): RunPlan {
   const started = Date.now();
-  const files = listed ? [...listed] : listTranscripts(paths);
+  const unreadable: Unreadable[] = [];
+  const files = listed ? [...listed] : listTranscripts(paths, unreadable);
   const stats = files.map((f) => {
     try {
       return statTranscript(f);
@@ -48,7 +70,8 @@ export function planRun(
   });
   // One query for every file's stamp: an unchanged file then costs its stat and nothing else.
   const stamps = store.fileStamps();
-  return { files, stats, stamps, started, roots: paths.map((p) => resolve(typeof p === "string" ? p : p.dir)) };
+  const roots = paths.map((p) => resolve(typeof p === "string" ? p : p.dir));
+  return { files, stats, stamps, started, roots, unreadable };
 }
 
 export function under(path: string, roots: readonly string[]): boolean {
@@ -65,6 +88,7 @@ export function unchanged(stamp: FileStamp | undefined, st: Stats | null | undef
  * back. Then the number of files still missing, marked gone by an earlier run; else null.
  */
 export function idleGone(plan: RunPlan): number | null {
+  if (plan.unreadable.length > 0) return null; // the indexer reports them
   const listed = new Set(plan.files);
   for (let i = 0; i < plan.files.length; i++) {
     const stamp = plan.stamps.get(plan.files[i]!);

@@ -3,24 +3,54 @@ import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { isTranscriptFile } from "../readers/roots.ts";
 
-/** Transcript files under `path` (or `path` itself when it is a file), sorted for a stable order. */
-export function findTranscripts(path: string, shallow = false): string[] {
+/** A file or folder the indexer could not read, and why in words. */
+export interface Unreadable {
+  path: string;
+  message: string;
+}
+
+/**
+ * Transcript files under `path` (or `path` itself when it is a file), sorted for a stable order. A folder that
+ * cannot be listed is skipped and told to `unreadable`: the rest is still indexed, and the run says what it missed.
+ */
+export function findTranscripts(path: string, shallow = false, unreadable: Unreadable[] = []): string[] {
   const st = statSync(path);
   if (st.isFile()) return [path];
   const out: string[] = [];
-  walk(path, out, shallow ? MAX_DEPTH : 0);
+  walk(path, out, shallow ? MAX_DEPTH : 0, unreadable);
   return out.sort();
+}
+
+/** Why the file system refused, without the raw `EACCES: …, scandir '…'` (the path is said beside it). */
+export function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ELOOP":
+      return "a loop of symbolic links";
+    case "ENOTDIR":
+      return "part of the path is not a folder";
+    case "ENOENT":
+      return "it is no longer there";
+    case "EIO":
+      return "an I/O error";
+    default:
+      return (error as Error).message;
+  }
 }
 
 const MAX_DEPTH = 12;
 
-function walk(dir: string, out: string[], depth: number): void {
+function walk(dir: string, out: string[], depth: number, unreadable: Unreadable[]): void {
   if (depth > MAX_DEPTH) return;
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return; // unreadable folders are skipped; the caller sees fewer files, not a crash
+  } catch (error) {
+    unreadable.push({ path: dir, message: fsReason(error) });
+    return;
   }
   // What `join(dir, name)` gives for any entry's name, found once: normalizing each entry's path again cost a tenth
   // of a no-change run over 300 files. A folder entry is never "." or "..", the only names join would rewrite.
@@ -29,7 +59,7 @@ function walk(dir: string, out: string[], depth: number): void {
     const p = prefix + e.name;
     if (e.isDirectory()) {
       if (e.name === "node_modules" || e.name.startsWith(".git")) continue;
-      walk(p, out, depth + 1);
+      walk(p, out, depth + 1, unreadable);
     } else if (e.isFile() && isTranscriptFile(e.name)) out.push(p);
   }
 }

@@ -47,3 +47,22 @@ export function isTranscriptFile(name: string): boolean {
   // Codex's TypeScript-era rollouts and Gemini CLI's pre-JSONL chats are one JSON document each.
   return /^(rollout|session)-.*\.json$/.test(name);
 }
+
+/**
+ * Each agent's own folders as `defaultRoots` finds them under `home` with no overrides set, and the environment
+ * variables that move them — read off `defaultRoots` itself, so that help texts name a new agent's folders too.
+ */
+export function rootsWithoutOverrides(home: string): { roots: TranscriptRoot[]; overrides: string[] } {
+  const read = new Set<string>();
+  const env = new Proxy<Record<string, string | undefined>>(
+    {},
+    {
+      get(_target, key) {
+        if (typeof key === "string") read.add(key);
+        return undefined;
+      },
+    },
+  );
+  const roots = defaultRoots(env, home);
+  return { roots, overrides: [...read] };
+}

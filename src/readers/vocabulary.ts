@@ -18,6 +18,9 @@ export const PROVIDERS = [
 ] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
+/** The longest provider name: columns of provider names pad to it, so a new agent's name keeps them aligned. */
+export const PROVIDER_WIDTH = Math.max(...PROVIDERS.map((p) => p.length));
+
 export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 

@@ -8,7 +8,8 @@ import type { AiResume } from "../app/ai-resume.ts";
 import type { AskAnswer } from "../app/ask-answer.ts";
 import type { AskService } from "../app/ask-service.ts";
 import { errorHint, errorMessage } from "../common/errors.ts";
-import { briefLines, type Line, oneLine, shortTime, type Wrap } from "./lines.ts";
+import { plural } from "../common/plural.ts";
+import { briefLines, type Line, oneLine, providerCell, shortTime, type Wrap } from "./lines.ts";
 import type { Style } from "./style.ts";
 
 interface Streamed<R> {
@@ -73,7 +74,7 @@ function errorLines(e: { message: string; hint: string | null }, width: number, 
 export function askLines(st: AskState | null, width: number, style: Style, wrap: Wrap): Line[] {
   if (!st)
     return [{ text: "A asks your history a question (limited to the open session when its pane has the focus)." }];
-  const scope = st.session ? `session ${st.session.slice(0, 8)}` : "all history";
+  const scope = st.session ? `session ${st.session}` : "all history";
   const out: Line[] = [{ text: style.bold(`Q: ${oneLine(st.question)}`) }, { text: style.dim(`asked of ${scope}`) }];
   out.push({ text: "" });
   if (st.error) return [...out, ...errorLines(st.error, width, style, wrap)];
@@ -99,12 +100,16 @@ export function askLines(st: AskState | null, width: number, style: Style, wrap:
       const outside = e.in_pack ? "" : style.red(" not in the pack");
       const kind = `${e.event_type}${e.status ? ` (${e.status})` : ""}`;
       out.push({
-        text: `  ${shortTime(e.timestamp)} ${e.provider.padEnd(6)} ${kind} ${style.dim(e.event_id)}${outside} ${e.line}`,
+        text: `  ${shortTime(e.timestamp)} ${providerCell(e.provider)} ${kind} ${style.dim(e.event_id)}${outside} ${e.line}`,
         target: e.event_id,
       });
     }
   }
-  out.push({ text: style.dim(`${r.model}; ${r.pack.items.length} events in the pack, ${r.pack.tokens} tokens`) });
+  out.push({
+    text: style.dim(
+      `${r.model}; ${plural(r.pack.items.length, "event")} in the pack, ${plural(r.pack.tokens, "token")}`,
+    ),
+  });
   return out;
 }
 

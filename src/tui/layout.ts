@@ -4,6 +4,7 @@
  * help), and a footer (a question, the last action's result, or the keys). pi-tui does the drawing to the terminal.
  */
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { plural } from "../common/plural.ts";
 import { aiResumeLines, askLines } from "./ask-pane.ts";
 import { type Browser, TABS } from "./browser.ts";
 import type { Cursor } from "./cursor.ts";
@@ -15,6 +16,7 @@ import {
   linesOf,
   NO_LINES,
   oneLine,
+  providerCell,
   sessionLines,
   shortTime,
   timelineLine,
@@ -49,7 +51,11 @@ function header(b: Browser, width: number): string {
     .join(" ");
   const shownFilters = filters ? b.style.cyan(` [${filters}]`) : "";
   if (b.focus === "ask") {
-    const scope = b.style.dim(b.askScope ? ` (session ${b.askScope.slice(0, 8)})` : " (all history)");
+    const scope = b.style.dim(
+      b.askScope
+        ? ` (session ${b.open?.session_id === b.askScope ? b.open.session_short : b.askScope})`
+        : " (all history)",
+    );
     const room = Math.max(10, width - visibleWidth(scope));
     return `${cell(b.askInput.render(room)[0] ?? "", room)}${scope}`;
   }
@@ -58,7 +64,7 @@ function header(b: Browser, width: number): string {
     const room = Math.max(10, width - visibleWidth(shownFilters) - visibleWidth(busy));
     return `${cell(b.input.render(room)[0] ?? "", room)}${busy}${shownFilters}`;
   }
-  return `${b.style.bold("cairn")} ${b.style.dim(`${b.sessions.length} sessions · ${b.app.dbPath}`)}${shownFilters}`;
+  return `${b.style.bold("cairn")} ${b.style.dim(`${plural(b.sessions.length, "session")} · ${b.app.dbPath}`)}${shownFilters}`;
 }
 
 function footer(b: Browser): string {
@@ -116,7 +122,7 @@ function leftPane(b: Browser, width: number, height: number): string[] {
   const item = (i: number) => {
     const x = hits[i]!;
     return [
-      `${b.style.agent(x.provider)(x.provider.padEnd(6))} ${shortTime(x.timestamp)} ${x.event_type}${x.status ? ` ${x.status}` : ""} ${b.style.bold(x.project ?? "")}`,
+      `${b.style.agent(x.provider)(providerCell(x.provider))} ${shortTime(x.timestamp)} ${x.event_type}${x.status ? ` ${x.status}` : ""} ${b.style.bold(x.project ?? "")}`,
       `  ${oneLine(x.snippet)}`,
     ];
   };
@@ -158,7 +164,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
     return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
   }).join(" ");
   const info = b.style.dim(
-    `${s!.provider} ${s!.project ?? ""} ${s!.session_short} · ${s!.event_count} events · ${oneLine(s!.title ?? "")}`,
+    `${s!.provider} ${s!.project ?? ""} ${s!.session_short} · ${plural(s!.event_count, "event")} · ${oneLine(s!.title ?? "")}`,
   );
   const lines = tabLines(b, width - 1);
   b.shown = lines;

@@ -4,6 +4,7 @@
  * follows. Everything here is pure: widths are the caller's, colours come from the style.
  */
 import type { EventWithChain } from "../app/event-chain.ts";
+import { PROVIDER_WIDTH } from "../readers/vocabulary.ts";
 import { MARK_GLYPH, type TimelineMark, type TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { Style } from "./style.ts";
@@ -28,6 +29,11 @@ export function linesOf(lines: readonly Line[]): Lines {
 export const NO_LINES: Lines = linesOf([]);
 
 /** `11-24 10:02` (UTC, as stored), or blanks. */
+/** A provider's name padded to the longest one's, so that rows of any agent line up. */
+export function providerCell(provider: string): string {
+  return provider.padEnd(PROVIDER_WIDTH);
+}
+
 export function shortTime(ts: string | null): string {
   return ts ? `${ts.slice(5, 10)} ${ts.slice(11, 16)}` : "           ";
 }
@@ -39,7 +45,7 @@ export function oneLine(text: string): string {
 /** A session as two lines: agent, project and time; then its title and counts. */
 export function sessionLines(s: SessionRow, style: Style): [string, string] {
   const counts = `${s.prompt_count}p ${s.tool_count}t${s.error_count ? ` ${style.red(`${s.error_count}✗`)}` : ""}`;
-  const head = `${style.agent(s.provider)(s.provider.padEnd(6))} ${shortTime(s.updated_at)} ${style.bold(s.project ?? "-")}`;
+  const head = `${style.agent(s.provider)(providerCell(s.provider))} ${shortTime(s.updated_at)} ${style.bold(s.project ?? "-")}`;
   const title = oneLine(s.title ?? s.session_id);
   return [head, `  ${counts} ${style.dim(title)}`];
 }

@@ -4,9 +4,10 @@
  * thread's latest events across its sessions (Enter goes to one in its session's timeline).
  */
 import type { ReadCairn, Shaped } from "../app/cairn.ts";
+import { plural } from "../common/plural.ts";
 import type { SessionTimelineRow } from "../search/timeline.ts";
 import type { Thread } from "../threads/types.ts";
-import { type Line, oneLine, shortTime, type Wrap } from "./lines.ts";
+import { type Line, oneLine, providerCell, shortTime, type Wrap } from "./lines.ts";
 import type { Style } from "./style.ts";
 
 /** How many of a thread's last events the tab lists. */
@@ -50,7 +51,7 @@ export function threadLines(st: SessionThreads, width: number, style: Style, wra
       const line =
         s.folded_into !== null
           ? `    └ ${s.kind} ${s.session_id}`
-          : `  ${style.agent(s.provider)(s.provider.padEnd(6))} ${shortTime(s.started_at)} ${style.bold(s.project ?? "-")} ${s.session_short} ${style.dim(oneLine(s.title ?? ""))}`;
+          : `  ${style.agent(s.provider)(providerCell(s.provider))} ${shortTime(s.started_at)} ${style.bold(s.project ?? "-")} ${s.session_short} ${style.dim(oneLine(s.title ?? ""))}`;
       out.push({ text: `${line}${here}`, session: s.session_id });
     }
     if (units === 1)
@@ -59,7 +60,7 @@ export function threadLines(st: SessionThreads, width: number, style: Style, wra
       out.push({ text: style.bold("Shared") });
       for (const e of t.shared.slice(0, 8))
         out.push({
-          text: `  ${e.kind === "error_signature" ? "error" : e.kind} ${oneLine(e.display)} ${style.dim(`(${e.sessions} sessions)`)}`,
+          text: `  ${e.kind === "error_signature" ? "error" : e.kind} ${oneLine(e.display)} ${style.dim(`(${plural(e.sessions, "session")})`)}`,
         });
       if (t.shared.length > 8) out.push({ text: style.dim(`  +${t.shared.length - 8} more`) });
     }

@@ -2,7 +2,7 @@
  * `cairn export` through the built CLI: a real session as Markdown, HTML and JSON, a work thread merged by time,
  * the HTML opened in Chromium (it asks for nothing: no request but the document itself), and misuse.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,5 +127,29 @@ describe("cairn export", () => {
     const asJson = cairn(["export", "zzzzzz", "--json", "--db", db]);
     expect(asJson.code).toBe(1);
     expect((JSON.parse(asJson.stdout) as { error: Obj }).error["code"]).toBe("not_found");
+  });
+
+  it("--output it cannot write: one line saying what and where, exit 1, and no file or half-file left", () => {
+    const out = join(dir, "out");
+    mkdirSync(out);
+    const cases: Array<[string, RegExp]> = [
+      [join(out, "missing", "s.md"), /cannot write .*s\.md: the folder .*missing does not exist/],
+      ["/dev/full", /cannot write \/dev\/full: no space left on the device/],
+      [out, /cannot write .*out: it is a folder/],
+    ];
+    for (const [path, said] of cases) {
+      const r = cairn(["export", SESSION, "--output", path, "--db", db]);
+      expect(r.code, path).toBe(1);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines[0]).toMatch(said);
+      expect(lines.slice(1)).toEqual([expect.stringMatching(/^hint: /)]);
+      expect(r.stderr).not.toMatch(/ENOENT|ENOSPC|EISDIR|\n\s+at /);
+    }
+    expect(readdirSync(out)).toEqual([]);
+    // a written file replaces the old one whole, and nothing else is left beside it
+    writeFileSync(join(out, "s.md"), "old");
+    expect(cairn(["export", SESSION, "--output", join(out, "s.md"), "--db", db]).code).toBe(0);
+    expect(readdirSync(out)).toEqual(["s.md"]);
+    expect(readFileSync(join(out, "s.md"), "utf8")).toMatch(/^# /);
   });
 });

@@ -59,7 +59,7 @@ describe("cairn inspect (built CLI)", () => {
   it("summarises every real transcript in a folder", () => {
     const res = cairn(["inspect", realFixturesDir()]);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^8 file\(s\), 8 session\(s\), \d+ events/);
+    expect(res.stdout).toMatch(/^8 files, 8 sessions, \d+ events/);
     expect(res.stdout).toContain("claude subagent session e9fb405b-169f-40eb-9396-7e75076f045d:agent-a485154");
     expect(res.stdout).toContain("tools    bash 192, edit 146, read 50, write 3");
   });

@@ -56,7 +56,7 @@ describe("a first run on a new machine", () => {
     const db = join(home, "elsewhere", "w.db");
     const run = startCairn(["index", "--watch", "--db", db], env);
     try {
-      await until("the first watch run reports", () => run.stdout().includes("indexed 1 files"));
+      await until("the first watch run reports", () => run.stdout().includes("indexed 1 file "));
     } finally {
       run.signal("SIGINT");
     }
@@ -72,7 +72,7 @@ describe("a first run on a new machine", () => {
     writeFileSync(db, "this is not a SQLite database, but it is long enough to be read as one's header.\n");
     const res = cairn(["index", "--db", db], { env });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/not a database/);
+    expect(res.stderr).toMatch(/not a cairn index \(not an SQLite database\)/);
     expect(existsSync(`${db}.index-lock`)).toBe(false);
   });
 

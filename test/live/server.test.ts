@@ -3,6 +3,7 @@
  * checklist (shared/research/live-protocol.md §6), and the paths that should work.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -338,5 +339,87 @@ describe("cairn serve: viewports", () => {
       await c2.dispose();
       rmSync(web2, { recursive: true, force: true });
     }
+  });
+});
+
+/** A POST whose body is sent in pieces with no Content-Length (Transfer-Encoding: chunked), as streams send. */
+function chunkedPost(port: number, headers: Record<string, string>, pieces: number, size: number) {
+  return new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, method: "POST", path: "/api/command", headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers["content-type"]),
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    req.on("error", reject);
+    for (let i = 0; i < pieces; i++) req.write("x".repeat(size));
+    req.end();
+  });
+}
+
+describe("cairn serve: a body over the limit is answered 413, not reset", () => {
+  const headers = () => ({ ...browser(), "Content-Type": "application/json" });
+
+  it.each([
+    ["chunked, a few times the limit", 16, 4096],
+    ["chunked, far over it", 256, 16 * 1024],
+  ])("%s", async (_what, pieces, size) => {
+    const res = await chunkedPost(server.port, headers(), pieces, size);
+    expect(res.status).toBe(413);
+    expect(res.type).toContain("application/json");
+    expect(JSON.parse(res.body).error.code).toBe("payload_too_large");
+  });
+
+  it("with a Content-Length over the limit", async () => {
+    const res = await request(server.port, {
+      method: "POST",
+      path: "/api/command",
+      headers: headers(),
+      body: "x".repeat(64 * 1024),
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body).error.code).toBe("payload_too_large");
+  });
+
+  it("the server answers the next request as before", async () => {
+    const state = await request(server.port, { path: "/api/state", headers: { ...host(), ...bearer } });
+    expect(state.status).toBe(200);
+  });
+});
+
+describe("cairn serve: unknown paths", () => {
+  const html = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+
+  it("a browser's unknown page gets the page (its router shows not found) with 404, never JSON", async () => {
+    const res = await request(server.port, { path: "/no/such/view", headers: { ...host(), Cookie: cookie, ...html } });
+    expect(res.status).toBe(404);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.body).toContain("viewport");
+    expect(res.headers["content-security-policy"]).toContain("default-src 'none'");
+  });
+
+  it("without the cookie, a browser's unknown page is the token page, not JSON", async () => {
+    const res = await request(server.port, { path: "/no/such/view", headers: { ...host(), ...html } });
+    expect(res.status).toBe(401);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.body).toContain("Open the URL that <code>cairn serve</code> printed");
+  });
+
+  it("an unknown /api/ route, or a program's request, is a JSON 404; a foreign Host is still refused", async () => {
+    for (const [path, accept] of [
+      ["/api/nope", html],
+      ["/nope.js", {}],
+    ] as const) {
+      const res = await request(server.port, { path, headers: { ...host(), Cookie: cookie, ...accept } });
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body).error.code).toBe("not_found");
+    }
+    const rebound = { Host: `evil.example:${server.port}`, Cookie: cookie, ...html };
+    expect((await request(server.port, { path: "/no/such/view", headers: rebound })).status).toBe(403);
   });
 });

@@ -5,7 +5,7 @@ import { DEFAULT_PACK_BUDGET, renderPack } from "../../ask/pack.ts";
 import { readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
 import { EXIT } from "../exit.ts";
-import { dim, green, red, shortTime } from "../format.ts";
+import { dim, green, plural, providerCell, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn ask "<question>" [--session S] [--provider P --model M | --url URL --model M]
@@ -63,7 +63,7 @@ export const askCommand: Command = {
           io.stderr.write(
             dim(
               io,
-              `\n${pack.items.length} events, ${pack.tokens} of ${pack.budget_tokens} tokens (${pack.tokenizer}); nothing sent\n`,
+              `\n${plural(pack.items.length, "event")}, ${pack.tokens} of ${plural(pack.budget_tokens, "token")} (${pack.tokenizer}); nothing sent\n`,
             ),
           );
         }
@@ -107,12 +107,15 @@ function printChecked(io: CliIo, result: AskAnswer, strict: boolean): void {
       const status = e.status ? ` (${e.status})` : "";
       const outside = e.in_pack ? "" : red(io, " not in the pack");
       io.stdout.write(
-        `  ${shortTime(e.timestamp)}  ${e.provider.padEnd(6)} ${`${e.event_type}${status}`.padEnd(22)} ${dim(io, e.event_id)}${outside}  ${e.line}\n`,
+        `  ${shortTime(e.timestamp)}  ${providerCell(e.provider)} ${`${e.event_type}${status}`.padEnd(22)} ${dim(io, e.event_id)}${outside}  ${e.line}\n`,
       );
     }
   }
   io.stderr.write(
-    dim(io, `${result.model}; ${result.pack.items.length} events in the pack, ${result.pack.tokens} tokens\n`),
+    dim(
+      io,
+      `${result.model}; ${plural(result.pack.items.length, "event")} in the pack, ${plural(result.pack.tokens, "token")}\n`,
+    ),
   );
 }
 

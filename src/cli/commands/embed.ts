@@ -2,6 +2,7 @@ import { describeEmbedder } from "../../embedders/config.ts";
 import { EMBEDDER_KINDS, type EmbedderConfig } from "../../embedders/types.ts";
 import { readCairn, writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
+import { plural } from "../format.ts";
 import { INTERRUPTED } from "../index-run.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 import { createVectorProgress } from "../vectors.ts";
@@ -45,7 +46,7 @@ export const embedCommand: Command = {
         if (values.json) writeJson(io, status);
         else
           io.stdout.write(
-            `embedder: ${describeEmbedder(status.config)}\nbundles: ${status.bundles} (${status.queued} events queued)\nembedded: ${status.current ? status.embedded : 0}${status.embedder && !status.current ? ` (stored vectors are from ${status.embedder}; 'cairn embed' re-embeds)` : ""}\n`,
+            `embedder: ${describeEmbedder(status.config)}\nbundles: ${status.bundles} (${plural(status.queued, "event")} queued)\nembedded: ${status.current ? status.embedded : 0}${status.embedder && !status.current ? ` (stored vectors are from ${status.embedder}; 'cairn embed' re-embeds)` : ""}\n`,
           );
         return 0;
       } finally {
@@ -67,14 +68,14 @@ export const embedCommand: Command = {
       if (values.json) writeJson(io, result);
       if (result.interrupted) {
         io.stderr.write(
-          `cairn embed: interrupted; ${result.embedded} bundles embedded, ${result.pending} left for the next run\n`,
+          `cairn embed: interrupted; ${plural(result.embedded, "bundle")} embedded, ${result.pending} left for the next run\n`,
         );
         return INTERRUPTED;
       }
       if (values.json) return 0;
       else
         io.stdout.write(
-          `${describeEmbedder(result.config)}: ${result.bundled} bundles built, ${result.embedded} embedded${result.reset ? " (re-embedding from scratch)" : ""}, ${result.pending} pending\n`,
+          `${describeEmbedder(result.config)}: ${plural(result.bundled, "bundle")} built, ${result.embedded} embedded${result.reset ? " (re-embedding from scratch)" : ""}, ${result.pending} pending\n`,
         );
       return 0;
     } finally {

@@ -1,10 +1,10 @@
-import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXPORT_FORMATS, type ExportFormat } from "../../app/export/document.ts";
 import { renderExport } from "../../app/export/render.ts";
 import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError } from "../io.ts";
+import { writeOutput } from "../write-output.ts";
 
 const USAGE = `Usage: cairn export <session|thread> [--format md|html|json] [--output FILE] [--reveal-secrets] [--db PATH]
 
@@ -49,7 +49,7 @@ export const exportCommand: Command = {
     if (values.output === undefined) io.stdout.write(text);
     else {
       const path = resolve(io.cwd, values.output);
-      writeFileSync(path, text);
+      writeOutput(path, text);
       io.stderr.write(`cairn export: wrote ${path}\n`);
     }
     return 0;

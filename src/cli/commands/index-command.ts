@@ -1,6 +1,9 @@
 import { agentRoots, type UnchangedAnswer, unchangedIndex } from "../../app/index-app.ts";
 import type { IndexResult } from "../../app/indexing.ts";
+import { agentFolderLines, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
 import { parseFlags } from "../args.ts";
+import { EXIT } from "../exit.ts";
+import { plural } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
@@ -9,10 +12,11 @@ import { createVectorProgress } from "../vectors.ts";
 
 const USAGE = `Usage: cairn index [PATH... | --root PATH...] [--db PATH] [--watch] [--json]
 
-Indexes transcripts into cairn's SQLite database. Without --root it reads the agents' own folders
-(~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, honouring CLAUDE_CONFIG_DIR, CODEX_HOME and
-PI_CODING_AGENT_DIR). Unchanged files cost one stat; grown files are read from where the last run stopped.
-Then the evidence bundles of new events are embedded for semantic search ('cairn embed' chooses the embedder).
+Indexes transcripts into cairn's SQLite database. Without --root it reads every agent's own folders:
+${agentFolderLines("  ").join("\n")}
+${wrapWords(`honouring ${FOLDER_VARIABLES.join(", ")}.`, 114, "  ")}
+Unchanged files cost one stat; grown files are read from where the last run stopped. Then the evidence bundles
+of new events are embedded for semantic search ('cairn embed' chooses the embedder).
 
   --root PATH  a folder (or file) to index; repeatable; it must exist (a bare PATH means the same)
   --db PATH    the database (default $CAIRN_DB, else $XDG_DATA_HOME/cairn/cairn.db)
@@ -102,19 +106,21 @@ export const indexCommand: Command = {
         io.stderr.write(interruptedMessage("cairn index", run));
         return INTERRUPTED;
       }
-      if (values.json) return 0;
+      // What could not be read was not indexed: a script must not take the run for a whole one.
+      const exit = result.errors.length > 0 ? EXIT.failure : EXIT.ok;
+      if (values.json) return exit;
       io.stdout.write(`${summaryLine(result)}\n`);
       if (vectors && !vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
       else if (vectors?.ok && (vectors.result.embedded > 0 || vectors.result.reset))
         io.stdout.write(
-          `  embedded ${vectors.result.embedded} evidence bundles${vectors.result.pending ? ` (${vectors.result.pending} pending)` : ""}\n`,
+          `  embedded ${plural(vectors.result.embedded, "evidence bundle")}${vectors.result.pending ? ` (${vectors.result.pending} pending)` : ""}\n`,
         );
       for (const e of result.errors) io.stderr.write(`  cannot read ${e.path}: ${e.message}\n`);
       if (result.problems > 0)
         io.stdout.write(
-          `  ${result.problems} line(s) could not be used; see 'cairn index --json' or 'cairn inspect <file>'\n`,
+          `  ${plural(result.problems, "line")} could not be used; see 'cairn index --json' or 'cairn inspect <file>'\n`,
         );
-      return 0;
+      return exit;
     } finally {
       app.close();
     }
@@ -141,7 +147,8 @@ export function summaryLine(r: IndexResult): string {
   const secs = r.ms / 1000;
   const gone = r.gone > 0 ? `, ${r.gone} gone from disk (kept; 'cairn prune' forgets them)` : "";
   const moved = r.moved > 0 ? `, ${r.moved} moved` : "";
-  return `indexed ${r.files} files (${r.changed} changed, ${r.unchanged} unchanged${moved}${gone}), ${r.sessions} sessions, ${r.events >= 0 ? "+" : ""}${r.events} events, ${r.problems} problems, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
+  const unreadable = r.errors.length > 0 ? `, ${r.errors.length} unreadable` : "";
+  return `indexed ${plural(r.files, "file")} (${r.changed} changed, ${r.unchanged} unchanged${moved}${gone}), ${plural(r.sessions, "session")}, ${r.events >= 0 ? "+" : ""}${plural(r.events, "event")}, ${plural(r.problems, "problem")}${unreadable}, ${mb.toFixed(1)} MB in ${secs.toFixed(1)} s (${(secs > 0 ? mb / secs : 0).toFixed(1)} MB/s)`;
 }
 
 function summaryJson(r: IndexResult, db: string) {

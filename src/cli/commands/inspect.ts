@@ -1,12 +1,13 @@
 import { inspectPaths } from "../../indexer/inspect.ts";
 import { EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
+import { AGENT_NAMES, wrapWords } from "../agents.ts";
 import { parseFlags } from "../args.ts";
+import { plural } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn inspect <file|dir>... [--json] [--events]
 
-Reads transcript files (Claude Code, Codex, pi) and prints what cairn makes of them: sessions, events by kind,
-edges, entities, and every line it could not use, with file, line and reason. Nothing is written anywhere.
+${wrapWords(`Reads transcript files of any agent cairn reads (${AGENT_NAMES}) and prints what cairn makes of them: sessions, events by kind, edges, entities, and every line it could not use, with file, line and reason. Nothing is written anywhere.`, 116)}
 
   --json     print one object { sessions, events, edges, entities, problems }
   --events   also list every event (ordinal, kind, status, first line of text)`;
@@ -43,7 +44,7 @@ function printHuman(io: CliIo, result: ReturnType<typeof inspectPaths>, listEven
     bySession.set(e.session_id, list);
   }
   out(
-    `${result.files.length} file(s), ${result.sessions.length} session(s), ${result.events.length} events, ${result.edges.length} edges, ${result.entities.length} entities, ${result.problems.length} problem(s)`,
+    `${plural(result.files.length, "file")}, ${plural(result.sessions.length, "session")}, ${plural(result.events.length, "event")}, ${plural(result.edges.length, "edge")}, ${plural(result.entities.length, "entity", "entities")}, ${plural(result.problems.length, "problem")}`,
   );
   for (const s of result.sessions) {
     const events = bySession.get(s.session_id) ?? [];

@@ -2,9 +2,10 @@ import { resolve } from "node:path";
 import type { Shaped } from "../../app/cairn.ts";
 import type { IndexResult } from "../../app/indexing.ts";
 import type { Overview } from "../../search/overview.ts";
+import { AGENT_NAMES, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
 import { writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
-import { bold, dim, red, shortTime } from "../format.ts";
+import { bold, dim, noun, plural, pluralLarge, providerCell, red, shortTime } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
@@ -13,10 +14,7 @@ import { createVectorProgress } from "../vectors.ts";
 
 const USAGE = `Usage: cairn [--root DIR]... [--db PATH] [--json]
 
-Indexes the agents' transcripts (Claude Code, Codex, pi; or the folders given with --root) and shows what is
-there: sessions per agent and project, the latest sessions and what is still failing in them, and what to run
-next. In a terminal (stdin and stdout a TTY, no --json) it then opens the terminal UI ('cairn tui') instead of
-printing. Run 'cairn help' for every command.`;
+${wrapWords(`Indexes the transcripts of every agent cairn reads (${AGENT_NAMES}; or the folders given with --root) and shows what is there: sessions per agent and project, the latest sessions and what is still failing in them, and what to run next. In a terminal (stdin and stdout a TTY, no --json) it then opens the terminal UI ('cairn tui') instead of printing. Run 'cairn help' for every command, 'cairn index --help' for the folders read.`, 116)}`;
 
 export const overviewCommand: Command = {
   name: "overview",
@@ -105,38 +103,45 @@ function print(
     out("cairn found no transcripts yet.");
     out(`It looked in:\n${roots.map((r) => `  ${r}`).join("\n")}`);
     out("");
-    out("Point it at a folder of Claude Code, Codex or pi transcripts:");
+    out(wrapWords(`Point it at a folder of transcripts from any of ${AGENT_NAMES}:`, 116));
     out("  cairn --root ~/path/to/transcripts");
     out("  cairn index --root DIR --db PATH   (index only)");
-    out("Or set CLAUDE_CONFIG_DIR, CODEX_HOME or PI_CODING_AGENT_DIR if your agents keep them elsewhere.");
+    out(wrapWords(`Or set ${FOLDER_VARIABLES.join(", ")} if your agents keep them elsewhere.`, 116));
     return;
   }
   const fresh = indexed
-    ? `, ${indexed.events >= 0 ? "+" : ""}${indexed.events} new events`
+    ? `, ${indexed.events >= 0 ? "+" : ""}${indexed.events} new ${noun(indexed.events, "event")}`
     : busy
       ? `; index kept current by pid ${busy}`
       : "";
   out(
-    `${bold(io, "cairn")}: ${o.sessions} sessions${innerSessions(o)}, ${o.events.toLocaleString("en-US")} events${fresh}  ${dim(io, `(${db})`)}`,
+    `${bold(io, "cairn")}: ${plural(o.sessions, "session")}${innerSessions(o)}, ${pluralLarge(o.events, "event")}${fresh}  ${dim(io, `(${db})`)}`,
   );
+  if (indexed && indexed.errors.length > 0)
+    out(
+      red(
+        io,
+        `${plural(indexed.errors.length, "file or folder", "files or folders")} could not be read; 'cairn index' names them`,
+      ),
+    );
   if (indexed && indexed.problems > 0)
-    out(dim(io, `${indexed.problems} transcript line(s) could not be used; 'cairn index --json' lists them`));
+    out(dim(io, `${plural(indexed.problems, "transcript line")} could not be used; 'cairn index --json' lists them`));
   out();
   out(bold(io, "By agent and project"));
   for (const a of o.by_agent) {
     const shown = a.projects.slice(0, 6).map((p) => `${p.project} ${p.sessions}`);
     const more = a.projects.length > 6 ? ` · +${a.projects.length - 6} more` : "";
-    out(`  ${a.provider.padEnd(7)}${String(a.sessions).padStart(5)}  ${shown.join(" · ")}${more}`);
+    out(`  ${providerCell(a.provider)}${String(a.sessions).padStart(5)}  ${shown.join(" · ")}${more}`);
   }
   out();
   out(bold(io, "Most recent"));
   for (const { session: s, open_failures } of o.recent) {
     const title = s.title ? ` "${s.title.slice(0, 50)}"` : "";
     out(
-      `  ${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_short}${title}`,
+      `  ${shortTime(s.updated_at)}  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${s.session_short}${title}`,
     );
     out(
-      `      ${dim(io, `${s.prompt_count} prompts, ${s.tool_count} tool calls, ${s.error_count} errors${continues(s)}`)}`,
+      `      ${dim(io, `${plural(s.prompt_count, "prompt")}, ${plural(s.tool_count, "tool call")}, ${plural(s.error_count, "error")}${continues(s)}`)}`,
     );
     for (const f of open_failures.slice(0, 3)) {
       const tests =

@@ -1,6 +1,6 @@
 import { writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
-import { shortTime } from "../format.ts";
+import { noun, plural, pluralLarge, shortTime } from "../format.ts";
 import { type Command, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn prune [--dry-run] [--json] [--db PATH]
@@ -33,14 +33,16 @@ export const pruneCommand: Command = {
           io.stdout.write("nothing to prune: every indexed transcript is still on disk\n");
         else
           for (const f of answer.files)
-            io.stdout.write(`${shortTime(f.gone_at)}  ${String(f.sessions).padStart(3)} session(s)  ${f.path}\n`);
+            io.stdout.write(
+              `${shortTime(f.gone_at)}  ${String(f.sessions).padStart(3)} ${noun(f.sessions, "session")}  ${f.path}\n`,
+            );
         return 0;
       }
       const p = answer.pruned;
       if (values.json) writeJson(io, { dry_run: false, ...p });
       else
         io.stdout.write(
-          `forgot ${p.files} gone file(s): ${p.sessions} session(s), ${p.events.toLocaleString("en-US")} events\n`,
+          `forgot ${plural(p.files, "gone file")}: ${plural(p.sessions, "session")}, ${pluralLarge(p.events, "event")}\n`,
         );
       return 0;
     } finally {

@@ -3,6 +3,7 @@ import { dbPathFor } from "../../app/open.ts";
 import { runPush } from "../../app/push.ts";
 import { isPgUrl } from "../../store/pg-url.ts";
 import { parseFlags } from "../args.ts";
+import { plural, pluralLarge } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn push --to postgres://USER@HOST/DB [--redact] [--db PATH] [--json]
@@ -36,7 +37,7 @@ export const pushCommand: Command = {
     if (values.json) writeJson(io, answer);
     else
       io.stdout.write(
-        `pushed ${answer.sent} session(s) (${answer.events.toLocaleString("en-US")} new events, ${answer.bundles.toLocaleString("en-US")} evidence bundles, ${answer.vectors.toLocaleString("en-US")} vectors) to ${answer.to}; ${answer.unchanged} already there${answer.redacted ? "; secrets and home paths redacted" : ""}\n`,
+        `pushed ${plural(answer.sent, "session")} (${pluralLarge(answer.events, "new event")}, ${pluralLarge(answer.bundles, "evidence bundle")}, ${pluralLarge(answer.vectors, "vector")}) to ${answer.to}; ${answer.unchanged} already there${answer.redacted ? "; secrets and home paths redacted" : ""}\n`,
       );
     return 0;
   },

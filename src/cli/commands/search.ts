@@ -1,16 +1,18 @@
 import type { SearchAnswer, Shaped } from "../../app/cairn.ts";
 import { SEARCH_MODES, type SearchMode } from "../../search/hybrid.ts";
+import { PROVIDER_CHOICES } from "../agents.ts";
 import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
 import { EXIT } from "../exit.ts";
-import { dim, highlight, red, shortTime } from "../format.ts";
+import { dim, highlight, providerCell, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn search "<query>" [--limit N] [--mode hybrid|lexical|vector] [--json] [--reveal-secrets] [--db PATH]
 
 Free text (words, "phrases", OR, -word) plus prefixes and filters, combinable:
   decision:TEXT  error:TEXT  test:TEXT|fail|pass  tool:NAME  resume:TEXT  file:PATH  cmd:COMMAND
-  provider:claude|codex|pi  project:NAME  session:ID-PREFIX  since:DATE|7d  until:DATE  kind:KIND
+  project:NAME  session:ID-PREFIX  since:DATE|7d  until:DATE  kind:KIND
+  provider:${PROVIDER_CHOICES}
 Ranked by words (BM25) and, where evidence bundles are embedded, by meaning, fused by reciprocal rank; each hit
 says which matched. --mode lexical uses words only, --mode vector meaning only.
 Exits 1 when nothing matches (as grep does), 2 for a malformed query.
@@ -60,7 +62,7 @@ function printResult(io: CliIo, result: Shaped<SearchAnswer>, query: string, mod
     return;
   }
   for (const hit of result.hits) {
-    const head = `${shortTime(hit.timestamp)}  ${hit.provider.padEnd(6)} ${(hit.project ?? "").padEnd(16)} ${hit.event_type}${hit.status ? ` (${hit.status})` : ""}`;
+    const head = `${shortTime(hit.timestamp)}  ${providerCell(hit.provider)} ${(hit.project ?? "").padEnd(16)} ${hit.event_type}${hit.status ? ` (${hit.status})` : ""}`;
     const gone = hit.source_gone ? `  ${red(io, "source gone")}` : "";
     io.stdout.write(`${head}  ${dim(io, `${hit.event_id}  session ${hit.session_short}`)}${gone}\n`);
     io.stdout.write(`  ${highlight(io, hit.snippet)}\n`);

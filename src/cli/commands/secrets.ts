@@ -1,6 +1,6 @@
 import { readCairn, writeCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
-import { dim, shortTime } from "../format.ts";
+import { dim, plural, providerCell, shortTime } from "../format.ts";
 import { type Command, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn secrets [--since DATE|30d] [--session ID] [--limit N] [--json] [--db PATH]
@@ -30,7 +30,7 @@ export const secretsCommand: Command = {
       try {
         const answer = await app.purgeSecrets({ target: values.purge });
         if (values.json) writeJson(io, answer);
-        else io.stdout.write(`purged: ${answer.events} stored event(s) rewritten without the secret values\n`);
+        else io.stdout.write(`purged: ${plural(answer.events, "stored event")} rewritten without the secret values\n`);
         return 0;
       } finally {
         app.close();
@@ -55,11 +55,11 @@ export const secretsCommand: Command = {
       for (const f of answer.findings) {
         const where = f.file_path ?? f.tool_name ?? f.event_type;
         io.stdout.write(
-          `${shortTime(f.timestamp)}  ${f.kind.padEnd(16)} ${f.fingerprint}  ${f.provider.padEnd(11)} ${f.session_short}  ${f.event_id}  ${dim(io, `${where}  ${f.source_file}:${f.source_line}`)}\n`,
+          `${shortTime(f.timestamp)}  ${f.kind.padEnd(16)} ${f.fingerprint}  ${providerCell(f.provider)} ${f.session_short}  ${f.event_id}  ${dim(io, `${where}  ${f.source_file}:${f.source_line}`)}\n`,
         );
       }
       io.stdout.write(
-        `${answer.findings.length} finding(s) of ${answer.distinct} distinct secret(s)${answer.truncated ? " (more events hold secrets: raise --limit)" : ""}\n`,
+        `${plural(answer.findings.length, "finding")} of ${plural(answer.distinct, "distinct secret")}${answer.truncated ? " (more events hold secrets: raise --limit)" : ""}\n`,
       );
       return 0;
     } finally {

@@ -1,7 +1,7 @@
 import { PROVIDERS, type Provider } from "../../topology/types.ts";
 import { readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
-import { dim, red, shortTime } from "../format.ts";
+import { dim, plural, providerCell, red, shortTime } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn sessions [--provider P]... [--project NAME]... [--since DATE|7d] [--until DATE] [--all] [--limit N] [--json] [--db PATH]
@@ -47,9 +47,9 @@ export const sessionsCommand: Command = {
         return 0;
       }
       for (const s of rows) {
-        const counts = `${s.prompt_count} prompts, ${s.tool_count} tools, ${s.error_count} errors, ${s.test_count} checks`;
+        const counts = `${plural(s.prompt_count, "prompt")}, ${plural(s.tool_count, "tool")}, ${plural(s.error_count, "error")}, ${plural(s.test_count, "check")}`;
         io.stdout.write(
-          `${shortTime(s.updated_at)}  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id}${s.kind !== "main" ? ` (${s.kind})` : ""}${s.source_gone ? `  ${red(io, "source gone")}` : ""}\n`,
+          `${shortTime(s.updated_at)}  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${s.session_id}${s.kind !== "main" ? ` (${s.kind})` : ""}${s.source_gone ? `  ${red(io, "source gone")}` : ""}\n`,
         );
         io.stdout.write(`  ${s.title ? `${s.title.slice(0, 80)}  ` : ""}${dim(io, counts)}\n`);
       }

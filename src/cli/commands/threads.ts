@@ -1,7 +1,7 @@
 import type { SharedEntity, Thread } from "../../threads/types.ts";
 import { readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
-import { bold, dim, green, oneLine, plural, red, shortTime } from "../format.ts";
+import { bold, dim, green, oneLine, plural, providerCell, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn threads [--project NAME]... [--all] [--limit N] [--json] [--db PATH]
@@ -80,7 +80,7 @@ function writeThread(io: CliIo, t: Thread): void {
       continue;
     }
     io.stdout.write(
-      `  ${s.provider.padEnd(6)} ${(s.project ?? "").padEnd(16)} ${s.session_id}  ${dim(io, shortTime(s.started_at))}${title}\n`,
+      `  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${s.session_id}  ${dim(io, shortTime(s.started_at))}${title}\n`,
     );
   }
   if (t.shared.length > 0) {

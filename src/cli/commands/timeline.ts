@@ -3,7 +3,7 @@ import type { TimelineWindow } from "../../app/timeline.ts";
 import { MARK_GLYPH, type SessionTimelineRow, type TimelineRow } from "../../search/timeline.ts";
 import { REVEAL_FLAG, REVEAL_USAGE, readCairn } from "../app.ts";
 import { naturalInt, parseFlags, positiveInt } from "../args.ts";
-import { bold, dim, green, plural, red } from "../format.ts";
+import { bold, dim, green, plural, providerCell, red } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn timeline <session-id|prefix> [--limit N] [--around ID] [--since T] [--until T]
@@ -126,7 +126,7 @@ function writeThread(io: CliIo, w: Shaped<ThreadTimelineWindow>): void {
   for (const s of thread.sessions) {
     const where = [s.project, s.folded_into ? `${s.kind} of ${tags.get(s.folded_into)}` : null].filter(Boolean);
     io.stdout.write(
-      `${dim(io, `  ${tags.get(s.session_id)!.padEnd(3)} ${s.provider.padEnd(6)} ${s.session_id}${where.length ? `  ${where.join(", ")}` : ""}`)}\n`,
+      `${dim(io, `  ${tags.get(s.session_id)!.padEnd(3)} ${providerCell(s.provider)} ${s.session_id}${where.length ? `  ${where.join(", ")}` : ""}`)}\n`,
     );
   }
   if (w.earlier) io.stdout.write(dim(io, `… ${w.window.start_row} earlier rows\n`));
@@ -158,7 +158,7 @@ function clock(ts: string | null, width: 5 | 8): string {
 
 function prefixOf(r: SessionTimelineRow, tags: ReadonlyMap<string, string>): string {
   // Sessions interleave within minutes, so the merged view shows seconds.
-  return `${clock(r.timestamp, 8)} ${tags.get(r.session_id)!.padEnd(3)} ${r.provider.padEnd(6)} ${String(r.ordinal).padStart(5)}`;
+  return `${clock(r.timestamp, 8)} ${tags.get(r.session_id)!.padEnd(3)} ${providerCell(r.provider)} ${String(r.ordinal).padStart(5)}`;
 }
 
 function writeRow(io: CliIo, r: TimelineRow, prefix: string): void {

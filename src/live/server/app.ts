@@ -125,25 +125,28 @@ function rejectUpgrade(socket: Duplex, error: HttpError): void {
   );
 }
 
+/**
+ * A body over the limit is read to its end and dropped, then answered 413: a server that stops reading mid-body
+ * resets the connection, and the client sees no answer at all. Past DRAIN_FACTOR times the limit it is answered at
+ * once and the connection closed: nobody is owed a patient read of megabytes.
+ */
+const DRAIN_FACTOR = 16;
+
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      reject(new HttpError(413, "payload_too_large", `bodies are limited to ${limit} bytes`));
+    const tooLarge = () => new HttpError(413, "payload_too_large", `bodies are limited to ${limit} bytes`);
+    if (Number(req.headers["content-length"] ?? "0") > limit * DRAIN_FACTOR) {
+      reject(tooLarge());
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(new HttpError(413, "payload_too_large", `bodies are limited to ${limit} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size > limit * DRAIN_FACTOR) reject(tooLarge());
+      else if (size <= limit) chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => (size > limit ? reject(tooLarge()) : resolve(Buffer.concat(chunks).toString("utf8"))));
     req.on("error", reject);
   });
 }
@@ -260,10 +263,13 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
       return;
     }
     const page = isPagePath(url.pathname);
+    // A browser asking for a path that is no file (a mistyped or old link) is shown the page, whose router says
+    // not found; a program, and every /api/ path, gets JSON.
+    const browsing = !url.pathname.startsWith("/api/") && /\btext\/html\b/.test(req.headers.accept ?? "");
     try {
       policy.authenticate(req);
     } catch (error) {
-      if (page && error instanceof HttpError) {
+      if ((page || browsing) && error instanceof HttpError) {
         send(res, 401, "text/html; charset=utf-8", UNAUTHENTICATED_PAGE);
         return;
       }
@@ -271,12 +277,13 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
     }
     if (!web.available) throw new HttpError(503, "not_built", "the viewport page is not built; run `npm run build`");
     // Every view's path is answered with the page; the page's router reads the path.
-    const file = web.read(page ? "/" : url.pathname);
+    const asked = web.read(page ? "/" : url.pathname);
+    const file = asked ?? (browsing ? web.read("/") : null);
     if (!file) throw new HttpError(404, "not_found", `no such file: ${url.pathname}`);
     const extra: Record<string, string> = file.type.startsWith("text/html")
       ? { "Content-Security-Policy": PAGE_CSP }
       : {};
-    send(res, 200, file.type, method === "HEAD" ? "" : file.body, extra);
+    send(res, asked ? 200 : 404, file.type, method === "HEAD" ? "" : file.body, extra);
   };
 
   return {
@@ -287,6 +294,8 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
           return;
         }
         if (error instanceof HttpError) {
+          // A body too large may still be arriving: the connection ends with this answer.
+          if (error.status === 413) res.setHeader("Connection", "close");
           sendJson(res, error.status, { error: { code: error.code, message: error.message } });
           return;
         }

@@ -1,0 +1,35 @@
+/** The agents cairn reads, as help texts name them: from the readers' registry, never typed out again. */
+import { rootsWithoutOverrides } from "../readers/roots.ts";
+import { PROVIDER_NAMES, PROVIDERS } from "../readers/vocabulary.ts";
+import { providerCell } from "./format.ts";
+
+/** "Claude Code, Codex, …, Factory Droid": every agent by the name people know it by. */
+export const AGENT_NAMES = PROVIDERS.map((p) => PROVIDER_NAMES[p]).join(", ");
+
+/** `claude|codex|…`: the values `provider:` takes. */
+export const PROVIDER_CHOICES = PROVIDERS.join("|");
+
+/** The variables that move the agents' folders: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …. */
+export const FOLDER_VARIABLES = rootsWithoutOverrides("~").overrides;
+
+/** One line per agent: its name and the folders cairn reads it from (with ~ for the home folder). */
+export function agentFolderLines(indent: string): string[] {
+  const byAgent = new Map<string, string[]>();
+  for (const r of rootsWithoutOverrides("~").roots)
+    byAgent.set(r.provider, [...(byAgent.get(r.provider) ?? []), r.dir]);
+  return [...byAgent].map(([provider, dirs]) => `${indent}${providerCell(provider)}  ${dirs.join(", ")}`);
+}
+
+/** Words wrapped into lines of at most `width` characters, each after `indent`. */
+export function wrapWords(text: string, width: number, indent = ""): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line !== "" && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(indent + line);
+  return lines.join("\n");
+}
