@@ -9,9 +9,10 @@ import type { AnswerModel } from "../ask/prompt.ts";
 import { createTokenCounter } from "../resume/tokens.ts";
 import { citedIds } from "../topology/citation.ts";
 import type { AskDeps } from "./ask-deps.ts";
-import type { BriefJson, BriefRequest } from "./brief.ts";
+import type { BriefJson } from "./brief.ts";
+import type { Input } from "./catalog/inputs.ts";
 
-export interface AiResumeRequest extends BriefRequest {
+export interface AiResumeRequest extends Input<"brief"> {
   signal?: AbortSignal;
   onText?: (delta: string) => void;
 }

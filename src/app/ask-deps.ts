@@ -5,11 +5,12 @@
  */
 import type { HybridResult, SearchMode } from "../search/hybrid.ts";
 import type { ReadonlyStore, SessionRow } from "../store/types.ts";
-import type { BriefJson, BriefRequest } from "./brief.ts";
+import type { BriefJson } from "./brief.ts";
+import type { Input } from "./catalog/inputs.ts";
 
 export interface AskDeps {
   session(ref: string): SessionRow;
   reader(): ReadonlyStore;
   search(req: { query: string; limit?: number; mode?: SearchMode }): Promise<HybridResult>;
-  brief(req: BriefRequest): Promise<BriefJson>;
+  brief(req: Input<"brief">): Promise<BriefJson>;
 }

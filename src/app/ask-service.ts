@@ -39,11 +39,11 @@ export function createAskService(app: ReadCairn, env: Env): AskService {
   };
   return {
     async ask(req) {
-      return app.ask(await theModel(), req);
+      return app.ask({ model: await theModel(), ...req });
     },
     async resume(req) {
       const { session, ...rest } = req;
-      return app.aiResume(await theModel(), { session, ...rest });
+      return app.aiResume({ model: await theModel(), session, ...rest });
     },
   };
 }

@@ -63,11 +63,8 @@ export function briefSession(store: ReadonlyStore, req: BriefRequest): SessionRo
   return latestSession(store, req.cwd);
 }
 
+/** The brief of a request already checked against the question's rules (catalog/brief.ts). */
 export async function buildBrief(store: ReadonlyStore, req: BriefRequest): Promise<BriefJson> {
-  if (req.budget !== undefined && req.ratio !== undefined)
-    throw new CairnError("usage", "give a budget or a ratio, not both");
-  if (req.at !== undefined && req.step !== undefined)
-    throw new CairnError("usage", "give an event or a step, not both");
   const session = briefSession(store, req);
   // The tokenizer's tables take most of a second to load: only a brief pays for them, not a server's start.
   const { createTokenCounter } = await import("../resume/tokens.ts");

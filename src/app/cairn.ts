@@ -1,96 +1,40 @@
 /**
  * `createCairn()`: the application layer every surface stands on. It opens the index (read-only, or for writing
- * with its migrations and the one-writer lock), chooses the embedder the index was embedded with, resolves ids
- * by one rule, and answers each question in one shape. Surfaces parse their input, call it and format what it
- * returns; none of them holds SQL, ranking or id resolution.
+ * with its migrations and the one-writer lock), chooses the embedder the index was embedded with, and answers the
+ * catalog's questions (`catalog/`), each checked against its input's schema and rules and shaped on its way out
+ * (`shape/`): read through the redacting view, session ids beside their short forms, text made inert for a
+ * terminal. Surfaces parse their input, ask and format what comes back; none holds SQL, ranking, id resolution or
+ * redaction of its own.
  */
-
-import { resolve } from "node:path";
-import type { EvidencePack } from "../ask/pack.ts";
-import type { AnswerModel } from "../ask/prompt.ts";
 import { CairnError } from "../common/errors.ts";
-import { configuredEmbedder, createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
-import type { Embedder, EmbedderConfig } from "../embedders/types.ts";
-import { type Checkpoint, listCheckpoints } from "../resume/checkpoints.ts";
+import { createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
+import type { Embedder } from "../embedders/types.ts";
 import { isDerived } from "../resume/timeline.ts";
-import type { VerifyResult } from "../resume/verify.ts";
-import type { HybridResult, SearchMode } from "../search/hybrid.ts";
-import { buildOverview, type Overview } from "../search/overview.ts";
-import { parseTime } from "../search/query.ts";
-import type { SessionTimelineRow } from "../search/timeline.ts";
-import { latestSession, resolveEventId, resolveSessionId, shortSessionId } from "../store/resolve.ts";
-import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow } from "../store/types.ts";
-import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
-import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
-import type { AiResume, AiResumeRequest } from "./ai-resume.ts";
-import type { PackRequest } from "./ask.ts";
-import type { AskAnswer, AskRequest } from "./ask-answer.ts";
-import type { BriefJson, BriefRequest } from "./brief.ts";
-import { type EventAnswer, eventAnswer } from "./event.ts";
-import { type EventWithChain, withChain } from "./event-chain.ts";
-import type { ExportDocument } from "./export/document.ts";
-
-export { IdError } from "../store/resolve.ts";
-export type { Shaped } from "./shape/shape.ts";
-
+import { resolveEventId, resolveSessionId, shortSessionId } from "../store/resolve.ts";
+import type { CheckpointRow, ReadonlyStore } from "../store/types.ts";
+import { answerQuestions, type Questions } from "./catalog/answers.ts";
+import type { QuestionContext } from "./catalog/question.ts";
 import { type CairnMode, type CairnOptions, openCore } from "./core.ts";
 import { type IndexMethods, indexMethods } from "./index-app.ts";
-import { listSecrets, type PurgeAnswer, purgeSecrets, type SecretsAnswer, type SecretsRequest } from "./secrets.ts";
+import { type PurgeAnswer, purgeSecrets } from "./secrets.ts";
 import { createRedaction, type Redaction } from "./shape/redacting-view.ts";
-import { type ShapedMethod, type ShapeOptions, shapeAnswer, shapeResult } from "./shape/shape.ts";
-import { readSourceLine, type SourceLineAnswer } from "./source-line.ts";
-import { type TimelineRequest, type TimelineWindow, timelineWindow } from "./timeline.ts";
-import { cairnVersion } from "./version.ts";
+import { type ShapeOptions, shapeAnswer } from "./shape/shape.ts";
 
+export { IdError } from "../store/resolve.ts";
+export type { BriefInput } from "./catalog/brief.ts";
+export type { CheckpointsAnswer } from "./catalog/checkpoints.ts";
+export type { EmbedStatus } from "./catalog/embed-status.ts";
+export type { EventRequest, PagedEventAnswer } from "./catalog/event.ts";
+export type { QuestionName } from "./catalog/index.ts";
+export type { OverviewAnswer } from "./catalog/overview.ts";
+export type { SearchAnswer, SearchRequest } from "./catalog/search.ts";
+export type { SessionsRequest } from "./catalog/sessions.ts";
+export type { ThreadTimelineRequest, ThreadTimelineWindow } from "./catalog/thread-timeline.ts";
+export type { ThreadsRequest } from "./catalog/threads.ts";
+export type { TimelineRequest } from "./catalog/timeline.ts";
 export { CAIRN_MODES, type CairnMode, type CairnOptions } from "./core.ts";
 export type { PruneAnswer } from "./index-app.ts";
-
-export interface SearchRequest {
-  /** cairn's query language. */
-  query: string;
-  limit?: number;
-  /** hybrid (default), lexical (words only) or vector (meaning only). */
-  mode?: SearchMode;
-}
-
-/** Hits with their evidence chains, ranked by words and meaning; `mode` says what ranked them. */
-export type SearchAnswer = HybridResult;
-
-export interface SessionsRequest {
-  providers?: Provider[];
-  projects?: string[];
-  /** Times in the query language's forms (`2026-11-02`, `7d`, `yesterday`). */
-  since?: string;
-  until?: string;
-  /** Main and forked sessions unless `all`: subagent and exec sessions belong to the session that started them. */
-  all?: boolean;
-  limit?: number;
-}
-
-export interface ThreadTimelineRequest {
-  thread: string;
-  /** Index of the first row; absent for the thread's last `limit` rows (where the work stopped). */
-  start_row?: number;
-  limit?: number;
-  all?: boolean;
-}
-
-export interface ThreadTimelineWindow {
-  thread: Thread;
-  total_rows: number;
-  /** Rows `start_row` up to (not including) `end_row`. */
-  window: { start_row: number; end_row: number };
-  rows: SessionTimelineRow[];
-  earlier: { start_row: number } | null;
-  later: { start_row: number } | null;
-}
-
-export type OverviewAnswer = Overview;
-
-export interface CheckpointsAnswer {
-  session_id: string;
-  checkpoints: Checkpoint[];
-}
+export type { Shaped } from "./shape/shape.ts";
 
 export interface CheckpointRequest {
   session: string;
@@ -100,86 +44,35 @@ export interface CheckpointRequest {
   at?: string;
 }
 
-export interface EmbedStatus {
-  config: EmbedderConfig;
-  embedder: string | null;
-  dimension: number | null;
-  bundles: number;
-  embedded: number;
-  queued: number;
-  /** Whether the stored vectors come from the configured embedder. */
-  current: boolean;
-}
-
-/** What every surface may ask: questions about the index, each answer shaped (`shape/shape.ts`) on its way out. */
-export type ReadCairn = {
-  [K in keyof ReadHandlers]: K extends QuestionName ? ShapedMethod<ReadHandlers[K]> : ReadHandlers[K];
-};
-
-/** The questions and the app's own members, as the handlers answer them before the shaping step. */
-interface ReadHandlers {
+/** What every surface may ask: the catalog's questions, and the app's own few members. */
+export type ReadCairn = Questions & {
   readonly mode: CairnMode;
   readonly dbPath: string;
   /** The index, read-only, through the redacting view (unless opened to reveal). Throws when there is no index. */
   reader(): ReadonlyStore;
   /** How the index was opened when that is worth saying (a read-only copy), else null. */
   notice(): string | null;
-  search(req: SearchRequest): Promise<SearchAnswer>;
-  event(ref: string): EventAnswer;
-  /** The event with its session and the chain of events above it (the call behind a result, …). */
-  eventChain(ref: string): EventWithChain;
-  timeline(req: TimelineRequest): TimelineWindow;
-  threadTimeline(req: ThreadTimelineRequest): Promise<ThreadTimelineWindow>;
-  brief(req: BriefRequest): Promise<BriefJson>;
-  threads(req?: ListThreadsOptions): Promise<ListThreadsResult>;
-  overview(): OverviewAnswer;
-  sessions(req?: SessionsRequest): SessionRow[];
-  /** A session by id or unique prefix. */
-  session(ref: string): SessionRow;
-  /** The latest main session, anywhere or in one folder. */
-  latestSession(cwd?: string): SessionRow;
-  /** The session indexed from a transcript file, if it is indexed. */
-  sessionOfFile(path: string): SessionRow | null;
-  /** An event by id, unique prefix or citation, optionally within one session. */
-  resolveEvent(ref: string, opts?: { sessionId?: string }): SessionEvent;
-  thread(ref: string): Promise<Thread>;
-  /** A session (or a thread's sessions) whole, for `export`: a session id or prefix, else a thread's. */
-  exportDocument(ref: string): Promise<ExportDocument>;
-  /** The shortest form of a session id (8 characters or more) that names it, for printing. */
-  shortSessionId(id: string): string;
-  /** The transcript line an event was read from, as the agent wrote it (read from the file, scanned for secrets). */
-  sourceLine(ref: string): SourceLineAnswer;
-  /** The evidence pack `cairn ask` would send a model: what `--dry-run` shows. */
-  pack(req: PackRequest): Promise<EvidencePack>;
-  /** A question answered by a model from the evidence pack, every citation checked; `onText` streams its words. */
-  ask(model: AnswerModel, req: AskRequest): Promise<AskAnswer>;
-  /** The deterministic brief and a model's shorter rewrite of it, taken only when it keeps every fact. */
-  aiResume(model: AnswerModel, req: AiResumeRequest): Promise<AiResume>;
-  checkpoints(session: string): CheckpointsAnswer;
-  verify(req: { session: string; actions?: number }): Promise<VerifyResult>;
-  embedStatus(): EmbedStatus;
   /** The embedder queries are embedded with (the index's choice), or null for words only. */
   embedder(): Embedder | null;
-  problems(limit?: number): Problem[];
-  /** The secrets found in indexed history: where each was, its kind and fingerprint, never the value. */
-  secrets(req?: SecretsRequest): SecretsAnswer;
+  /** The shortest form of a session id (8 characters or more) that names it, for printing. */
+  shortSessionId(id: string): string;
   close(): void;
-}
+};
 
 /** Write mode adds indexing, embedding and recording checkpoints. */
-interface WriteHandlers extends ReadHandlers, IndexMethods {
-  checkpoint(req: CheckpointRequest): CheckpointRow & { ordinal: number };
-  /** Takes a finding's (or a session's) secret values out of the local index; the agents' files are untouched. */
-  purgeSecrets(req: { target: string; onWait?: (pid: number) => void }): Promise<PurgeAnswer>;
-}
-
-export type Cairn = ReadCairn & Omit<WriteHandlers, keyof ReadHandlers>;
+export type Cairn = ReadCairn &
+  IndexMethods & {
+    checkpoint(req: CheckpointRequest): CheckpointRow & { ordinal: number };
+    /** Takes a finding's (or a session's) secret values out of the local index; the agents' files are untouched. */
+    purgeSecrets(req: { target: string; onWait?: (pid: number) => void }): Promise<PurgeAnswer>;
+  };
 
 export function createCairn(opts: CairnOptions & { mode: "write" }): Cairn;
 export function createCairn(opts?: CairnOptions): ReadCairn;
 export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   const core = openCore(opts);
   const { env, cwd, mode, now, dbPath, opener, writer, requireIndex } = core;
+  const reveal = opts.reveal === true;
   // Every question reads the index through the redacting view unless a person asked for the raw values.
   let viewed: { of: ReadonlyStore; redaction: Redaction } | null = null;
   const redaction = (): Redaction => {
@@ -187,7 +80,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     if (viewed?.of !== s) viewed = { of: s, redaction: createRedaction(s) };
     return viewed.redaction;
   };
-  const store = (): ReadonlyStore => (opts.reveal === true ? core.store() : redaction().view);
+  const store = (): ReadonlyStore => (reveal ? core.store() : redaction().view);
   // The setting can change while a server runs (`cairn embed`), and a remote or model embedder is costly to make.
   let made: { setting: string; embedder: Embedder | null } | null = null;
   const embedder = () => {
@@ -196,129 +89,29 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     if (made?.setting !== setting) made = { setting, embedder: createEmbedder(config, env, cwd) };
     return made.embedder;
   };
-  // What only some commands need is loaded when first asked for: the indexer and its readers, the resume engine,
-  // ranking, threads and export. A command then loads what it uses and little else (docs/performance.md).
   const indexing = () => import("./indexing.ts");
-  const threads = () => import("../threads/index.ts");
-
-  // What a question builds on other questions' answers with (ask's pack on search): the shaped app, made below.
-  let shapedApp: Cairn | null = null;
-  const self = (): Cairn => shapedApp!;
-  const shaping: ShapeOptions = { exit: opts.exit ?? "data", ...(opts.reveal ? { reveal: true } : {}) };
-  const app: WriteHandlers = {
+  const shaping: ShapeOptions = { exit: opts.exit ?? "data", ids: store, ...(reveal ? { reveal: true } : {}) };
+  // A question built on other questions (ask's pack on search) asks the app itself, shaped like any surface.
+  let self: Cairn | null = null;
+  const ctx: QuestionContext = {
+    store,
+    now,
+    cwd,
+    env,
+    embedder,
+    sessionText: (sessionId, text) => (reveal ? text : redaction().sessionText(sessionId, text)),
+    shapeText: (text) => shapeAnswer(text, { exit: shaping.exit }),
+    app: () => self!,
+  };
+  const app: Cairn = {
+    ...answerQuestions(ctx, shaping),
     mode,
     dbPath,
     reader: store,
     notice: () => opener.notice(),
-    async search(req) {
-      const s = store();
-      const { answerSearch } = await import("./search-answer.ts");
-      return answerSearch(s, req, embedder, now);
-    },
-    event: (ref) => eventAnswer(store(), ref),
-    eventChain(ref) {
-      const chained = withChain(store(), eventAnswer(store(), ref));
-      if (!chained) throw new CairnError("not_found", `the session of event ${ref} is not in the index`);
-      return chained;
-    },
-    timeline: (req) => timelineWindow(store(), { now: now(), ...req }),
-    async threadTimeline(req) {
-      const s = store();
-      const { thread, events } = (await threads()).threadTimeline(s, req.thread, { all: req.all === true });
-      const total = events.length;
-      const limit = req.limit ?? total;
-      const start = req.start_row === undefined ? Math.max(0, total - limit) : Math.min(req.start_row, total);
-      const end = Math.min(total, start + limit);
-      return {
-        thread,
-        total_rows: total,
-        window: { start_row: start, end_row: end },
-        rows: events.slice(start, end),
-        earlier: start > 0 ? { start_row: Math.max(0, start - limit) } : null,
-        later: end < total ? { start_row: end } : null,
-      };
-    },
-    async brief(req) {
-      const { buildBrief } = await import("./brief.ts");
-      return buildBrief(store(), req.cwd === undefined ? req : { ...req, cwd: resolve(cwd, req.cwd) });
-    },
-    async threads(req = {}) {
-      const s = store();
-      return (await threads()).listThreads(s, req);
-    },
-    overview: () => buildOverview(store()),
-    sessions(req = {}) {
-      const filter: SessionFilter = { limit: req.limit ?? 50 };
-      if (req.providers?.length) filter.provider = req.providers;
-      if (req.projects?.length) filter.project = req.projects;
-      if (req.since !== undefined) filter.since = parseTime(req.since, now(), `since ${req.since}`);
-      if (req.until !== undefined) filter.until = parseTime(req.until, now(), `until ${req.until}`, true);
-      if (!req.all) filter.kinds = ["main", "fork"] satisfies SessionKind[];
-      return store().listSessions(filter);
-    },
-    session: (ref) => resolveSessionId(store(), ref),
-    latestSession: (dir) => latestSession(store(), dir === undefined ? undefined : resolve(cwd, dir)),
-    sessionOfFile(path) {
-      const file = resolve(cwd, path);
-      return (
-        store()
-          .listSessions({})
-          .find((s) => s.source_file === file && s.kind === "main") ??
-        store()
-          .listSessions({})
-          .find((s) => s.source_file === file) ??
-        null
-      );
-    },
-    resolveEvent: (ref, o = {}) => resolveEventId(store(), ref, o),
-    async thread(ref) {
-      const s = store();
-      return (await threads()).resolveThread(s, ref);
-    },
-    async exportDocument(ref) {
-      const s = store();
-      const { exportDocument } = await import("./export/document.ts");
-      return exportDocument(s, ref, `cairn ${cairnVersion()}`);
-    },
-    shortSessionId: (id) => shortSessionId(store(), id),
-    async pack(req) {
-      return (await import("./ask.ts")).evidencePack(self(), req);
-    },
-    async ask(model, req) {
-      const { onText, ...rest } = req;
-      const stream = onText ? { onText: (delta: string) => onText(shapeAnswer(delta, shaping)) } : {};
-      return (await import("./ask-answer.ts")).askQuestion(self(), model, { ...rest, ...stream });
-    },
-    async aiResume(model, req) {
-      const { onText, ...rest } = req;
-      const stream = onText ? { onText: (delta: string) => onText(shapeAnswer(delta, shaping)) } : {};
-      return (await import("./ai-resume.ts")).aiResume(self(), model, { ...rest, ...stream });
-    },
-    sourceLine(ref) {
-      const event = resolveEventId(store(), ref);
-      const line = readSourceLine(event.source_file, event.source_line);
-      return opts.reveal === true ? line : { ...line, text: redaction().sessionText(event.session_id, line.text) };
-    },
-    checkpoints(ref) {
-      const s = resolveSessionId(store(), ref);
-      return { session_id: s.session_id, checkpoints: listCheckpoints(store(), s.session_id) };
-    },
-    async verify(req) {
-      const { verifyResumed } = await import("../resume/verify.ts");
-      const s = resolveSessionId(store(), req.session);
-      return verifyResumed(store(), { sessionId: s.session_id, ...(req.actions ? { actions: req.actions } : {}) });
-    },
-    embedStatus() {
-      const s = store();
-      const { config, embedder: e } = configuredEmbedder(s, env, cwd);
-      const state = s.vectorState();
-      return { config, ...state, current: e !== null && state.embedder === e.id };
-    },
     embedder,
-    problems: (limit) => store().problems(limit),
-    secrets: (req = {}) => listSecrets(store(), req, now()),
+    shortSessionId: (id) => shortSessionId(store(), id),
     close: () => opener.close(),
-
     ...indexMethods(core),
     async purgeSecrets(req) {
       requireIndex();
@@ -353,9 +146,8 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       return { ...row, ordinal: at.ordinal };
     },
   };
-  const shaped = shapeQuestions(app, { ...shaping, ids: store });
-  shapedApp = shaped;
-  if (mode === "write") return shaped;
+  self = app;
+  if (mode === "write") return app;
   const {
     defaultRoots: _d,
     index: _i,
@@ -367,51 +159,6 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     prune: _p,
     purgeSecrets: _ps,
     ...read
-  } = shaped;
+  } = app;
   return read;
-}
-
-/** The methods that answer questions: each answer passes the shaping step (`shape/shape.ts`) on its way out. */
-const QUESTIONS = [
-  "search",
-  "event",
-  "eventChain",
-  "timeline",
-  "threadTimeline",
-  "brief",
-  "threads",
-  "overview",
-  "sessions",
-  "session",
-  "latestSession",
-  "sessionOfFile",
-  "resolveEvent",
-  "thread",
-  "exportDocument",
-  "checkpoints",
-  "verify",
-  "embedStatus",
-  "problems",
-  "secrets",
-  "pack",
-  "sourceLine",
-] as const satisfies ReadonlyArray<keyof ReadCairn>;
-
-/** Questions whose answers come from outside the index (a transcript file read now): every string is scanned. */
-const SCANNED = ["ask", "aiResume"] as const satisfies ReadonlyArray<keyof ReadCairn>;
-
-type QuestionName = (typeof QUESTIONS)[number] | (typeof SCANNED)[number];
-
-/** The app with each question's answer passing the shaping step: the only way its answers leave `app/`. */
-function shapeQuestions(app: WriteHandlers, opts: ShapeOptions): Cairn {
-  const methods = app as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const name of QUESTIONS) {
-    const ask = methods[name]!;
-    methods[name] = (...args: unknown[]) => shapeResult(ask(...args), opts);
-  }
-  for (const name of SCANNED) {
-    const ask = methods[name]!;
-    methods[name] = (...args: unknown[]) => shapeResult(ask(...args), { ...opts, scan: true });
-  }
-  return app as unknown as Cairn;
 }

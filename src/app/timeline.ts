@@ -46,14 +46,7 @@ export interface TimelineWindow {
 }
 
 export function timelineWindow(store: ReadonlyStore, req: TimelineRequest): TimelineWindow {
-  if (req.session === undefined && req.around === undefined)
-    throw new CairnError("usage", "give a session (an id or prefix) or an event to show the rows around");
-  if (req.around !== undefined && (req.from !== undefined || req.to !== undefined))
-    throw new CairnError("usage", "give an event to center on or positions (from/to), not both");
-  if (req.from !== undefined && req.to !== undefined && req.from > req.to)
-    throw new CairnError("usage", `from (${req.from}) is after to (${req.to})`);
-  if (req.limit !== undefined && (!Number.isInteger(req.limit) || req.limit < 1))
-    throw new CairnError("usage", `the limit must be a positive whole number, not ${req.limit}`);
+  // The request was checked against the question's schema and rules (catalog/timeline.ts).
   const anchor = req.around === undefined ? null : resolveEventId(store, req.around);
   const session = resolveSessionId(store, req.session ?? anchor!.session_id);
   if (anchor && anchor.session_id !== session.session_id)

@@ -30,9 +30,8 @@ export interface SessionSummary {
   source_gone?: boolean;
 }
 
-export interface SessionsAnswer {
-  sessions: SessionSummary[];
-}
+/** `GET /api/history/sessions`: the sessions, newest first (the same list `cairn sessions --json` prints). */
+export type SessionsAnswer = SessionSummary[];
 
 export interface EvidenceStep {
   event_id: string;

@@ -9,8 +9,8 @@
  * agent can correct its call. The tools are tool-list.ts's; the SDK server (server.ts) serves the same ones.
  */
 import type { ReadCairn } from "../app/cairn.ts";
+import { checkArgs } from "../app/catalog/check.ts";
 import { cairnVersion } from "../app/version.ts";
-import { checkArgs } from "./check-args.ts";
 import type { McpContext } from "./context.ts";
 import { idFromEnds, LineSplitter, MAX_LINE_BYTES } from "./json-lines.ts";
 import { guarded } from "./tool-boundary.ts";

@@ -1,5 +1,7 @@
 /** The zod definitions the session and thread timeline tools share: a row as they return it, and their paging. */
+
 import { z } from "zod";
+import * as catalog from "../app/catalog/inputs.ts";
 import { TIMELINE_ROWS_MAX } from "./limits.ts";
 
 export const timelineRowSchema = z.object({
@@ -24,12 +26,10 @@ export const timelineRowSchema = z.object({
 
 /** How many rows a timeline tool shows, and whether file actions and commands get rows of their own. */
 export const timelinePageFields = {
-  max_rows: z
-    .number()
-    .int()
-    .min(1)
+  limit: catalog.timeline.limit
+    .unwrap()
     .max(TIMELINE_ROWS_MAX)
     .default(40)
     .describe(`rows at most (1–${TIMELINE_ROWS_MAX}); fewer if they would exceed the size bound`),
-  all: z.boolean().default(false).describe("also list file actions and commands as rows of their own"),
+  all: catalog.timeline.all.unwrap().default(false),
 };

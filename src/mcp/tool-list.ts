@@ -1,4 +1,5 @@
 /** The tools `cairn mcp` serves, in the order it lists them, and what the server says of itself. */
+import type { QuestionName } from "../app/cairn.ts";
 import type { CairnTool } from "./tool.ts";
 import { getEventTool } from "./tools/get-event.ts";
 import { listThreadsTool } from "./tools/list-threads.ts";
@@ -18,6 +19,16 @@ export const CAIRN_TOOLS: readonly ServedTool[] = [
   listThreadsTool,
   threadTimelineTool,
 ] as unknown as ServedTool[];
+
+/** The catalog question each tool asks (its input is that question's, narrowed: `tools/*-schema.ts`). */
+export const TOOL_QUESTIONS: Record<string, QuestionName> = {
+  search_history: "search",
+  session_timeline: "timeline",
+  get_event: "event",
+  resume_brief: "brief",
+  list_threads: "threads",
+  thread_timeline: "threadTimeline",
+};
 
 export const SERVER_TITLE = "cairn: agent session history";
 

@@ -5,7 +5,7 @@
  * test/mcp/protocol.test.ts fails when it differs from the zod definitions' conversion.
  */
 import { readFileSync } from "node:fs";
-import type { JsonSchema } from "./check-args.ts";
+import type { JsonSchema } from "../app/catalog/check.ts";
 
 export type ToolSchemas = Record<string, { inputSchema: JsonSchema; outputSchema: JsonSchema }>;
 

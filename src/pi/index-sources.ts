@@ -66,7 +66,7 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources
   async function brief(app: ReadCairn, session: string, budget?: number, leaf?: string): Promise<RecallBrief> {
     const b = await app.brief({
       session,
-      ...(budget !== undefined ? { budget } : {}),
+      ...(budget !== undefined ? { budget_tokens: budget } : {}),
       ...(leaf !== undefined ? { leaf } : {}),
     });
     return { markdown: b.text, citedEventIds: [...new Set(b.citations.map((c) => c.event_id))] };

@@ -153,8 +153,8 @@ export class Browser {
     const keep = this.sessions[this.sessionCursor.index]?.session_id;
     this.sessions = this.app.sessions({
       limit: 500,
-      ...(f.agent ? { providers: [f.agent as SessionRow["provider"]] } : {}),
-      ...(f.project ? { projects: [f.project] } : {}),
+      ...(f.agent ? { provider: [f.agent] } : {}),
+      ...(f.project ? { project: [f.project] } : {}),
       ...(f.since ? { since: f.since } : {}),
     });
     this.sessionCursor.setCount(this.sessions.length);
@@ -222,7 +222,7 @@ export class Browser {
     const sessionId = this.open?.session_id;
     let e: ReturnType<ReadCairn["resolveEvent"]>;
     try {
-      e = this.app.resolveEvent(ref, sessionId ? { sessionId } : {});
+      e = this.app.resolveEvent({ event_id: ref, ...(sessionId ? { session_id: sessionId } : {}) });
     } catch {
       e = this.app.resolveEvent(ref);
     }

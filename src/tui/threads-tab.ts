@@ -22,7 +22,7 @@ export interface SessionThreads {
 
 /** The threads holding `sessionId` (as a root or a folded subagent), with their latest events. */
 export async function threadsOf(app: ReadCairn, sessionId: string): Promise<SessionThreads> {
-  const all = (await app.threads({ includeSingle: true })).threads;
+  const all = (await app.threads({ include_single: true })).threads;
   const mine = all.filter((t) => t.sessions.some((s) => s.session_id === sessionId));
   const threads = [];
   for (const thread of mine)

@@ -105,7 +105,7 @@ describe("the same five questions through the CLI, MCP and the library", () => {
     const id = String(hit["event_id"]);
     const fromLib = plain(lib.timeline({ around: id, limit: 12 }));
     const fromCli = cli(["timeline", "--around", id, "--limit", "12"]);
-    const fromMcp = (await mcp.call("session_timeline", { around: id, max_rows: 12 })).data;
+    const fromMcp = (await mcp.call("session_timeline", { around: id, limit: 12 })).data;
     expect(fromCli).toEqual(fromLib);
     const rows = fromLib["rows"] as Obj[];
     expect(rows).toHaveLength(12);
@@ -120,7 +120,7 @@ describe("the same five questions through the CLI, MCP and the library", () => {
 
   it("a brief: the same cited brief, in the one JSON shape", async () => {
     const session = "019b04ae";
-    const fromLib = plain(await lib.brief({ session, budget: 1_000 }));
+    const fromLib = plain(await lib.brief({ session, budget_tokens: 1_000 }));
     const fromCli = cli(["resume", session, "--budget", "1000"]);
     const fromMcp = (await mcp.call("resume_brief", { session, budget_tokens: 1_000 })).data;
     expect(fromCli).toEqual(fromLib);
@@ -145,7 +145,7 @@ describe("the same five questions through the CLI, MCP and the library", () => {
   });
 
   it("threads: the same threads, labels and sessions", async () => {
-    const fromLib = plain(await lib.threads({ includeSingle: true, limit: 10 }));
+    const fromLib = plain(await lib.threads({ include_single: true, limit: 10 }));
     const fromCli = cli(["threads", "--all", "--limit", "10"]);
     const fromMcp = (await mcp.call("list_threads", { include_single: true, limit: 10 })).data;
     expect(fromCli).toEqual(fromLib);

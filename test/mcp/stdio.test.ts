@@ -105,7 +105,7 @@ describe("cairn mcp over stdio", () => {
 
   it("session_timeline: a window around an event, in order, that pages with from/to", async () => {
     const hit = ((await mcp.call("search_history", { query: "error: TS2554", limit: 1 })).data["hits"] as Obj[])[0]!;
-    const around = await mcp.call("session_timeline", { around: hit["event_id"], max_rows: 12 });
+    const around = await mcp.call("session_timeline", { around: hit["event_id"], limit: 12 });
     expect(around.isError).toBe(false);
     const rows = rowsOf(around.data);
     expect(rows.map((r) => r["event_id"])).toContain(hit["event_id"]);
@@ -120,13 +120,13 @@ describe("cairn mcp over stdio", () => {
     expect(window.to).toBeGreaterThanOrEqual(Number(rows.at(-1)!["ordinal"]));
     const later = around.data["later"] as { from: number };
     expect(later.from).toBe(window.to + 1);
-    const next = await mcp.call("session_timeline", { session: hit["session_id"], from: later.from, max_rows: 12 });
+    const next = await mcp.call("session_timeline", { session: hit["session_id"], from: later.from, limit: 12 });
     expect(Number(rowsOf(next.data)[0]!["ordinal"])).toBeGreaterThanOrEqual(later.from);
     expect(Math.min(...rowsOf(next.data).map((r) => Number(r["ordinal"])))).toBeGreaterThan(Math.max(...ordinals));
 
     // Without a window: the session's end, where the work stopped, and how to page back.
     const prefix = String(hit["session_id"]).slice(0, 8);
-    const tail = await mcp.call("session_timeline", { session: prefix, max_rows: 5, all: true });
+    const tail = await mcp.call("session_timeline", { session: prefix, limit: 5, all: true });
     const events = Number((tail.data["session"] as Obj)["events"]);
     expect((tail.data["window"] as Obj)["to"]).toBe(events - 1);
     expect(rowsOf(tail.data).at(-1)!["ordinal"]).toBe(events - 1);
@@ -211,7 +211,7 @@ describe("cairn mcp over stdio", () => {
 
     const t = threads.find((x) => (x["sessions"] as Obj[]).length > 1) ?? threads[0]!;
     const members = new Set((t["sessions"] as Obj[]).map((s) => s["session_id"]));
-    const tl = await mcp.call("thread_timeline", { thread: String(t["thread_id"]).slice(0, 6), max_rows: 30 });
+    const tl = await mcp.call("thread_timeline", { thread: String(t["thread_id"]).slice(0, 6), limit: 30 });
     expect(tl.isError).toBe(false);
     expect(tl.data["thread_id"]).toBe(t["thread_id"]);
     const rows = rowsOf(tl.data);
@@ -222,7 +222,7 @@ describe("cairn mcp over stdio", () => {
   });
 
   it("stays within the size bound on wide requests and says what it left out", async () => {
-    const wide = await mcp.call("session_timeline", { session: "d703a1a9", max_rows: 200, all: true });
+    const wide = await mcp.call("session_timeline", { session: "d703a1a9", limit: 200, all: true });
     expect(rowsOf(wide.data).length).toBeLessThan(200);
     expect(String(wide.data["truncated"])).toMatch(/size bound/);
     expect(wide.text).toMatch(/earlier: session_timeline session=d703a1a9-\S+ to=\d+/);
@@ -243,13 +243,13 @@ describe("cairn mcp over stdio", () => {
     expect(unknown.text).toMatch(/no session matches 'ffffffff-none'/);
     const nothing = await mcp.call("session_timeline", {});
     expect(nothing.isError).toBe(true);
-    expect(nothing.text).toMatch(/give session .* or around/);
+    expect(nothing.text).toMatch(/give a session .* or an event to show the rows around/);
     const noEvent = await mcp.call("get_event", { event_id: "ffffffffffffffff" });
     expect(noEvent.isError).toBe(true);
     expect(noEvent.text).toMatch(/no event matches 'ffffffffffffffff'; search_history finds events/);
     const both = await mcp.call("resume_brief", { budget_tokens: 1_000, ratio: 0.1 });
     expect(both.isError).toBe(true);
-    expect(both.text).toMatch(/budget_tokens or ratio/);
+    expect(both.text).toMatch(/give a budget or a ratio, not both/);
   });
 
   it("never writes the index", () => {

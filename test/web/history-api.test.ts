@@ -42,7 +42,9 @@ describe("history API", () => {
   it("answers with the app's data, and refuses what every route refuses", async () => {
     const ok = await get(live, "/api/history/sessions?provider=pi");
     expect(ok.status).toBe(200);
-    expect((body(ok)["sessions"] as { provider: string }[]).every((s) => s.provider === "pi")).toBe(true);
+    const listed = JSON.parse(ok.body) as { provider: string }[];
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((s) => s.provider === "pi")).toBe(true);
     expect(ok.headers["content-type"]).toContain("application/json");
 
     const noAuth = await request(live.server.port, {
@@ -56,7 +58,7 @@ describe("history API", () => {
   });
 
   it("turns the app's errors into statuses with their code, message and hint", async () => {
-    const bad = await get(live, "/api/history/search?q=provider%3Anope");
+    const bad = await get(live, "/api/history/search?query=provider%3Anope");
     expect(bad.status).toBe(400);
     expect(body(bad)["error"]).toMatchObject({ code: "bad_query" });
     const missing = await get(live, "/api/history/events/ffffffffffffffff");

@@ -2,11 +2,13 @@
  * The resume brief for a session (`/s/ID/brief`): the markdown the engine wrote, every `[e:ID]` a link to the
  * event it cites, with the budget, the size and whether it validated; `?at=EVENT` builds it as of an event.
  */
+
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { AiResumeView, BriefAnswer } from "../../src/live/history-types.ts";
 import { postJson, useJson } from "../api.ts";
-import { Link, paths, withQuery } from "../router.tsx";
+import { Link, paths } from "../router.tsx";
 import { Failure } from "../ui/empty.tsx";
 import { Markdown } from "../ui/markdown.tsx";
 
@@ -14,7 +16,11 @@ export function BriefPage(props: { sessionId: string; query: URLSearchParams }):
   const at = props.query.get("at") ?? undefined;
   const budget = props.query.get("budget") ?? undefined;
   const loaded = useJson<BriefAnswer>(
-    withQuery(`/api/history/sessions/${encodeURIComponent(props.sessionId)}/brief`, { at, budget }),
+    historyPath("brief", {
+      session: props.sessionId,
+      at,
+      budget_tokens: budget === undefined ? undefined : Number(budget),
+    }),
   );
   return (
     <div class="page brief-page">

@@ -2,7 +2,9 @@
  * One event (what a brief's [e:ID] cites): its session and position, its whole text, the chain it came from,
  * and its edges in and out, each a link when it points at an event or a session.
  */
+
 import type { JSX } from "preact";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { EdgeView, EventDetailAnswer } from "../../src/live/history-types.ts";
 import { useJson } from "../api.ts";
 import { Link, paths } from "../router.tsx";
@@ -38,7 +40,7 @@ function EdgeList(props: { title: string; edges: EdgeView[] }): JSX.Element | nu
 }
 
 export function EventPage(props: { eventId: string }): JSX.Element {
-  const loaded = useJson<EventDetailAnswer>(`/api/history/events/${encodeURIComponent(props.eventId)}`);
+  const loaded = useJson<EventDetailAnswer>(historyPath("eventChain", { event_id: props.eventId }));
   if (loaded.state === "error") {
     return (
       <div class="page">

@@ -3,11 +3,13 @@
  * as you type so the back button is not flooded; `/` focuses the box from anywhere, j/k move through the hits,
  * Enter opens the selected one.
  */
+
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { SearchAnswer, SearchHitView } from "../../src/live/history-types.ts";
 import { ApiError, getJson } from "../api.ts";
-import { Link, navigate, paths, withQuery } from "../router.tsx";
+import { Link, navigate, paths } from "../router.tsx";
 import { Empty } from "../ui/empty.tsx";
 import { shortTime } from "../ui/format.ts";
 import { GoneBadge, ProviderBadge } from "./session-meta.tsx";
@@ -93,7 +95,7 @@ export function SearchPage(props: { query: URLSearchParams }): JSX.Element {
     const abort = new AbortController();
     setState((s) => ({ kind: "loading", ...("answer" in s && s.answer ? { answer: s.answer } : {}) }));
     const timer = setTimeout(() => {
-      getJson<SearchAnswer>(withQuery("/api/history/search", { q: query, limit: "30" }), abort.signal).then(
+      getJson<SearchAnswer>(historyPath("search", { query, limit: 30 }), abort.signal).then(
         (answer) => setState({ kind: "done", answer }),
         (error: unknown) => {
           if (abort.signal.aborted) return;

@@ -2,12 +2,14 @@
  * Sessions of every agent, latest first, filtered by agent, project and time. The filters live in the URL
  * (`/sessions?provider=codex&since=7d`), so a filtered list can be bookmarked.
  */
+
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { SessionsAnswer } from "../../src/live/history-types.ts";
 import { PROVIDERS } from "../../src/topology/types.ts";
 import { useJson } from "../api.ts";
-import { Link, navigate, paths, withQuery } from "../router.tsx";
+import { Link, navigate, paths } from "../router.tsx";
 import { Empty, Failure } from "../ui/empty.tsx";
 import { firstLine, shortTime } from "../ui/format.ts";
 import { GoneBadge, ProviderBadge, SessionCounts } from "./session-meta.tsx";
@@ -29,8 +31,15 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
   const all = q.get("all") === "1";
   const limit = Number(q.get("limit") ?? PAGE) || PAGE;
   const [projectDraft, setProjectDraft] = useState(project);
-  const apiQuery = { provider, project, since, all: all ? "1" : undefined, limit: String(limit) };
-  const loaded = useJson<SessionsAnswer>(withQuery("/api/history/sessions", apiQuery));
+  const loaded = useJson<SessionsAnswer>(
+    historyPath("sessions", {
+      provider: provider ? [provider] : undefined,
+      project: project ? [project] : undefined,
+      since,
+      all,
+      limit,
+    }),
+  );
   const go = (change: Record<string, string | undefined>): void =>
     navigate(paths.sessions({ provider, project, since, all: all ? "1" : undefined, ...change, limit: undefined }), {
       replace: true,
@@ -95,7 +104,7 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
         </form>
       </header>
       {loaded.state === "error" && <Failure error={loaded.error} what="sessions" />}
-      {loaded.data && loaded.data.sessions.length === 0 && (
+      {loaded.data && loaded.data.length === 0 && (
         <Empty title={provider || project || since ? "No session matches these filters" : "No sessions indexed yet"}>
           {provider || project || since ? (
             <p>
@@ -108,9 +117,9 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
           )}
         </Empty>
       )}
-      {loaded.data && loaded.data.sessions.length > 0 && (
+      {loaded.data && loaded.data.length > 0 && (
         <ul class="cards sessions" aria-busy={loaded.state === "loading"}>
-          {loaded.data.sessions.map((s) => (
+          {loaded.data.map((s) => (
             <li key={s.session_id} class="card session-card">
               <div class="card-line">
                 <ProviderBadge provider={s.provider} />
@@ -132,9 +141,13 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
           ))}
         </ul>
       )}
-      {loaded.data && loaded.data.sessions.length >= limit && (
+      {loaded.data && loaded.data.length >= limit && (
         <p class="more">
-          <Link href={withQuery("/sessions", { ...apiQuery, limit: String(limit + PAGE) })}>Show more sessions</Link>
+          <Link
+            href={paths.sessions({ provider, project, since, all: all ? "1" : undefined, limit: String(limit + PAGE) })}
+          >
+            Show more sessions
+          </Link>
         </p>
       )}
     </div>

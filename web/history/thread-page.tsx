@@ -1,8 +1,10 @@
 /** One work thread (`/t/ID`): its sessions with a tag each, what joins them, and their merged timeline. */
+
 import type { JSX } from "preact";
 import { useMemo, useState } from "preact/hooks";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { ThreadTimelineAnswer } from "../../src/live/history-types.ts";
-import { Link, paths, withQuery } from "../router.tsx";
+import { Link, paths } from "../router.tsx";
 import { Failure } from "../ui/empty.tsx";
 import { firstLine, plural, shortId } from "../ui/format.ts";
 import { ProviderBadge } from "./session-meta.tsx";
@@ -12,12 +14,11 @@ import { useWindowedRows } from "./windowed-rows.ts";
 const WINDOW = 400;
 
 export function ThreadPage(props: { threadId: string }): JSX.Element {
-  const base = `/api/history/threads/${encodeURIComponent(props.threadId)}`;
   const [selected, setSelected] = useState(-1);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const timeline = useWindowedRows<ThreadTimelineAnswer["rows"][number], ThreadTimelineAnswer, { start_row: number }>(
-    withQuery(base, { start: "0", limit: String(WINDOW) }),
-    (cursor) => withQuery(base, { start: String(cursor.start_row), limit: String(WINDOW) }),
+    historyPath("threadTimeline", { thread: props.threadId, start_row: 0, limit: WINDOW }),
+    (cursor) => historyPath("threadTimeline", { thread: props.threadId, start_row: cursor.start_row, limit: WINDOW }),
   );
   const thread = timeline.answer?.thread;
   const tags = useMemo(() => new Map(thread?.sessions.map((s, i) => [s.session_id, `s${i + 1}`]) ?? []), [thread]);

@@ -1,5 +1,7 @@
 /** Work threads: sessions of any agent joined by the rare files, errors and branches they share. */
+
 import type { JSX } from "preact";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { ThreadsAnswer } from "../../src/live/history-types.ts";
 import { useJson } from "../api.ts";
 import { Link, navigate, paths, withQuery } from "../router.tsx";
@@ -11,7 +13,7 @@ export function ThreadsPage(props: { query: URLSearchParams }): JSX.Element {
   const project = props.query.get("project") ?? "";
   const single = props.query.get("single") === "1";
   const loaded = useJson<ThreadsAnswer>(
-    withQuery("/api/history/threads", { project, single: single ? "1" : undefined }),
+    historyPath("threads", { project: project || undefined, include_single: single }),
   );
   return (
     <div class="page">

@@ -3,8 +3,10 @@
  * its events, a box to jump to any event by id, the resume brief, and for a pi session that this server can run,
  * a button to continue it live.
  */
+
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { EventDetailAnswer, SessionSummary, TimelineAnswer } from "../../src/live/history-types.ts";
 import { getJson } from "../api.ts";
 import { Link, navigate, paths, withQuery } from "../router.tsx";
@@ -26,7 +28,7 @@ function JumpToEvent(): JSX.Element {
       .replace(/^\[?e:/, "")
       .replace(/\]$/, "");
     if (!id) return;
-    getJson<EventDetailAnswer>(`/api/history/events/${encodeURIComponent(id)}`).then(
+    getJson<EventDetailAnswer>(historyPath("eventChain", { event_id: id })).then(
       (a) => {
         setError("");
         navigate(paths.timeline(a.event.session_id, a.event.event_id));
@@ -57,16 +59,14 @@ function JumpToEvent(): JSX.Element {
 export function TimelinePage(props: { sessionId: string; query: URLSearchParams }): JSX.Element {
   const at = props.query.get("at") ?? undefined;
   const all = props.query.get("all") === "1";
-  const base = `/api/history/sessions/${encodeURIComponent(props.sessionId)}/timeline`;
-  const common = { limit: String(WINDOW), all: all ? "1" : undefined };
-  const first = withQuery(base, at ? { ...common, around: at } : { ...common, from: "0" });
+  const common = { session: props.sessionId, limit: WINDOW, all };
+  const first = historyPath("timeline", at ? { ...common, around: at } : { ...common, from: 0 });
   const [selected, setSelected] = useState(-1);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [focusIndex, setFocusIndex] = useState<number | undefined>(undefined);
   const timeline = useWindowedRows<TimelineAnswer["rows"][number], TimelineAnswer, { to: number } | { from: number }>(
     first,
-    (cursor) =>
-      withQuery(base, { ...common, ...("to" in cursor ? { to: String(cursor.to) } : { from: String(cursor.from) }) }),
+    (cursor) => historyPath("timeline", { ...common, ...("to" in cursor ? { to: cursor.to } : { from: cursor.from }) }),
     (answer) => {
       if (!at) return;
       const index = answer.rows.findIndex((r) => r.event_id === at || r.event_id.startsWith(at));

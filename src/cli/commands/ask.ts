@@ -73,7 +73,8 @@ export const askCommand: Command = {
       if (values.save)
         io.stderr.write(dim(io, `saved ${model.name} as the default model in ${saveModel(choice, io.env)}\n`));
       const stream = !values.json && !values.strict;
-      const result = await app.ask(model, {
+      const result = await app.ask({
+        model,
         ...req,
         ...(io.signal ? { signal: io.signal } : {}),
         ...(stream ? { onText: (delta: string) => io.stdout.write(delta) } : {}),

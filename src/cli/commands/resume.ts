@@ -94,12 +94,12 @@ export const resumeCommand: Command = {
         ...where,
         ...(values.at !== undefined ? { at: values.at } : {}),
         ...(step !== undefined ? { step } : {}),
-        ...(budget !== undefined ? { budget } : {}),
+        ...(budget !== undefined ? { budget_tokens: budget } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
       };
       if (models && choice) {
         const model = await models.createAnswerModel(choice, io.env);
-        ai = await app.aiResume(model, { ...req, ...(io.signal ? { signal: io.signal } : {}) });
+        ai = await app.aiResume({ model, ...req, ...(io.signal ? { signal: io.signal } : {}) });
         brief = ai.brief;
       } else brief = await app.brief(req);
       cwd = app.session(brief.session_id).cwd;

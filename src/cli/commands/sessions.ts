@@ -33,8 +33,8 @@ export const sessionsCommand: Command = {
       const rows = app.sessions({
         limit,
         all: values.all === true,
-        ...(values.provider ? { providers: values.provider as Provider[] } : {}),
-        ...(values.project ? { projects: values.project } : {}),
+        ...(values.provider ? { provider: values.provider } : {}),
+        ...(values.project ? { project: values.project } : {}),
         ...(values.since !== undefined ? { since: values.since } : {}),
         ...(values.until !== undefined ? { until: values.until } : {}),
       });

@@ -32,9 +32,10 @@ export const showCommand: Command = {
         io.stdout.write(`${app.sourceLine(id).text}\n`);
         return 0;
       }
-      const { event, edges } = app.event(id);
+      const answer = app.event(id);
+      const { event, edges } = answer;
       if (values.json) {
-        writeJson(io, { event, edges });
+        writeJson(io, answer);
         return 0;
       }
       const facts = [

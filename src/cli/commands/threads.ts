@@ -35,8 +35,8 @@ export const threadsCommand: Command = {
     const app = readCairn(io, values.db, { json: values.json === true });
     try {
       const result = await app.threads({
-        ...(values.project ? { project: values.project } : {}),
-        includeSingle: values.all === true,
+        ...(values.project?.[0] ? { project: values.project[0] } : {}),
+        include_single: values.all === true,
         limit,
       });
       if (values.json) {

@@ -26,7 +26,7 @@ import type { AccessPolicy } from "./access.ts";
 import { answerAsk } from "./ask-routes.ts";
 import { answerHistory } from "./history-routes.ts";
 import type { HistoryApp } from "./history-shapes.ts";
-import { HttpError } from "./http-error.ts";
+import { errorAnswer, HttpError } from "./http-error.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import type { StaticFiles } from "./static-files.ts";
 import { attachViewport, type ViewportConnection } from "./viewport-connection.ts";
@@ -293,14 +293,11 @@ export function createLiveApp(deps: LiveAppDeps): LiveApp {
           res.destroy();
           return;
         }
-        if (error instanceof HttpError) {
-          // A body too large may still be arriving: the connection ends with this answer.
-          if (error.status === 413) res.setHeader("Connection", "close");
-          sendJson(res, error.status, { error: { code: error.code, message: error.message } });
-          return;
-        }
-        log(`live: request failed: ${errorMessage(error)}`);
-        sendJson(res, 500, { error: { code: "internal", message: "internal error" } });
+        // A body too large may still be arriving: the connection ends with this answer.
+        if (error instanceof HttpError && error.status === 413) res.setHeader("Connection", "close");
+        const { status, body } = errorAnswer(error);
+        if (status === 500) log(`live: request failed: ${errorMessage(error)}`);
+        sendJson(res, status, body);
       });
     },
     handleUpgrade(req, socket, head) {

@@ -7,8 +7,8 @@
  */
 import { z } from "zod";
 import type { AskService } from "../../app/ask-service.ts";
-import { CairnError, errorCode, errorHint, errorMessage } from "../../common/errors.ts";
-import { HttpError } from "./http-error.ts";
+import { CairnError } from "../../common/errors.ts";
+import { errorAnswer, HttpError } from "./http-error.ts";
 
 const AskBody = z.object({
   question: z.string().trim().min(1).max(2000),
@@ -19,8 +19,6 @@ const ResumeBody = z.object({
   session: z.string().trim().min(1).max(200),
   budget: z.number().int().min(200).max(100_000).optional(),
 });
-
-const STATUS: Record<string, number> = { no_model: 503, not_found: 404, ambiguous_id: 409, usage: 400 };
 
 function parse<T>(schema: z.ZodType<T>, body: string): T {
   let json: unknown;
@@ -60,11 +58,7 @@ export async function answerAsk(
     }
   } catch (error) {
     if (error instanceof HttpError || !(error instanceof CairnError)) throw error;
-    const code = errorCode(error);
-    return {
-      status: STATUS[code] ?? 500,
-      body: { error: { code, message: errorMessage(error), hint: errorHint(error) ?? null } },
-    };
+    return errorAnswer(error);
   }
   throw new HttpError(404, "not_found", `no such request: ${path}`);
 }

@@ -7,6 +7,7 @@
 import type { AiResume } from "../../app/ai-resume.ts";
 import type { AskAnswer } from "../../app/ask-answer.ts";
 import type { ReadCairn } from "../../app/cairn.ts";
+import type { HistoryQuestion } from "../../app/catalog/routes.ts";
 import type { EventWithChain } from "../../app/event-chain.ts";
 import type {
   AiResumeView,
@@ -22,10 +23,7 @@ import type {
   TimelineAnswer,
 } from "../history-types.ts";
 
-export type HistoryApp = Pick<
-  ReadCairn,
-  "search" | "sessions" | "session" | "timeline" | "brief" | "event" | "eventChain" | "threads" | "threadTimeline"
->;
+export type HistoryApp = Pick<ReadCairn, HistoryQuestion | "event">;
 
 type Answer<K extends keyof HistoryApp> = Awaited<ReturnType<HistoryApp[K]>>;
 type Fits<A, B> = [A] extends [B] ? true : false;

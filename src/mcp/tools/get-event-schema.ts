@@ -1,18 +1,15 @@
 /** The zod definitions of `get_event`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+
 import { z } from "zod";
+import * as catalog from "../../app/catalog/inputs.ts";
 import { EVENT_CHARS_MAX } from "../limits.ts";
 
+/** The catalog's `event` input, its text paged by default to what one answer holds. */
 export const inputSchema = {
-  event_id: z.string().min(4).max(100).describe("event id or a unique prefix of one; [e:ID] is accepted"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe("first character of the text to return (to page through long text)"),
-  max_chars: z
-    .number()
-    .int()
+  event_id: catalog.event.event_id,
+  offset: catalog.event.offset.unwrap().default(0),
+  max_chars: catalog.event.max_chars
+    .unwrap()
     .min(100)
     .max(EVENT_CHARS_MAX)
     .default(6_000)

@@ -1,19 +1,15 @@
 /** The zod definitions of `list_threads`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+
 import { z } from "zod";
+import * as catalog from "../../app/catalog/inputs.ts";
 import { THREADS_LIMIT_MAX } from "../limits.ts";
 
+/** The catalog's `threads` input, its limit narrowed to what one answer holds. */
 export const inputSchema = {
-  project: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("keep threads with a session in this project (folder name, or part of the working directory)"),
-  include_single: z.boolean().default(false).describe("also list sessions that joined nothing, as threads of one"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
+  project: catalog.threads.project,
+  include_single: catalog.threads.include_single.unwrap().default(false),
+  limit: catalog.threads.limit
+    .unwrap()
     .max(THREADS_LIMIT_MAX)
     .default(10)
     .describe(`threads to return (1–${THREADS_LIMIT_MAX})`),

@@ -26,9 +26,9 @@ export const listThreadsTool: CairnTool<Args> = {
     (ctx) =>
     async ({ project, include_single, limit }) => {
       const result = await ctx.cairn.threads({
-        includeSingle: include_single,
+        include_single,
         limit,
-        ...(project !== undefined ? { project: [project] } : {}),
+        ...(project !== undefined ? { project } : {}),
       });
       const threads = result.threads.map(threadData);
       const texts = threads.map(renderThread);

@@ -1,35 +1,24 @@
 /** The zod definitions of `resume_brief`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+
 import { z } from "zod";
+import * as catalog from "../../app/catalog/inputs.ts";
 import { BRIEF_TOKENS_MAX } from "../limits.ts";
 
+/** The catalog's `brief` input, its size narrowed to what one answer holds; the library's cap and leaf are not offered. */
 export const inputSchema = {
-  session: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('session id, a unique prefix of one, or "latest" (the default)'),
-  cwd: z
-    .string()
-    .min(1)
-    .max(4_096)
-    .optional()
-    .describe("with latest: the project folder whose latest main session to brief (e.g. your working directory)"),
-  budget_tokens: z
-    .number()
-    .int()
+  session: catalog.brief.session,
+  cwd: catalog.brief.cwd,
+  budget_tokens: catalog.brief.budget_tokens
+    .unwrap()
     .min(500)
     .max(BRIEF_TOKENS_MAX)
     .optional()
     .describe(`brief size in tokens (500–${BRIEF_TOKENS_MAX})`),
-  ratio: z
-    .number()
-    .gt(0)
-    .max(1)
-    .optional()
-    .describe(`brief size as a share of the session (e.g. 0.05), capped at ${BRIEF_TOKENS_MAX} tokens`),
-  at: z.string().min(4).max(100).optional().describe("event id (or prefix): the brief as of that event"),
-  step: z.number().int().min(0).optional().describe("the brief as of step N's checkpoint, with that step's profile"),
+  ratio: catalog.brief.ratio.describe(
+    `brief size as a share of the session (e.g. 0.05), capped at ${BRIEF_TOKENS_MAX} tokens`,
+  ),
+  at: catalog.brief.at,
+  step: catalog.brief.step,
 };
 
 export const outputSchema = {

@@ -1,5 +1,7 @@
 /** The zod definitions of `search_history`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+
 import { z } from "zod";
+import * as catalog from "../../app/catalog/inputs.ts";
 import { SEARCH_MODES } from "../../search/hybrid.ts";
 import { SEARCH_LIMIT_MAX } from "../limits.ts";
 
@@ -19,23 +21,15 @@ export const hit = z.object({
   source_line: z.number(),
 });
 
+/** The catalog's `search` input, its limit narrowed to what one answer holds (`../limits.ts`). */
 export const inputSchema = {
-  query: z
-    .string()
-    .min(1)
-    .max(1_000)
-    .describe('cairn query, e.g. "error: TS2554", "test:fail project:api since:7d", "decision: sqlite"'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
+  query: catalog.search.query,
+  limit: catalog.search.limit
+    .unwrap()
     .max(SEARCH_LIMIT_MAX)
     .default(10)
     .describe(`hits to return (1–${SEARCH_LIMIT_MAX}); fewer are shown if they would exceed the size bound`),
-  mode: z
-    .enum(SEARCH_MODES)
-    .default("hybrid")
-    .describe("hybrid: words and meaning fused (default); lexical: words only; vector: meaning only"),
+  mode: catalog.search.mode.unwrap().default("hybrid"),
 };
 
 export const outputSchema = {

@@ -1,22 +1,15 @@
 /** The zod definitions of `session_timeline`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+
 import { z } from "zod";
+import * as catalog from "../../app/catalog/inputs.ts";
 import { timelinePageFields, timelineRowSchema } from "../timeline-row-schema.ts";
 
+/** The catalog's `timeline` input by position or around an event, its rows narrowed to what one answer holds. */
 export const inputSchema = {
-  session: z
-    .string()
-    .min(4)
-    .max(200)
-    .optional()
-    .describe("session id or a unique prefix of one (search_history hits and resume_brief name them)"),
-  around: z
-    .string()
-    .min(4)
-    .max(100)
-    .optional()
-    .describe("an event id (or unique prefix): show the rows around it; implies its session"),
-  from: z.number().int().min(0).optional().describe("first position (@N) to show"),
-  to: z.number().int().min(0).optional().describe("last position (@N) to show"),
+  session: catalog.timeline.session,
+  around: catalog.timeline.around,
+  from: catalog.timeline.from,
+  to: catalog.timeline.to,
   ...timelinePageFields,
 };
 

@@ -1,10 +1,13 @@
 /** The zod definitions of `thread_timeline`'s input and output, for the SDK server and the test that keeps the JSON schemas (tool-schemas.ts) equal to them. */
+
 import { z } from "zod";
+import * as catalog from "../../app/catalog/inputs.ts";
 import { timelinePageFields, timelineRowSchema } from "../timeline-row-schema.ts";
 
+/** The catalog's `threadTimeline` input, its rows narrowed to what one answer holds. */
 export const inputSchema = {
-  thread: z.string().min(3).max(100).describe("thread id or a unique prefix of one (list_threads names them)"),
-  start_row: z.number().int().min(0).optional().describe("index of the first row to show (0 = the thread's start)"),
+  thread: catalog.threadTimeline.thread,
+  start_row: catalog.threadTimeline.start_row,
   ...timelinePageFields,
 };
 

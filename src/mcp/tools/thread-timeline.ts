@@ -18,11 +18,11 @@ export const threadTimelineTool: CairnTool<Args> = {
   annotations: READ_ONLY,
   handler:
     (ctx) =>
-    async ({ thread, start_row, max_rows, all }) => {
+    async ({ thread, start_row, limit, all }) => {
       const w = await ctx.cairn.threadTimeline({
         thread,
         all,
-        limit: max_rows,
+        limit,
         ...(start_row !== undefined ? { start_row } : {}),
       });
       const t = w.thread;
@@ -43,7 +43,7 @@ export const threadTimelineTool: CairnTool<Args> = {
       );
       const start = first + fit.start;
       const end = first + fit.end;
-      const earlier = start > 0 ? { start_row: Math.max(0, start - max_rows) } : null;
+      const earlier = start > 0 ? { start_row: Math.max(0, start - limit) } : null;
       const later = end < total ? { start_row: end } : null;
       const truncated =
         fit.end - fit.start < rows.length

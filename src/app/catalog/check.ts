@@ -1,9 +1,10 @@
 /**
- * Checks a tool call's arguments against the tool's JSON input schema and fills its defaults, as the zod
- * definitions the schema was converted from would (tool-schemas.ts): the keywords those conversions produce for
- * an object of plain fields — type (string, integer, number, boolean), minLength/maxLength (UTF-16 units, as zod
- * counts), minimum/maximum/exclusiveMinimum, enum, default, required. Unknown fields are dropped, as zod drops
- * them. A schema using any other keyword is refused when checked, so a new kind of field cannot pass unchecked.
+ * Checks a question's input (a tool call's arguments, a query string read into fields) against its JSON schema and
+ * fills its defaults, as the zod definitions the schema was converted from would (`inputs.ts`): the keywords those
+ * conversions produce for an object of plain fields — type (string, integer, number, boolean, or an array of
+ * them), minLength/maxLength (UTF-16 units, as zod counts), minimum/maximum/exclusiveMinimum, enum, default,
+ * minItems/maxItems, required. Unknown fields are dropped, as zod drops them. A schema using any other keyword is
+ * refused when checked, so a new kind of field cannot pass unchecked.
  */
 export type JsonSchema = Record<string, unknown>;
 
@@ -19,9 +20,13 @@ const FIELD_KEYWORDS = new Set([
   "maximum",
   "exclusiveMinimum",
   "enum",
+  "items",
+  "minItems",
+  "maxItems",
 ]);
 
-export function checkArgs(schema: JsonSchema, given: unknown): Checked {
+/** `strict`: a field the schema does not name is refused rather than dropped (a caller's misspelt option). */
+export function checkArgs(schema: JsonSchema, given: unknown, opts: { strict?: boolean } = {}): Checked {
   if (given === undefined || given === null) given = {};
   if (typeof given !== "object" || Array.isArray(given)) return { ok: false, message: "arguments must be an object" };
   const input = given as Record<string, unknown>;
@@ -29,6 +34,9 @@ export function checkArgs(schema: JsonSchema, given: unknown): Checked {
   const required = new Set((schema["required"] ?? []) as string[]);
   const args: Record<string, unknown> = {};
   const problems: string[] = [];
+  if (opts.strict)
+    for (const name of Object.keys(input))
+      if (!(name in properties) && input[name] !== undefined) problems.push(`${name}: not a field of this question`);
   for (const [name, field] of Object.entries(properties)) {
     const value = input[name];
     if (value === undefined) {
@@ -36,16 +44,18 @@ export function checkArgs(schema: JsonSchema, given: unknown): Checked {
       else if (required.has(name)) problems.push(`${name}: required`);
       continue;
     }
-    const problem = fieldProblem(field, value);
+    // One value where a list is asked for is a list of one (a query string's single parameter, an agent's string).
+    const given = field["type"] === "array" && !Array.isArray(value) ? [value] : value;
+    const problem = fieldProblem(field, given);
     if (problem) problems.push(`${name}: ${problem}`);
-    else args[name] = value;
+    else args[name] = given;
   }
   return problems.length > 0 ? { ok: false, message: problems.join("; ") } : { ok: true, args };
 }
 
 function fieldProblem(field: JsonSchema, value: unknown): string | null {
   for (const key of Object.keys(field))
-    if (!FIELD_KEYWORDS.has(key)) throw new Error(`check-args: schema keyword '${key}' is not supported`);
+    if (!FIELD_KEYWORDS.has(key)) throw new Error(`check: schema keyword '${key}' is not supported`);
   const type = field["type"];
   const shown = JSON.stringify(value)?.slice(0, 60) ?? String(value);
   switch (type) {
@@ -61,8 +71,18 @@ function fieldProblem(field: JsonSchema, value: unknown): string | null {
       return bounds(field, value, "");
     case "boolean":
       return typeof value === "boolean" ? null : `expected true or false, got ${shown}`;
+    case "array": {
+      if (!Array.isArray(value)) return `expected a list, got ${shown}`;
+      const count = bounds({ minimum: field["minItems"], maximum: field["maxItems"] }, value.length, " items");
+      if (count) return count;
+      for (const item of value) {
+        const problem = fieldProblem((field["items"] ?? {}) as JsonSchema, item);
+        if (problem) return problem;
+      }
+      return null;
+    }
     default:
-      throw new Error(`check-args: schema type ${JSON.stringify(type)} is not supported`);
+      throw new Error(`check: schema type ${JSON.stringify(type)} is not supported`);
   }
 }
 
