@@ -3,7 +3,6 @@
  * event), the engine's brief under the budget asked for (or under a cap a surface sets), and one JSON shape.
  */
 
-import { CairnError } from "../common/errors.ts";
 import type { FallbackRecord, ResumeBrief, Validation } from "../resume/brief-types.ts";
 import { budgetFor, createResumeEngine } from "../resume/engine.ts";
 import { overBudget } from "../resume/over-budget.ts";

@@ -51,9 +51,12 @@ export function matchHistoryPath(
   for (const route of HISTORY_ROUTES) {
     const parts = route.path.split("/");
     if (parts.length !== segments.length) continue;
+    if (!parts.every((p, i) => p.startsWith(":") || p === segments[i])) continue;
     const fields: Record<string, string> = {};
-    if (parts.every((p, i) => (p.startsWith(":") ? ((fields[p.slice(1)] = segments[i]!), true) : p === segments[i])))
-      return { question: route.question, fields };
+    parts.forEach((p, i) => {
+      if (p.startsWith(":")) fields[p.slice(1)] = segments[i]!;
+    });
+    return { question: route.question, fields };
   }
   return null;
 }

@@ -2,7 +2,6 @@
 
 import { z } from "zod";
 import * as catalog from "../../app/catalog/inputs.ts";
-import { SEARCH_MODES } from "../../search/hybrid.ts";
 import { SEARCH_LIMIT_MAX } from "../limits.ts";
 
 export const link = z.object({ event_id: z.string(), event_type: z.string(), text: z.string() });
