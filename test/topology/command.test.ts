@@ -196,6 +196,7 @@ describe("a non-zero exit that only answers no", () => {
     ["find build -name '*.map'", 1, true],
     ["grep -q x a && ls b", 1, true],
     ["grep foo a.txt", null, true],
+    ["sleep 5", null, true],
     // reads of a file: the file could not be read
     ["cat missing.txt", 1, false],
     ["head -20 missing.txt", 1, false],
