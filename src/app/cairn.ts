@@ -19,7 +19,7 @@ import type { SessionTimelineRow } from "../search/timeline.ts";
 import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
 import type { CheckpointRow, ReadonlyStore, SessionFilter, SessionRow } from "../store/types.ts";
 import type { ListThreadsOptions, ListThreadsResult, Thread } from "../threads/types.ts";
-import type { Problem, Provider, SessionEvent, SessionKind } from "../topology/types.ts";
+import { type Problem, type Provider, type SessionEvent, WORK_KINDS } from "../topology/types.ts";
 import type { BriefJson, BriefRequest } from "./brief.ts";
 import { type EventAnswer, eventAnswer } from "./event.ts";
 import type { ExportDocument } from "./export/document.ts";
@@ -53,7 +53,7 @@ export interface SessionsRequest {
   /** Times in the query language's forms (`2026-11-02`, `7d`, `yesterday`). */
   since?: string;
   until?: string;
-  /** Main and forked sessions unless `all`: subagent and exec sessions belong to the session that started them. */
+  /** The sessions of people's work (`WORK_KINDS`) unless `all`: a subagent belongs to the session that started it. */
   all?: boolean;
   limit?: number;
 }
@@ -213,7 +213,8 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
       if (req.projects?.length) filter.project = req.projects;
       if (req.since !== undefined) filter.since = parseTime(req.since, now(), `since ${req.since}`);
       if (req.until !== undefined) filter.until = parseTime(req.until, now(), `until ${req.until}`, true);
-      if (!req.all) filter.kinds = ["main", "fork"] satisfies SessionKind[];
+      // The sessions of people's work, as the overview and "the latest session" count them (not subagents).
+      if (!req.all) filter.kinds = [...WORK_KINDS];
       return store().listSessions(filter);
     },
     session: (ref) => resolveSessionId(store(), ref),

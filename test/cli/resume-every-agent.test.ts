@@ -92,6 +92,11 @@ describe.each(agents)("cairn resume --latest in %s's own HOME", (agent) => {
     expect(session?.kind).toBe(NEWEST_KIND[agent] ?? "main");
   });
 
+  it("`cairn sessions` lists it without --all", () => {
+    const listed = JSON.parse(cairn(["sessions", "--json"], { env: ownEnv }).stdout) as Array<{ session_id: string }>;
+    expect(listed.map((s) => s.session_id)).toContain(headerSession(brief));
+  });
+
   it("`--cwd` the project's folder and MCP without a session brief the same session", async () => {
     const here = cairn(["resume", "--cwd", `/tmp/cairn-clients/${agent}/project`, "--budget", "2000"], { env: ownEnv });
     expect(here.code, here.stderr).toBe(0);
