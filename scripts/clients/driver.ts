@@ -46,6 +46,11 @@ export interface AgentDriver {
   run(ctx: RunContext): Promise<void>;
   /** Which files under HOME are the agent's transcripts (paths relative to HOME). */
   keep(rel: string): boolean;
+  /**
+   * Files the CLI writes beside its transcripts that are not transcripts (a usage log, a hook log, the marker
+   * naming a project's folder), kept so that cairn is tested on them too; truth.json lists them.
+   */
+  sidecar?(rel: string): boolean;
 }
 
 export function makeExec(

@@ -84,8 +84,9 @@ async function refresh(name: string, version: string | undefined): Promise<void>
   } finally {
     await server.close();
   }
-  const kept = listFiles(home).filter((f) => driver.keep(f));
-  if (kept.length === 0) throw new Error(`${driver.name}: the CLI wrote no transcript under ${home}`);
+  const sidecars = listFiles(home).filter((f) => !driver.keep(f) && driver.sidecar?.(f) === true);
+  const kept = [...listFiles(home).filter((f) => driver.keep(f)), ...sidecars];
+  if (kept.length === sidecars.length) throw new Error(`${driver.name}: the CLI wrote no transcript under ${home}`);
   const out = join(FIXTURES, driver.name, installed.version);
   rmSync(out, { recursive: true, force: true });
   for (const f of kept) {
@@ -96,7 +97,7 @@ async function refresh(name: string, version: string | undefined): Promise<void>
   const truth = computeTruth(driver.name, join(out, "home"));
   writeFileSync(
     join(out, "truth.json"),
-    `${JSON.stringify({ agent: driver.name, package: driver.pkg, version: installed.version, ...truth }, null, 2)}\n`,
+    `${JSON.stringify({ agent: driver.name, package: driver.pkg, version: installed.version, ...truth, ...(sidecars.length > 0 ? { sidecars } : {}) }, null, 2)}\n`,
   );
   ctx.log(`${kept.length} files → ${relative(REPO, out)}; ${server.requests()} model requests (log: ${log})`);
   ctx.log(`truth: ${JSON.stringify(truth)}`);

@@ -157,7 +157,8 @@ function pi(home: string, t: Tally): void {
       if (!m) continue;
       if (m["role"] === "user" && isTyped(textOf(m["content"]))) t.prompts.push(textOf(m["content"]));
       if (m["role"] === "assistant")
-        for (const b of m["content"] ?? []) if (b["type"] === "toolCall") t.call(b["id"], b["name"]);
+        // A fork re-states its parent's history under the same ids, in a session of its own.
+        for (const b of m["content"] ?? []) if (b["type"] === "toolCall") t.call(`${f}#${b["id"]}`, b["name"]);
       if (m["role"] === "toolResult" && m["isError"] === true) t.failedResults++;
     }
   }

@@ -6,7 +6,7 @@
  * skipped and reported, never buffered without limit.
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { splitLines } from "../readers/lines.ts";
 import { type DecodedLine, LineClipper } from "../readers/long-strings.ts";
 import type { TopologyBatch } from "../topology/normalizer-state.ts";
@@ -177,9 +177,22 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
   }
 }
 
+/** The largest file beside a transcript read for its reader (a project registry, a folder marker). */
+const CONTEXT_MAX = 4 * 1024 * 1024;
+
+/** A file a reader asks for beside its transcript (`Reader.context`): its text, or null when absent or too big. */
+function readContextFile(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, "utf8") : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The first lines tell the format; decode only those (at most 64 KiB), not a whole chunk per file. */
 function detect(path: string, buf: Buffer, longFirst?: string): TranscriptState | null {
-  if (longFirst !== undefined) return startTranscript(path, [longFirst.slice(0, 64 * 1024)]);
+  if (longFirst !== undefined) return startTranscript(path, [longFirst.slice(0, 64 * 1024)], readContextFile);
   let end = 0;
   for (let n = 0; n < 8 && end < buf.length; n++) {
     const nl = buf.indexOf(10, end);
@@ -190,7 +203,7 @@ function detect(path: string, buf: Buffer, longFirst?: string): TranscriptState 
     .toString("utf8")
     .split("\n")
     .slice(0, 8);
-  return startTranscript(path, head);
+  return startTranscript(path, head, readContextFile);
 }
 
 function tooLong(

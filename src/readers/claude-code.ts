@@ -3,7 +3,7 @@
  * beside them (2.0.x), and `<sessionId>/subagents/agent-<id>.jsonl` (2.1.x). See research/transcript-formats §3.1.
  */
 import { basename, dirname } from "node:path";
-import { arr, contentText, isObj, type Obj, obj, str } from "./json.ts";
+import { arr, contentText, isObj, type Obj, obj, recordOf, str } from "./json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
 import type { RawRecord, Reader, SessionRecord, SourceLine } from "./types.ts";
 
@@ -104,14 +104,31 @@ const QUIET_TYPES = new Set([
   "cost-state",
 ]);
 
+/**
+ * A Claude Code record by its shape: a `type`, and the keys of the conversation tree (`parentUuid`, or a `uuid` in a
+ * `sessionId`), or one of the bookkeeping records only Claude Code writes. One key alone is not enough: Qwen Code's
+ * usage log has a `sessionId` and is no transcript.
+ */
+function isClaudeRecord(o: Obj): boolean {
+  const type = o["type"];
+  if (typeof type !== "string") return false;
+  if (type === "summary") return typeof o["leafUuid"] === "string" || typeof o["summary"] === "string";
+  if (type === "file-history-snapshot") return isObj(o["snapshot"]);
+  if (type === "queue-operation") return typeof o["operation"] === "string" && typeof o["sessionId"] === "string";
+  return "parentUuid" in o || (typeof o["uuid"] === "string" && typeof o["sessionId"] === "string");
+}
+
 export const claudeReader: Reader<ClaudeState> = {
   provider: "claude",
   version: 2,
   detect(path, firstLine) {
     if (/[\\/](\.claude|claude)[\\/]projects[\\/].*\.jsonl$/.test(path)) return true;
+    const record = recordOf(firstLine);
+    if (record) return isClaudeRecord(record);
+    // A first line cut short at the detection limit: its type and a key of Claude's tree.
     return (
-      /"(sessionId|parentUuid|leafUuid)"\s*:/.test(firstLine) ||
-      /"type"\s*:\s*"(summary|file-history-snapshot|queue-operation)"/.test(firstLine)
+      /"type"\s*:\s*"(user|assistant|system|summary|file-history-snapshot|queue-operation)"/.test(firstLine) &&
+      /"(parentUuid|leafUuid|uuid)"\s*:/.test(firstLine)
     );
   },
   initialState(path) {

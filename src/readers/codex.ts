@@ -3,7 +3,7 @@
  * and archived layouts, the early Rust layout (bare meta line, bare response items, `record_type` lines) and the
  * TypeScript-era whole-file `.json`. See research/transcript-formats §3.2.
  */
-import { arr, contentText, isObj, type Obj, obj, problem, str } from "./json.ts";
+import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "./json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
 import type { LineProblem, MessageRecord, RawRecord, Reader, SourceLine } from "./types.ts";
 
@@ -103,14 +103,24 @@ const QUIET_ITEMS = new Set([
   "inter_agent_communication_metadata",
 ]);
 
+const ROLLOUT_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
+
 export const codexReader: Reader<CodexState> = {
   provider: "codex",
   version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.codex[\\/]/.test(path) || /rollout-[^\\/]*\.jsonl?$/.test(path)) return true;
+    // A rollout line: one of its types with its payload; the TypeScript-era document opens with its session.
+    const o = recordOf(firstLine);
+    if (o)
+      return (
+        (ROLLOUT_TYPES.has(String(o["type"])) && isObj(o["payload"])) ||
+        (isObj(o["session"]) && Array.isArray(o["items"]))
+      );
     return (
-      /"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context)"/.test(firstLine) ||
-      /^\s*\{\s*"session"\s*:/.test(firstLine)
+      /^\s*\{\s*("timestamp"\s*:\s*"[^"]*"\s*,\s*)?"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context)"/.test(
+        firstLine,
+      ) || /^\s*\{\s*"session"\s*:/.test(firstLine)
     );
   },
   initialState(path) {

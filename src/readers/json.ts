@@ -108,3 +108,27 @@ export function isoTime(v: unknown): string | null {
   }
   return null;
 }
+
+/** The line detection last parsed, and its object: each reader's `detect` asks about the same line in turn. */
+let lastLine: string | null = null;
+let lastRecord: Obj | null = null;
+
+/**
+ * A detection line as a JSON object, for telling formats apart by the shape of a record (its top-level keys and
+ * their types) rather than by one key found anywhere in its text. Null when the line is not one whole object (a
+ * line cut short at the detection limit, a pretty-printed document's first lines): `detect` then reads the text.
+ */
+export function recordOf(line: string): Obj | null {
+  if (line === lastLine) return lastRecord;
+  let value: unknown = null;
+  const text = line.trim();
+  if (text.startsWith("{") && text.endsWith("}"))
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = null;
+    }
+  lastLine = line;
+  lastRecord = isObj(value) ? value : null;
+  return lastRecord;
+}

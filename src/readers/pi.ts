@@ -3,7 +3,7 @@
  * v2 (tree by `id`/`parentId`) and v3 (`hookMessage` renamed `custom`). See research/transcript-formats §3.3.
  */
 import { basename } from "node:path";
-import { arr, contentText, isoTime, type Obj, obj, problem, str } from "./json.ts";
+import { arr, contentText, isoTime, type Obj, obj, problem, recordOf, str } from "./json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
 import type { RawRecord, Reader, SourceLine } from "./types.ts";
 
@@ -36,7 +36,10 @@ export const piReader: Reader<PiState> = {
   version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.(pi|omp)[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
-    return /^\s*\{\s*"type"\s*:\s*"session"/.test(firstLine) || /"type"\s*:\s*"session"\s*,/.test(firstLine);
+    // The session header: its type, its id and where it ran.
+    const o = recordOf(firstLine);
+    if (o) return o["type"] === "session" && typeof o["id"] === "string" && "cwd" in o;
+    return /^\s*\{\s*"type"\s*:\s*"session"\s*,/.test(firstLine);
   },
   initialState(path) {
     return {

@@ -24,7 +24,11 @@ export interface RecordBase {
   meta?: Meta;
 }
 
-/** Session identity and metadata. Later records merge into earlier ones (fields left undefined do not override). */
+/**
+ * Session identity and metadata. Later records merge into earlier ones (fields left undefined do not override).
+ * `meta.continues` names the session whose conversation this one carries on (Factory Droid writes a compaction's
+ * rest into a child session): a brief of it reads that session's events first (resume/timeline.ts).
+ */
 export interface SessionRecord extends RecordBase {
   kind: "session";
   sessionId: string;
@@ -149,6 +153,11 @@ export interface Reader<S = unknown> {
   database?: { tables: readonly string[]; query: string };
   /** Whether a file looks like this format, from its path and first line. */
   detect(path: string, firstLine: string): boolean;
-  initialState(path: string): S;
+  /**
+   * Small files beside a transcript that say what its records do not (Gemini CLI's `.project_root`, naming the
+   * folder a chat was for): the indexer reads those that exist and hands `initialState` their text by path.
+   */
+  context?(path: string): string[];
+  initialState(path: string, context?: Readonly<Record<string, string>>): S;
   parse(lines: Iterable<SourceLine>, state: S): ParseOutput<S>;
 }

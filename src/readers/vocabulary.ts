@@ -24,6 +24,13 @@ export const PROVIDER_WIDTH = Math.max(...PROVIDERS.map((p) => p.length));
 export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
 
+/**
+ * The kinds of session that are a person's work: one they started (`main`, a non-interactive `exec`), a `fork` they
+ * went on in, and a compaction's continuation (a `main` session naming its predecessor). A `subagent` is not: its
+ * work belongs to the session that spawned it.
+ */
+export const WORK_KINDS = ["main", "fork", "exec"] as const satisfies readonly SessionKind[];
+
 export type Meta = Record<string, unknown>;
 
 /** How each agent is named to people (overview, inspect, messages). */

@@ -4,8 +4,9 @@
  * tested.
  */
 import { checkKey, isFailing } from "../topology/check-state.ts";
+import { clip } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
-import { commandForm, commandHead } from "./entities.ts";
+import { commandForm, commandHead, commandParts } from "./entities.ts";
 import type { LedgerCheck, LedgerCommand } from "./ledger-types.ts";
 
 function strings(v: unknown): string[] {
@@ -49,16 +50,22 @@ export function checksOf(events: readonly SessionEvent[]): LedgerCheck[] {
   return [...families.values()].sort((a, b) => b.ordinal - a.ordinal);
 }
 
-/** Commands by head (`npm run build`, `git push`), most runs first; inspection commands are left out. */
+/** How much of a failed line of several commands the ledger shows. */
+const WHOLE_LINE_CHARS = 120;
+
+/**
+ * Commands by head (`npm run build`, `git push`), most runs first; inspection commands are left out. Each command
+ * of a line counts (`git add -A && git commit -m '…'` is a `git add` and a `git commit`); a line that failed is one
+ * run of the line as a whole, since which of its commands ran, and which failed, the log does not say.
+ */
 export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
   const heads = new Map<string, LedgerCommand & { lastOrdinal: number }>();
-  for (const e of events) {
-    if (e.event_type !== "command" || !e.command) continue;
-    const head = commandHead(e.command);
-    if (head === null) continue;
+  /** Where each form was last run: among forms run as often, the latest comes first (the last commit's message). */
+  const lastRun = new Map<string, number>();
+  const count = (e: SessionEvent, head: string, form: string) => {
+    lastRun.set(`${head}\n${form}`, e.ordinal);
     const c = heads.get(head) ?? { head, runs: 0, fails: 0, cites: [], forms: [], lastOrdinal: 0 };
     c.runs++;
-    const form = commandForm(e.command, head);
     let known = c.forms.find((f) => f.form === form);
     if (!known) {
       known = { form, runs: 0, fails: 0 };
@@ -67,11 +74,27 @@ export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
     known.runs++;
     if (e.status === "error") known.fails++;
     if (e.status === "error") c.fails++;
-    c.cites.push(e.event_id);
+    if (c.cites.at(-1) !== e.event_id) c.cites.push(e.event_id);
     c.lastOrdinal = e.ordinal;
     heads.set(head, c);
+  };
+  for (const e of events) {
+    if (e.event_type !== "command" || !e.command) continue;
+    const parts = commandParts(e.command);
+    if (e.status === "error" && parts.length > 1) {
+      const head = parts.map((p) => commandHead(p.text)).find((h) => h !== null);
+      if (head) count(e, head, clip(e.command, WHOLE_LINE_CHARS));
+      continue;
+    }
+    for (const part of parts) {
+      const head = part.sure ? commandHead(part.text) : null;
+      if (head !== null) count(e, head, commandForm(part.text, head));
+    }
   }
   return [...heads.values()]
     .sort((a, b) => b.runs - a.runs || b.lastOrdinal - a.lastOrdinal || (a.head < b.head ? -1 : 1))
-    .map(({ lastOrdinal: _l, ...c }) => ({ ...c, forms: [...c.forms].sort((a, b) => b.runs - a.runs) }));
+    .map(({ lastOrdinal: _l, ...c }) => {
+      const last = (form: string) => lastRun.get(`${c.head}\n${form}`) ?? 0;
+      return { ...c, forms: [...c.forms].sort((a, b) => b.runs - a.runs || last(b.form) - last(a.form)) };
+    });
 }

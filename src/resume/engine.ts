@@ -8,7 +8,7 @@ import { type Attempt, buildAttempt, type Folded, fold } from "./build.ts";
 import { type Checkpoint, checkpointForStep, listCheckpoints } from "./checkpoints.ts";
 import { runLadder } from "./ladder.ts";
 import { sourceLines } from "./render.ts";
-import { loadTimeline } from "./timeline.ts";
+import { loadChain, loadTimeline } from "./timeline.ts";
 import type { TokenCounter } from "./tokens.ts";
 import { mustKeep } from "./validate.ts";
 
@@ -58,20 +58,16 @@ export function createResumeEngine({ store, counter }: ResumeEngineDeps): Resume
     brief(options) {
       if (options.at !== undefined && options.step !== undefined)
         throw new Error("give either an event (--at) or a step (--step), not both");
-      const checkpoints = listCheckpoints(store, options.sessionId);
+      // Read once: the session's events (with those of the work it carries on from) serve every cut below.
+      const chain = loadChain(store, options.sessionId, options.leaf);
+      const checkpoints = listCheckpoints(store, options.sessionId, chain.events);
       const at = options.step !== undefined ? checkpointForStep(checkpoints, options.step).event_id : options.at;
       const target = options.step ?? null;
       const foldAt = (c: { event_id: string; step: number }, step: number | null): Folded => {
-        const t = loadTimeline(store, options.sessionId, {
-          at: c.event_id,
-          ...(options.leaf ? { leaf: options.leaf } : {}),
-        });
+        const t = loadTimeline(store, options.sessionId, { at: c.event_id, chain });
         return fold(t, checkpoints, step);
       };
-      const timeline = loadTimeline(store, options.sessionId, {
-        ...(at !== undefined ? { at } : {}),
-        ...(options.leaf ? { leaf: options.leaf } : {}),
-      });
+      const timeline = loadTimeline(store, options.sessionId, { ...(at !== undefined ? { at } : {}), chain });
       const folded = fold(timeline, checkpoints, target);
       const budget = budgetFor(options, timeline.originalTokens);
       const first = buildAttempt(folded, counter, { budget });

@@ -2,8 +2,11 @@
  * Entities a brief is measured on (resume-method §4.7–4.8): files, command heads, error signatures and code
  * identifiers. The same extraction serves validation (entity overlap), the eval's held-out recall and scoring.
  */
+import { shellQuote } from "../topology/command.ts";
 import { normalizeSignature } from "../topology/error-signature.ts";
-import { stripAnsi } from "../topology/text.ts";
+import { readCommand, tellingValue } from "../topology/options.ts";
+import { effectiveWords, parseShell } from "../topology/shell.ts";
+import { clip, stripAnsi } from "../topology/text.ts";
 
 /** Programs whose runs say nothing about the work itself: looking around, not doing. */
 const INSPECTION = new Set([
@@ -104,40 +107,86 @@ const RUNS_SCRIPT = new Set(["run", "run-script", "exec", "dlx", "x"]);
 
 /**
  * The head of a canonical command: the program and the word that says what it does (`npm run check`,
- * `git push`, `npx tsc`, `pytest`), or null for inspection commands (`grep`, `ls`, `cat`).
+ * `git push`, `npx tsc`, `pytest`, `node -e`, `python3 -m pytest`), or null for inspection commands (`grep`, `ls`,
+ * `cat`). A program's own options and their values are passed over (`git -C repo commit` is `git commit`).
  */
 export function commandHead(canonical: string): string | null {
-  const words = firstCommandWords(canonical);
+  return headOf(firstCommandWords(canonical));
+}
+
+function headOf(words: readonly string[]): string | null {
   const prog = (words[0] ?? "").replace(/^.*\//, "");
   if (prog === "" || INSPECTION.has(prog) || !/^[\w.@+-]+$/.test(prog)) return null;
+  const read = readCommand(words);
+  // Inline code or a module stands where a script would: `node -e`, `python3 -m pytest`.
+  const inline = read.options.find((o) => o.value !== null && tellingValue(prog, o.flag));
+  if (inline) return inline.flag === "-m" ? `${prog} -m ${inline.value}` : `${prog} ${inline.flag}`;
   if (!SUBCOMMANDED.has(prog)) return prog;
-  const rest = words.slice(1).filter((w) => !w.startsWith("-"));
+  const rest = read.rest.filter((w) => !w.startsWith("-"));
   const sub = rest[0];
   if (!sub) return prog;
   if (RUNS_SCRIPT.has(sub) && rest[1]) return `${prog} ${sub} ${rest[1]}`;
   return `${prog} ${sub}`;
 }
 
-/** The words of the first command of a line, without leading `NAME=value` assignments. */
+/** The words of the first command of a line, as its program gets them (assignments and wrappers passed over). */
 function firstCommandWords(canonical: string): string[] {
-  const first = canonical.split(/ && | \| |; /)[0] ?? "";
-  return first.split(" ").filter((w) => w !== "" && !/^\w+=/.test(w));
+  return effectiveWords(parseShell(canonical)[0]?.pipeline[0]?.words ?? []);
+}
+
+/** One command of a line: its text in canonical form, and whether a line that succeeded surely ran it. */
+export interface CommandPart {
+  text: string;
+  sure: boolean;
 }
 
 /**
- * How a command was run, at the length that tells its runs apart: its head with the flags given (values dropped)
- * and a bare `.`, other arguments left out (`git add .`, `git add -p`, `git status --porcelain`, `git commit -m`).
+ * The commands of a canonical command line, each as its own canonical text: the first stage of each pipeline
+ * (later stages filter its output). After `||` a command ran only if the one before failed, so it is not sure.
+ */
+export function commandParts(canonical: string): CommandPart[] {
+  const items = parseShell(canonical);
+  const out: CommandPart[] = [];
+  let sure = true;
+  items.forEach((item, i) => {
+    if (i > 0 && items[i - 1]!.next === "||") sure = false;
+    const words = item.pipeline[0]?.words ?? [];
+    if (words.length > 0) out.push({ text: words.map(shellQuote).join(" "), sure });
+  });
+  return out;
+}
+
+/** How much of a message or inline code a form shows. */
+const FORM_VALUE_CHARS = 60;
+
+/**
+ * How a command was run, at the length that tells its runs apart: the program with its own options (they choose
+ * what runs: `npm --prefix web`, `node -e '…'`), the rest of its head, then the flags given (values dropped) and a
+ * bare `.`, other arguments left out (`git add .`, `git add -p`, `git status --porcelain`); a value that is the work
+ * itself stays (`git commit -m 'Fix add()'`).
  */
 export function commandForm(canonical: string, head: string): string {
   const words = firstCommandWords(canonical);
-  const last = head.split(" ").at(-1) ?? "";
-  const at = words.findIndex((w) => w.replace(/^.*\//, "") === last || w === last);
-  const kept = words
-    .slice(at + 1)
-    .filter((w) => w === "." || /^--?[\w-]+/.test(w))
-    .map((w) => w.replace(/=.*$/, ""))
-    .slice(0, 3);
-  return [head, ...kept].join(" ");
+  const prog = (words[0] ?? "").replace(/^.*\//, "");
+  const read = readCommand(words);
+  const shown = (w: string) => shellQuote(clip(w, FORM_VALUE_CHARS));
+  const options = read.options.map((o) => (o.value === null ? o.flag : `${o.flag} ${shown(o.value)}`));
+  const named = new Set(read.options.flatMap((o) => [o.flag, o.value ?? ""]));
+  const headRest = head
+    .split(" ")
+    .slice(1)
+    .filter((w) => !named.has(w));
+  const from = headRest.length === 0 ? 0 : read.rest.indexOf(headRest[0]!) + 1;
+  const kept: string[] = [];
+  for (let i = from; i < read.rest.length && kept.length < 3; i++) {
+    const w = read.rest[i]!;
+    if (headRest.includes(w) || (w !== "." && !/^--?[\w-]+/.test(w))) continue;
+    const value = tellingValue(prog, w) ? (w.includes("=") ? w.replace(/^[^=]*=/, "") : read.rest[i + 1]) : undefined;
+    const flag = w.replace(/=.*$/, "");
+    kept.push(value === undefined ? flag : `${flag} ${shown(value)}`);
+    if (value !== undefined && !w.includes("=")) i++;
+  }
+  return [prog, ...options, ...headRest, ...kept].join(" ");
 }
 
 /** Words that look like identifiers but are English, product names or too common to tell anything. */

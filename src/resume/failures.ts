@@ -9,10 +9,11 @@
  *   it (a type check that now fails elsewhere);
  * - a later successful edit or write of the same file resolves a failed file-tool call;
  * - the same failure after it was resolved reopens the group.
- * Misses while looking around (a `grep` that found nothing, `ls` of a missing path) are not failures of the work.
+ * Misses while looking around (a `grep` that found nothing, `ls` of a missing path: `answersNo`) are not failures
+ * of the work; a read that failed (`cat` of a missing file) is.
  */
 
-import { analyzeCommand } from "../topology/command.ts";
+import { analyzeCommand, answersNo } from "../topology/command.ts";
 import { normalizeSignature } from "../topology/error-signature.ts";
 import { parseShell } from "../topology/shell.ts";
 import { stripAnsi } from "../topology/text.ts";
@@ -73,7 +74,8 @@ export function failuresOf(
         const signature = typeof e.meta["signature"] === "string" ? (e.meta["signature"] as string) : e.text;
         const command = e.command ?? result.command;
         const head = command ? commandHead(command) : null;
-        if (command && head === null) continue; // looking around, not working
+        // A search that found nothing is looking around, not working; a read of a missing file is a failure.
+        if (command && !pasted && answersNo(command, exitCodeOf(result))) continue;
         if (command && !pasted) {
           const still = reported(result.text);
           resolve(e, (g) => g.command === command && g.path === null && !still(g.signature), true);
@@ -176,4 +178,10 @@ function reported(output: string): (signature: string) => boolean {
     const head = signature.slice(0, SIGNATURE_PREFIX);
     return normal.some((l) => l.includes(head));
   };
+}
+
+/** The exit status a tool result recorded, or null. */
+export function exitCodeOf(result: SessionEvent): number | null {
+  const code = result.meta["exit_code"];
+  return typeof code === "number" && Number.isInteger(code) ? code : null;
 }

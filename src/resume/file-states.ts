@@ -48,9 +48,11 @@ export function fileStatesOf(events: readonly SessionEvent[], cwd: string | null
     if (e.event_type !== "file_action" || !e.file_path) continue;
     const op = e.meta["op"];
     const ok = e.status !== "error";
+    // A read that failed (a missing file) touched nothing: the failure is in the ledger's failures.
+    if (op === "read" && !ok) continue;
     const f = get(e.file_path, e);
     if (op === "read") {
-      if (ok) f.reads++;
+      f.reads++;
       continue;
     }
     if (!ok) {

@@ -19,7 +19,14 @@ export interface HeaderInput {
 
 export function renderHeader({ timeline: t, budget, step }: HeaderInput): BriefItem {
   const s = t.session;
-  const where = [s.cwd ? `in \`${s.cwd}\`` : null, s.git_branch ? `on branch \`${s.git_branch}\`` : null]
+  const where = [
+    s.cwd ? `in \`${s.cwd}\`` : null,
+    s.git_branch ? `on branch \`${s.git_branch}\`` : null,
+    // A compaction's continuation is briefed with the work before it, and says so.
+    t.continues.length > 0
+      ? `carrying on session${t.continues.length > 1 ? "s" : ""} ${t.continues.map((c) => c.session_id).join(", ")} (whose events come first, positions running on)`
+      : null,
+  ]
     .filter(Boolean)
     .join(" ");
   const lines = [
@@ -56,10 +63,12 @@ export function transcriptPointer(p: PointerInput): BriefItem {
   return { field: "transcript", text: lines.join("\n"), cites: [p.cite] };
 }
 
+/** The lines of the session's own transcript the brief covers (a predecessor's events are in its own file). */
 export function sourceLines(t: Timeline): { first: number; last: number } {
   let first = Number.POSITIVE_INFINITY;
   let last = 0;
   for (const e of t.events) {
+    if (e.session_id !== t.session.session_id) continue;
     first = Math.min(first, e.source_line);
     last = Math.max(last, e.source_line);
   }

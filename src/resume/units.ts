@@ -3,9 +3,11 @@
  * message, a tool call with what came back, a compaction summary); derived events ride along with their source.
  * Each unit renders two ways: short for the selected context, fuller for the verbatim recent tail.
  */
+
+import { answersNo } from "../topology/command.ts";
 import { clip, firstLine } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
-import { commandHead } from "./entities.ts";
+import { exitCodeOf } from "./failures.ts";
 import { displayPath } from "./file-states.ts";
 import { summaryBody } from "./harness-text.ts";
 import { isBareCommand, isTypedUserMessage } from "./requests.ts";
@@ -89,7 +91,7 @@ export function unitsOf(t: Timeline): Unit[] {
         command,
         files,
         // A `grep` that found nothing failed only technically; it is not a dead end to show.
-        failed: result?.status === "error" && (command === null || commandHead(command) !== null),
+        failed: result?.status === "error" && (command === null || !answersNo(command, exitCodeOf(result))),
         family: typeof e.meta["family"] === "string" ? (e.meta["family"] as string) : null,
         derived: more,
         result,
@@ -126,7 +128,13 @@ function outcome(u: Unit): string {
   if (test) return `${test.status === "fail" ? "✗" : "✓"} ${clip(firstLine(test.text), 200)}`;
   if (u.failed) return `✗ ${clip(error ? error.text : firstLine(u.result.text), 240)}`;
   const lines = u.result.text === "" ? 0 : u.result.text.split("\n").length;
-  return `ok (${lines} line${lines === 1 ? "" : "s"} of output)`;
+  const output = `${lines} line${lines === 1 ? "" : "s"} of output`;
+  // A question answered "no" (a search that found nothing) is not a failure, nor is it "ok".
+  if (u.result.status === "error") {
+    const code = exitCodeOf(u.result);
+    return `no (${code === null ? "a non-zero exit" : `exit ${code}`}, ${output})`;
+  }
+  return `ok (${output})`;
 }
 
 export interface RenderLimits {

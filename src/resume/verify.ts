@@ -20,7 +20,7 @@ import type { Ledger } from "./ledger-types.ts";
 import { planItemsOf } from "./plan-items.ts";
 import { HEADER_RE } from "./render.ts";
 import { isTypedUserMessage } from "./requests.ts";
-import { isDerived, loadTimeline } from "./timeline.ts";
+import { isDerived, loadChain, loadTimeline } from "./timeline.ts";
 
 /** Actions (tool calls) of the resumed session that are inspected. */
 export const DEFAULT_ACTIONS = 5;
@@ -71,8 +71,9 @@ export function verifyResumed(store: ReadonlyStore, opts: VerifyOptions): Verify
       `session ${opts.sessionId} does not start from a cairn brief (no '# Resume brief — session …' in its first ${BRIEF_SEARCH} user messages)`,
     );
   const { message, source, at, step } = found;
-  const checkpoints = listCheckpoints(store, source);
-  const folded = fold(loadTimeline(store, source, { at }), checkpoints, step);
+  const chain = loadChain(store, source);
+  const checkpoints = listCheckpoints(store, source, chain.events);
+  const folded = fold(loadTimeline(store, source, { at, chain }), checkpoints, step);
   const ledger = folded.ledger;
   const cwd = folded.timeline.session.cwd;
 

@@ -1,19 +1,20 @@
 /** What `cairn` (no arguments) shows after indexing: sessions per agent and project, the latest ones, and what is still failing in them. */
 import type { ReadonlyStore, SessionRow } from "../store/types.ts";
+import { WORK_KINDS } from "../topology/types.ts";
 import { type OpenFailure, openFailures } from "./sessions.ts";
 
 export interface Overview {
-  /** Sessions people started (main ones and their forks): what the rest of the overview lists. */
+  /** Sessions of people's work (main ones, forks, `codex exec` runs; `WORK_KINDS`): what the rest lists. */
   sessions: number;
-  /** Sessions an agent ran inside another's work (subagents) or non-interactively (`codex exec`), not listed. */
-  inner_sessions: { subagent: number; exec: number };
+  /** Sessions an agent ran inside another's work (subagents), not listed. */
+  inner_sessions: { subagent: number };
   events: number;
   by_agent: Array<{ provider: string; sessions: number; projects: Array<{ project: string; sessions: number }> }>;
   recent: Array<{ session: SessionRow; open_failures: OpenFailure[] }>;
 }
 
 export function buildOverview(store: ReadonlyStore, recentCount = 5): Overview {
-  const all = store.listSessions({ kinds: ["main", "fork"] });
+  const all = store.listSessions({ kinds: [...WORK_KINDS] });
   const counts = store.counts();
   const agents = new Map<string, Map<string, number>>();
   for (const s of all) {
@@ -34,10 +35,8 @@ export function buildOverview(store: ReadonlyStore, recentCount = 5): Overview {
   const recent = all
     .slice(0, recentCount)
     .map((session) => ({ session, open_failures: openFailures(store, session.session_id) }));
-  // Subagent and exec sessions are part of their parent's work; the overview lists the sessions people started
-  // and counts the others, so its total agrees with what `cairn index` reported.
-  const inner_sessions = { subagent: 0, exec: 0 };
-  for (const s of store.listSessions({ kinds: ["subagent", "exec"] }))
-    if (s.kind === "subagent" || s.kind === "exec") inner_sessions[s.kind]++;
+  // Subagents are part of their parent's work; the overview lists the sessions of people's work and counts the
+  // others, so its total agrees with what `cairn index` reported.
+  const inner_sessions = { subagent: store.listSessions({ kinds: ["subagent"] }).length };
   return { sessions: all.length, inner_sessions, events: counts.events, by_agent: byAgent, recent };
 }

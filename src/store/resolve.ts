@@ -5,7 +5,7 @@
  */
 import { CairnError } from "../common/errors.ts";
 import { stripCitation } from "../topology/citation.ts";
-import type { SessionEvent } from "../topology/types.ts";
+import { type SessionEvent, WORK_KINDS } from "../topology/types.ts";
 import type { ReadonlyStore, SessionRow } from "./types.ts";
 
 export const ID_KINDS = ["session", "event", "thread"] as const;
@@ -155,20 +155,37 @@ export function resolveEventId(
   );
 }
 
-/** The most recent main session, anywhere or in one folder (`cwd`, compared without a trailing slash). */
-export function latestSession(store: Pick<ReadonlyStore, "listSessions">, cwd?: string): SessionRow {
+/**
+ * The newest work, anywhere or in one folder (`cwd`, compared without a trailing slash): of the sessions a person
+ * works in (`WORK_KINDS`: main, fork, exec, a compaction's continuation), the one with the newest activity. A
+ * subagent's activity is its parent's: when a subagent was the last active, the session it belongs to is the
+ * latest. Every surface that takes "the latest session" (resume without a session, `--cwd`, MCP, web, terminal UI,
+ * hooks) gets it here.
+ */
+export function latestSession(store: Pick<ReadonlyStore, "listSessions" | "getSession">, cwd?: string): SessionRow {
   const want = cwd === undefined ? null : trimSlash(cwd);
   const project = want === null ? undefined : [want.slice(want.lastIndexOf("/") + 1)];
   // Sessions come newest first; the project filter narrows the scan before the exact folder comparison.
-  const rows = store.listSessions({ kinds: ["main"], ...(project?.[0] ? { project } : {}) });
-  const hit = rows.find((s) => want === null || (s.cwd !== null && trimSlash(s.cwd) === want));
-  if (!hit)
-    throw new CairnError(
-      "not_found",
-      want === null ? "no main session in the index" : `no main session in ${want} in the index`,
-      want === null ? "run 'cairn index' first" : "give a session id, or --latest for the latest anywhere",
-    );
-  return hit;
+  const rows = store.listSessions({ kinds: [...WORK_KINDS, "subagent"], ...(project?.[0] ? { project } : {}) });
+  for (const row of rows) {
+    const work = row.kind === "subagent" ? spawner(store, row) : row;
+    if (work && (want === null || (work.cwd !== null && trimSlash(work.cwd) === want))) return work;
+  }
+  throw new CairnError(
+    "not_found",
+    want === null ? "no session in the index" : `no session in ${want} in the index`,
+    want === null ? "run 'cairn index' first" : "give a session id, or --latest for the latest anywhere",
+  );
+}
+
+/** The session of a person's work a subagent belongs to (through nested subagents), or null when not indexed. */
+function spawner(store: Pick<ReadonlyStore, "getSession">, subagent: SessionRow): SessionRow | null {
+  let at: SessionRow | undefined = subagent;
+  for (let hops = 0; at && hops < 16; hops++) {
+    if (at.kind !== "subagent") return at;
+    at = at.parent_session_id ? store.getSession(at.parent_session_id) : undefined;
+  }
+  return null;
 }
 
 function trimSlash(p: string): string {

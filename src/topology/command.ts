@@ -2,6 +2,7 @@
  * Shell commands: which tool calls are shell-like, the canonical form that groups repeated runs of "the same"
  * command (research/resume-method §4.3), and the check family (test, typecheck, lint, build) of a command.
  */
+import { readCommand, takesValue } from "./options.ts";
 import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
 import { runsTestScript } from "./test-script.ts";
 
@@ -245,7 +246,7 @@ const SAFE_WORD = /^[\w@%+=:,./~^-]+$/;
 const SAFE_LINE = /^[\w@%+=:,./~^ -]*$/;
 
 /** Words as a shell would read them back: quoted where they hold spaces or shell syntax. */
-function shellWord(w: string): string {
+export function shellQuote(w: string): string {
   if (w !== "" && SAFE_WORD.test(w)) return w;
   if (!w.includes("$") && !w.includes("`")) return `'${w.replace(/'/g, `'\\''`)}'`;
   return `"${w.replace(/["\\]/g, "\\$&")}"`;
@@ -264,10 +265,10 @@ function renderStage(cmd: SimpleCommand, words: string[], prog: string): string 
   let out =
     spaces === words.length - 1 && SAFE_LINE.test(joined) && !words.includes("")
       ? joined
-      : words.map(shellWord).join(" ");
+      : words.map(shellQuote).join(" ");
   if (cmd.heredoc === undefined) return out;
   const target = cmd.redirects.find((r) => />/.test(r.op) && !r.op.endsWith("&"));
-  if (target) out += ` ${target.op} ${shellWord(target.target)}`;
+  if (target) out += ` ${target.op} ${shellQuote(target.target)}`;
   out += " <<EOF";
   if (INTERPRETERS.has(prog) && cmd.heredoc.trim() !== "") {
     const body = cmd.heredoc.replace(/\s+/g, " ").trim();
@@ -278,6 +279,64 @@ function renderStage(cmd: SimpleCommand, words: string[], prog: string): string 
 
 function basenameOf(program: string): string {
   return program.replace(/^.*\//, "");
+}
+
+/**
+ * Programs whose non-zero exit answers the question they ask ("no match", "they differ", "false", "not there")
+ * instead of reporting trouble, with the exit statuses that do (`grep` exits 2 on a file it cannot read: that is
+ * trouble). `any`: every status (a listing of a path that is not there). A read of a file (`cat`, `head`, `sed -n`)
+ * is not a question: when it fails, the file could not be read.
+ */
+const QUERIES: Record<string, readonly number[] | "any"> = {
+  grep: [1],
+  egrep: [1],
+  fgrep: [1],
+  zgrep: [1],
+  rg: [1],
+  ag: [1],
+  ack: [1],
+  "git grep": [1],
+  diff: [1],
+  cmp: [1],
+  "git diff": [1],
+  test: [1],
+  "[": [1],
+  "[[": [1],
+  which: [1],
+  type: [1],
+  command: [1],
+  hash: [1],
+  pgrep: [1],
+  pidof: [1],
+  false: "any",
+  // Waiting: a sleep cut short says nothing about the work.
+  sleep: "any",
+  ls: "any",
+  find: "any",
+  fd: "any",
+  stat: "any",
+  file: "any",
+  realpath: "any",
+  tree: "any",
+};
+
+/**
+ * Whether a command that exited with `exitCode` (null: failed, status unknown) only got a "no" to what it asked:
+ * every command of the line is a question (`QUERIES`) and the status is one that answers it. Such a miss while
+ * looking around is not a failure of the work; a read of a missing file is.
+ */
+export function answersNo(command: string, exitCode: number | null): boolean {
+  const items = parseShell(command);
+  if (items.length === 0) return false;
+  for (const item of items) {
+    // Without `pipefail` the last stage's status is the line's; filters before it do not fail it.
+    const words = effectiveWords(item.pipeline[item.pipeline.length - 1]?.words ?? []);
+    const prog = basenameOf(words[0] ?? "");
+    const codes = QUERIES[`${prog} ${words[1] ?? ""}`] ?? QUERIES[prog];
+    if (codes === undefined) return false;
+    if (codes !== "any" && exitCode !== null && !codes.includes(exitCode)) return false;
+  }
+  return true;
 }
 
 /** When a command chains several checks, the most telling one names it. */
@@ -335,29 +394,34 @@ export function checkFamilyOf(words: string[]): CheckFamily | null {
   let raw = words[0] ?? "";
   let prog = basenameOf(raw);
   let args = words.slice(1);
+  // The words after the program's own leading options (`npm --prefix web run build` → `run build`).
+  let lead = readCommand(words).rest;
   if (
     prog === "npx" ||
     prog === "pnpx" ||
     prog === "bunx" ||
-    (prog === "pnpm" && args[0] === "exec") ||
-    (prog === "yarn" && args[0] === "dlx")
+    (prog === "pnpm" && lead[0] === "exec") ||
+    (prog === "yarn" && lead[0] === "dlx")
   ) {
-    const rest = prog === "npx" || prog === "pnpx" || prog === "bunx" ? args : args.slice(1);
-    const idx = rest.findIndex((a) => !a.startsWith("-"));
-    if (idx === -1) return null;
-    raw = rest[idx]!;
+    const runner = prog === "npx" || prog === "pnpx" || prog === "bunx";
+    const rest = runner ? lead : readCommand(["npx", ...lead.slice(1)]).rest;
+    if (rest.length === 0) return null;
+    raw = rest[0]!;
     prog = basenameOf(raw);
-    args = rest.slice(idx + 1);
+    args = rest.slice(1);
+    lead = readCommand(rest).rest;
   }
   if (runsTestScript(raw, prog, args)) return "test";
-  if (prog === "python" || prog === "python3" || prog === "uv" || prog === "poetry" || prog === "pipenv") {
-    const mIdx = args.indexOf("-m");
-    if (mIdx !== -1 && args[mIdx + 1]) return checkFamilyOf([args[mIdx + 1]!, ...args.slice(mIdx + 2)]);
-    if ((prog === "uv" || prog === "poetry" || prog === "pipenv") && args[0] === "run")
-      return checkFamilyOf(args.slice(1));
+  if (/^python(3(\.\d+)?)?$/.test(prog) || prog === "uv" || prog === "poetry" || prog === "pipenv") {
+    const read = readCommand([raw, ...args]);
+    const module = read.options.find((o) => o.flag === "-m")?.value;
+    if (module) return checkFamilyOf([module, ...read.rest]);
+    if ((prog === "uv" || prog === "poetry" || prog === "pipenv") && lead[0] === "run")
+      return checkFamilyOf(lead.slice(1));
     // Django's test command; `manage.py runserver` and the rest are not checks.
-    const script = args.findIndex((a) => !a.startsWith("-"));
-    if (script !== -1 && basenameOf(args[script]!) === "manage.py" && args[script + 1] === "test") return "test";
+    if (read.options.some((o) => o.flag === "-c")) return null;
+    const script = lead.findIndex((a) => !a.startsWith("-"));
+    if (script !== -1 && basenameOf(lead[script]!) === "manage.py" && lead[script + 1] === "test") return "test";
     return null;
   }
   if (prog === "node" && (args.includes("--test") || args.some((a) => a.startsWith("--test=")))) return "test";
@@ -376,9 +440,9 @@ export function checkFamilyOf(words: string[]): CheckFamily | null {
     return "lint";
   }
   if (prog === "go")
-    return args[0] === "test" ? "test" : args[0] === "vet" ? "lint" : args[0] === "build" ? "build" : null;
+    return lead[0] === "test" ? "test" : lead[0] === "vet" ? "lint" : lead[0] === "build" ? "build" : null;
   if (prog === "cargo") {
-    const sub = args[0];
+    const sub = lead[0];
     if (sub === "test" || sub === "nextest") return "test";
     if (sub === "check") return "typecheck";
     if (sub === "clippy") return "lint";
@@ -386,7 +450,7 @@ export function checkFamilyOf(words: string[]): CheckFamily | null {
     return null;
   }
   if (prog === "make" || prog === "just" || prog === "task") {
-    const target = args.find((a) => !a.startsWith("-") && !a.includes("="));
+    const target = lead.find((a, i) => !a.startsWith("-") && !a.includes("=") && !takesValue(prog, lead[i - 1] ?? ""));
     if (!target) return prog === "make" ? "build" : null;
     return scriptFamily(target);
   }
@@ -395,8 +459,8 @@ export function checkFamilyOf(words: string[]): CheckFamily | null {
     if (args.some((a) => a === "build" || a === "package" || a === "compile" || a === "assemble")) return "build";
     return null;
   }
-  if (prog === "dotnet") return args[0] === "test" ? "test" : args[0] === "build" ? "build" : null;
-  if (prog === "swift") return args[0] === "test" ? "test" : args[0] === "build" ? "build" : null;
+  if (prog === "dotnet") return lead[0] === "test" ? "test" : lead[0] === "build" ? "build" : null;
+  if (prog === "swift") return lead[0] === "test" ? "test" : lead[0] === "build" ? "build" : null;
   if (
     prog === "vite" ||
     prog === "webpack" ||
@@ -409,9 +473,12 @@ export function checkFamilyOf(words: string[]): CheckFamily | null {
     return args[0] === "build" || prog !== "vite" ? "build" : null;
   }
   if (PKG_MANAGERS.has(prog)) {
-    const sub = args[0];
+    const sub = lead[0];
     if (sub === "test" || sub === "t") return "test";
-    if (sub === "run" || sub === "run-script") return args[1] ? scriptFamily(args[1]) : null;
+    if (sub === "run" || sub === "run-script") {
+      const script = readCommand(lead).rest[0];
+      return script ? scriptFamily(script) : null;
+    }
     if (prog === "deno" && (sub === "check" || sub === "lint")) return sub === "check" ? "typecheck" : "lint";
     if (
       (prog === "yarn" || prog === "pnpm" || prog === "bun") &&

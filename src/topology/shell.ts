@@ -3,6 +3,7 @@
  * redirections and here-documents. It is a reader of what agents ran, not an interpreter; anything it cannot
  * follow stays inside a word.
  */
+import { takesValue } from "./options.ts";
 
 export interface Redirect {
   /** `>`, `>>`, `<`, `2>`, `&>`, `2>&1`, … */
@@ -269,8 +270,9 @@ const WRAPPERS: Record<string, number> = {
 };
 
 /**
- * The words of the command that actually runs: leading assignments and wrappers such as `timeout 60` or
- * `env A=1` are dropped. `bash -lc "…"` is not unwrapped here (see `unwrapShell`).
+ * The words of the command that actually runs: leading assignments and wrappers such as `timeout -s KILL 60` or
+ * `env -u A B=1` are dropped, with their options' values (options.ts). `bash -lc "…"` is not unwrapped here (see
+ * `unwrapShell`).
  */
 export function effectiveWords(words: string[]): string[] {
   let i = 0;
@@ -281,26 +283,31 @@ export function effectiveWords(words: string[]): string[] {
       continue;
     }
     const skip = WRAPPERS[w];
-    if (skip !== undefined) {
+    // `command -v npm` looks a program up; it does not run it.
+    if (skip === undefined || (w === "command" && /^-[vV]$/.test(words[i + 1] ?? ""))) break;
+    i++;
+    while (i < words.length && (words[i]!.startsWith("-") || isAssignment(words[i]!))) {
+      if (takesValue(w, words[i]!)) i++;
       i++;
-      while (i < words.length && (words[i]!.startsWith("-") || isAssignment(words[i]!))) i++;
-      i += skip;
-      continue;
     }
-    break;
+    i += skip;
   }
   return words.slice(i);
 }
 
-/** `bash -lc 'cmd'`, `sh -c "cmd"`, `zsh -lc …` → the inner script; otherwise null. */
+/** `bash -lc 'cmd'`, `sh -c "cmd"`, `bash -euo pipefail -c …` → the inner script; otherwise null. */
 export function unwrapShell(words: string[]): string | null {
   const w = effectiveWords(words);
   const shell = w[0]?.replace(/^.*\//, "");
   if (!shell || !["bash", "sh", "zsh", "dash", "ksh"].includes(shell)) return null;
   for (let i = 1; i < w.length; i++) {
     const flag = w[i]!;
-    if (flag.startsWith("-") && flag.includes("c") && !flag.startsWith("--")) return w[i + 1] ?? null;
-    if (!flag.startsWith("-")) return null;
+    if (!flag.startsWith("-") && !flag.startsWith("+")) return null;
+    if (flag.startsWith("--")) {
+      if (takesValue(shell, flag)) i++;
+    } else if (flag.startsWith("-") && flag.includes("c")) return w[i + 1] ?? null;
+    // `-o pipefail`, `-euo pipefail`, `+O extglob`: the option's name follows.
+    else if (/^[-+][A-Za-z]*[oO]$/.test(flag)) i++;
   }
   return null;
 }

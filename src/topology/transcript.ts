@@ -35,8 +35,18 @@ export interface TranscriptParse {
   state: TranscriptState;
 }
 
-export function startTranscript(path: string, headLines: readonly string[]): TranscriptState | null {
-  return stateFor(detectReader(path, headLines), path);
+/**
+ * Reads a small file beside a transcript that its reader asks for (`Reader.context`): its text, or null when it is
+ * not there. The indexer's file access; without one, readers start from the transcript alone.
+ */
+export type ReadContextFile = (path: string) => string | null;
+
+export function startTranscript(
+  path: string,
+  headLines: readonly string[],
+  readContext?: ReadContextFile,
+): TranscriptState | null {
+  return stateFor(detectReader(path, headLines), path, readContext);
 }
 
 /** The state for an SQLite database with these tables, or null when no reader knows them. */
@@ -49,15 +59,21 @@ export function databaseQuery(state: TranscriptState): string | undefined {
   return readerFor(state.provider, state.readerId).database?.query;
 }
 
-function stateFor(reader: Reader<unknown> | null, path: string): TranscriptState | null {
+function stateFor(reader: Reader<unknown> | null, path: string, readContext?: ReadContextFile): TranscriptState | null {
   if (!reader) return null;
+  const context: Record<string, string> = {};
+  if (readContext && reader.context)
+    for (const file of reader.context(path)) {
+      const text = readContext(file);
+      if (text !== null) context[file] = text;
+    }
   return {
     provider: reader.provider,
     ...(reader.id ? { readerId: reader.id } : {}),
     readerVersion: reader.version,
     topologyVersion: TOPOLOGY_VERSION,
     ...(reader.wholeFile?.(path) || reader.database ? { wholeFile: true } : {}),
-    reader: reader.initialState(path),
+    reader: reader.initialState(path, context),
     topology: initialNormalizerState(reader.provider, path),
   };
 }

@@ -3,7 +3,14 @@
  * same objects are what the store persists and what `--json` prints.
  */
 
-export { type Meta, PROVIDERS, type Provider, SESSION_KINDS, type SessionKind } from "../readers/vocabulary.ts";
+export {
+  type Meta,
+  PROVIDERS,
+  type Provider,
+  SESSION_KINDS,
+  type SessionKind,
+  WORK_KINDS,
+} from "../readers/vocabulary.ts";
 
 import type { Meta, Provider, SessionKind } from "../readers/vocabulary.ts";
 

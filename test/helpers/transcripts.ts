@@ -36,18 +36,25 @@ export function realFixtures(): string[] {
   return out.sort();
 }
 
-/** The line-based transcripts the agents' own CLIs wrote in the real-client harness (test/fixtures/clients). */
+/**
+ * The line-based transcripts the agents' own CLIs wrote in the real-client harness (test/fixtures/clients), not the
+ * files kept beside them that are no transcript (truth.json's `sidecars`: a usage log, a hook log).
+ */
 export function clientFixtures(): string[] {
   const out: string[] = [];
+  const sidecars = new Set<string>();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
       else if (name.endsWith(".jsonl")) out.push(p);
+      else if (name === "truth.json")
+        for (const f of (JSON.parse(readFileSync(p, "utf8")) as { sidecars?: string[] }).sidecars ?? [])
+          sidecars.add(join(dir, "home", f));
     }
   };
   walk(join(REPO, "test", "fixtures", "clients"));
-  return out;
+  return out.filter((f) => !sidecars.has(f));
 }
 
 export function realFixture(relative: string): string {

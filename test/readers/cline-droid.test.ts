@@ -53,7 +53,8 @@ describe("Cline: a session document cut short", () => {
     const sub = docs.find((f) => f !== main);
     const text = readFileSync(main!, "utf8");
     writeFileSync(main!, text.slice(0, Math.floor(text.length / 2)));
-    const r = inspectPaths([home], REPO);
+    // The sessions, not the hook log beside them (no transcript, reported as such).
+    const r = inspectPaths([join(home, ".cline", "data", "sessions")], REPO);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]).toMatchObject({ source_file: main, reason: expect.stringMatching(/^invalid JSON/) });
     expect(r.sessions.map((s) => s.source_file)).toContain(sub);

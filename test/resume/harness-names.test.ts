@@ -28,8 +28,12 @@ function namesOf(agent: string): string {
   const sessions = JSON.parse(cairn(["sessions", "--all", "--json"], { env }).stdout) as Array<{
     session_id: string;
     kind: string;
+    event_count: number;
   }>;
-  const main = sessions.find((s) => s.kind !== "subagent")!.session_id;
+  // The session that holds most of the work (a compaction's short continuation is briefed with it anyway).
+  const main = sessions
+    .filter((s) => s.kind !== "subagent")
+    .sort((a, b) => b.event_count - a.event_count)[0]!.session_id;
   const run = cairn(["resume", main], { env });
   expect(run.code).toBe(0);
   const at = run.stdout.indexOf("## Names in play");

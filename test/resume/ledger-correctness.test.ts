@@ -131,7 +131,7 @@ describe("the plan as of the cut", () => {
 });
 
 describe("the commands run", () => {
-  it("keep the flags that tell runs apart and drop the arguments that do not", () => {
+  it("keep the flags that tell runs apart, a commit's message, and drop the arguments that do not", () => {
     const commands = ledgerAt(COMMANDS).commands.map((c) => [c.head, c.runs, c.forms.map((f) => [f.form, f.runs])]);
     // A failed run counts against its own form.
     const add = ledgerAt(COMMANDS).commands.find((c) => c.head === "git add");
@@ -146,7 +146,15 @@ describe("the commands run", () => {
             ["git add -p", 1],
           ],
         ],
-        ["git commit", 2, [["git commit -m", 2]]],
+        // A commit is named with its message, the latest first.
+        [
+          "git commit",
+          2,
+          [
+            ["git commit -m second", 1],
+            ["git commit -m first", 1],
+          ],
+        ],
         ["git status", 1, [["git status --porcelain", 1]]],
       ]),
     );

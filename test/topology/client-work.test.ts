@@ -69,10 +69,13 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
     },
   );
 
-  it("judges the ask to list the files done once it was answered", () => {
+  // Droid's next request went to the compaction's continuation, a session of its own: in the session the ask was
+  // made in, no later request judges it. (pi's fork re-states the ask, so it is judged in both sessions.)
+  it.skipIf(agent === "droid")("judges the ask to list the files done once it was answered", () => {
     const listed = events
       .filter((e) => e.event_type === "outcome")
       .filter((o) => byId.get(o.parent_event_id!)?.text.includes("list the files"));
-    expect(listed.map((o) => o.status)).toEqual(["done"]);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(new Set(listed.map((o) => o.status))).toEqual(new Set(["done"]));
   });
 });

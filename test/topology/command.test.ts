@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeCommand, checkFamilyOf, scriptFamily, shellCommandOf } from "../../src/topology/command.ts";
+import { analyzeCommand, answersNo, checkFamilyOf, scriptFamily, shellCommandOf } from "../../src/topology/command.ts";
 
 describe("canonical command", () => {
   const table: Array<[string, string]> = [
@@ -147,4 +147,65 @@ describe("shell command of a tool call", () => {
   for (const [name, input, expected] of table) {
     it(`${name} ${JSON.stringify(input)}`, () => expect(shellCommandOf(name, input)).toBe(expected));
   }
+});
+
+describe("options that take a value stay with their option", () => {
+  // [command, canonical, check family]: the value is never read as the program, a subcommand or a target
+  const table: Array<[string, string, string | null]> = [
+    ["timeout -s KILL 60 npm test", "npm test", "test"],
+    ["timeout --kill-after 5 30 pytest -x", "pytest -x", "test"],
+    ["sudo -u ci npm run build", "npm run build", "build"],
+    ["nice -n 10 make test", "make test", "test"],
+    ["env -u NODE_OPTIONS npx vitest run", "npx vitest run", "test"],
+    ["stdbuf -o L cargo test", "cargo test", "test"],
+    ["bash -o pipefail -c 'npm test | tail -5'", "npm test", "test"],
+    ["bash -euo pipefail -c 'npx tsc --noEmit'", "npx tsc --noEmit", "typecheck"],
+    ["npm --prefix web run build", "npm --prefix web run build", "build"],
+    ["npm run -s lint", "npm run -s lint", "lint"],
+    ["pnpm -C packages/app test", "pnpm -C packages/app test", "test"],
+    ["make -C sub test", "make -C sub test", "test"],
+    ["make -f ci.mk lint", "make -f ci.mk lint", "lint"],
+    ["go -C svc test ./...", "go -C svc test ./...", "test"],
+    ["cargo +nightly test", "cargo +nightly test", "test"],
+    ["npx -p typescript tsc --noEmit", "npx -p typescript tsc --noEmit", "typecheck"],
+    ["python -W ignore -m pytest -q", "python -W ignore -m pytest -q", "test"],
+    ["uv --directory api run pytest", "uv --directory api run pytest", "test"],
+    [`node -e 'console.log(1 + 1)'`, `node -e 'console.log(1 + 1)'`, null],
+    [`python3 -c 'import app'`, `python3 -c 'import app'`, null],
+    // `command -v` looks a program up: it does not run it
+    ["command -v npm", "command -v npm", null],
+  ];
+  for (const [raw, canonical, family] of table)
+    it(raw, () => {
+      const info = analyzeCommand(raw);
+      expect([info.canonical, info.family]).toEqual([canonical, family]);
+    });
+});
+
+describe("a non-zero exit that only answers no", () => {
+  // [command, exit status (null: failed, status unknown), only a "no" to what it asked]
+  const table: Array<[string, number | null, boolean]> = [
+    ["grep -rn TODO src", 1, true],
+    ["rg needle", 1, true],
+    ["grep -rn TODO missing-dir", 2, false],
+    ["git grep foo", 1, true],
+    ["diff a.txt b.txt", 1, true],
+    ["test -f dist/index.js", 1, true],
+    ["which pnpm", 1, true],
+    ["ls missing", 2, true],
+    ["find build -name '*.map'", 1, true],
+    ["grep -q x a && ls b", 1, true],
+    ["grep foo a.txt", null, true],
+    ["sleep 5", null, true],
+    // reads of a file: the file could not be read
+    ["cat missing.txt", 1, false],
+    ["head -20 missing.txt", 1, false],
+    ["tail -n 5 missing.log", 1, false],
+    ["sed -n '1,5p' missing.txt", 2, false],
+    ["cat missing.txt", null, false],
+    ["ls && cat notes.md", 1, false],
+    ["npm test", 1, false],
+  ];
+  for (const [command, code, no] of table)
+    it(`${command} (exit ${code})`, () => expect(answersNo(command, code)).toBe(no));
 });

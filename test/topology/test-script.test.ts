@@ -112,7 +112,10 @@ const newest = readdirSync(ROOT)
 describe.each(newest)("$agent's own `node test.js` runs", ({ home }) => {
   it("are test_result events, failing before the fix and passing after", () => {
     const { events } = inspectPaths([home], REPO);
-    const results = events.filter((e) => e.event_type === "test_result");
+    // In the order they ran: a session continued in another file (Droid's compaction) may be read first.
+    const results = events
+      .filter((e) => e.event_type === "test_result")
+      .sort((a, b) => (a.timestamp ?? "").localeCompare(b.timestamp ?? ""));
     expect(results.length).toBeGreaterThanOrEqual(2);
     expect(results.every((e) => e.meta["family"] === "test" && e.text.includes("`node test.js`"))).toBe(true);
     expect(results[0]!.status).toBe("fail");

@@ -77,6 +77,8 @@ export const cline: AgentDriver = {
     }
   },
   keep: (rel) => /^\.cline\/data\/sessions\/[^/]+\/[^/]+\.json$/.test(rel),
+  // The log of the hooks it ran, beside the sessions: not a transcript.
+  sidecar: (rel) => /^\.cline\/.*hooks\.jsonl$/.test(rel),
 };
 
 async function turns(ctx: RunContext, bin: string): Promise<void> {

@@ -1,14 +1,15 @@
 /**
  * Factory Droid (`@factory/cli`): a `customModels` entry (chat completions) at the fake in
  * `~/.factory/settings.json`; the first turn with `droid exec --auto high`, then its JSON-RPC mode on the same
- * session (`droid exec -s` asks the vendor's server for the session and fails offline) for a second prompt, a
- * compaction (which writes a child session naming its parent and holding the summary) and a last prompt, which
- * this protocol session keeps writing to the parent.
+ * session (`droid exec -s` asks the vendor's server for the session and fails offline) for a second prompt and a
+ * compaction (which writes a child session naming its parent and holding the summary); the last prompt goes to
+ * that child, loaded in a new protocol session, as the terminal UI carries on in it after `/compress` (the first
+ * protocol session would keep writing to the parent).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { AgentDriver } from "../driver.ts";
+import type { AgentDriver, RunContext } from "../driver.ts";
 import { chat } from "../fake/chat.ts";
 import { PROMPTS } from "../fake/script.ts";
 
@@ -52,31 +53,42 @@ export const droid: AgentDriver = {
     const env = { FACTORY_DISABLE_AUTOUPDATE: "1" };
     await ctx.exec(bin, ["exec", "-m", MODEL, "--auto", "high", PROMPTS.A], { env });
     const sessionId = latestSession(join(dir, "sessions"));
-    const rpc = ctx.lines(
-      bin,
-      ["exec", "--input-format", "stream-jsonrpc", "--output-format", "stream-jsonrpc", "-m", MODEL, "--auto", "high"],
-      env,
-    );
-    let n = 0;
-    const call = async (method: string, params: Record<string, unknown>) => {
-      const id = `r${++n}`;
-      rpc.send({ type: "request", jsonrpc: "2.0", factoryApiVersion: "1.0.0", id, method, params });
-      return rpc.waitFor((l) => l["id"] === id && l["type"] === "response");
-    };
-    const prompt = async (text: string) => {
-      const done = rpc.waitFor((l) => notification(l) === "agent_turn_completed");
-      await call("droid.add_user_message", { text });
-      await done;
-    };
-    await call("droid.load_session", { sessionId });
-    await prompt(PROMPTS.B);
-    const compacted = (await call("droid.compact_session", {}))["result"] as { newSessionId?: string } | undefined;
+    const first = protocol(ctx, bin, env);
+    await first.call("droid.load_session", { sessionId });
+    await first.prompt(PROMPTS.B);
+    const compacted = (await first.call("droid.compact_session", {}))["result"] as
+      | { newSessionId?: string }
+      | undefined;
     if (!compacted?.newSessionId) throw new Error("droid did not compact the session");
-    await prompt(PROMPTS.C);
-    await rpc.end();
+    await first.end();
+    const next = protocol(ctx, bin, env);
+    await next.call("droid.load_session", { sessionId: compacted.newSessionId });
+    await next.prompt(PROMPTS.C);
+    await next.end();
   },
   keep: (rel) => /^\.factory\/sessions\/.*\.jsonl$/.test(rel),
 };
+
+/** A JSON-RPC session of `droid exec`: requests, and prompts that return when the agent's turn is done. */
+function protocol(ctx: RunContext, bin: string, env: Record<string, string>) {
+  const rpc = ctx.lines(
+    bin,
+    ["exec", "--input-format", "stream-jsonrpc", "--output-format", "stream-jsonrpc", "-m", MODEL, "--auto", "high"],
+    env,
+  );
+  let n = 0;
+  const call = async (method: string, params: Record<string, unknown>) => {
+    const id = `r${++n}`;
+    rpc.send({ type: "request", jsonrpc: "2.0", factoryApiVersion: "1.0.0", id, method, params });
+    return rpc.waitFor((l) => l["id"] === id && l["type"] === "response");
+  };
+  const prompt = async (text: string) => {
+    const done = rpc.waitFor((l) => notification(l) === "agent_turn_completed");
+    await call("droid.add_user_message", { text });
+    await done;
+  };
+  return { call, prompt, end: () => rpc.end() };
+}
 
 function notification(line: Record<string, unknown>): string | undefined {
   const params = line["params"] as { notification?: { type?: string } } | undefined;

@@ -71,4 +71,6 @@ export const gemini: AgentDriver = {
     await ctx.exec(bin, ["-p", PROMPTS.C, "--yolo", "--resume", "latest"], { env });
   },
   keep: (rel) => /^\.gemini\/tmp\/[^/]+\/(chats\/.*\.jsonl?|logs\.json)$/.test(rel),
+  // The project registry (folder → short name) and each project folder's marker naming the folder it is for.
+  sidecar: (rel) => /^\.gemini\/(projects\.json|tmp\/[^/]+\/\.project_root)$/.test(rel),
 };

@@ -29,4 +29,6 @@ export const qwen: AgentDriver = {
     await ctx.exec(bin, ["-p", PROMPTS.C, "--yolo", "--continue"], { env });
   },
   keep: (rel) => /^\.qwen\/(projects|tmp)\/.*\.jsonl?$/.test(rel),
+  // Its usage log: one line per session with a `sessionId`, not a transcript.
+  sidecar: (rel) => rel === ".qwen/usage_record.jsonl",
 };

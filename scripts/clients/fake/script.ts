@@ -28,6 +28,8 @@ export const PROMPTS = {
   A: "TASK-A: `node test.js` fails. Run it, fix math.js, write NOTES.md, and ask a helper to count the lines of math.js.",
   B: "TASK-B: list the files of the project.",
   C: "TASK-C: run the test once more.",
+  /** A branch the user takes instead of TASK-C (pi's fork): a read that fails, an inline script and a commit. */
+  D: "TASK-D: show missing.txt, print add(2, 3) with node, and commit the work.",
 } as const;
 export const SUB_PROMPT = "TASK-SUB: count the lines of math.js and report the number.";
 
@@ -50,6 +52,13 @@ export const TASKS: Record<string, Step[]> = {
   C: [
     { kind: "shell", command: "node test.js" },
     { kind: "say", text: "The test still passes." },
+  ],
+  D: [
+    // Fails: there is no such file (`cat` exits 1).
+    { kind: "shell", command: "cat missing.txt" },
+    { kind: "shell", command: `node -e 'console.log(require("./math.js").add(2, 3))'` },
+    { kind: "shell", command: 'git add -A && git commit -m "Fix add() in math.js"' },
+    { kind: "say", text: "missing.txt does not exist; add(2, 3) prints 5, and the fix is committed." },
   ],
   SUB: [
     { kind: "shell", command: "wc -l math.js" },

@@ -1,7 +1,7 @@
 /** `sessions`: indexed sessions, newest first, with their counts (`cairn sessions`, the page's list). */
 import { parseTime } from "../../search/query.ts";
 import type { SessionFilter, SessionRow } from "../../store/types.ts";
-import type { Provider, SessionKind } from "../../topology/types.ts";
+import { type Provider, WORK_KINDS } from "../../topology/types.ts";
 import type { Input } from "./inputs.ts";
 import { question } from "./question.ts";
 
@@ -18,8 +18,8 @@ export const sessions = question({
     if (req.project?.length) filter.project = req.project;
     if (req.since !== undefined) filter.since = parseTime(req.since, ctx.now(), `since ${req.since}`);
     if (req.until !== undefined) filter.until = parseTime(req.until, ctx.now(), `until ${req.until}`, true);
-    // Subagent and exec sessions belong to the session that started them.
-    if (!req.all) filter.kinds = ["main", "fork"] satisfies SessionKind[];
+    // The sessions of people's work, as the overview and "the latest session" count them (not subagents).
+    if (!req.all) filter.kinds = [...WORK_KINDS];
     return ctx.store().listSessions(filter);
   },
 });

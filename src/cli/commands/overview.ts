@@ -78,11 +78,7 @@ export const overviewCommand: Command = {
 
 /** The sessions not listed, said beside the total so that it agrees with `cairn index`'s: " (+3 subagent)". */
 function innerSessions(o: Shaped<Overview>): string {
-  const parts = [
-    o.inner_sessions.subagent > 0 ? `+${o.inner_sessions.subagent} subagent` : "",
-    o.inner_sessions.exec > 0 ? `+${o.inner_sessions.exec} exec` : "",
-  ].filter((p) => p !== "");
-  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+  return o.inner_sessions.subagent > 0 ? ` (+${o.inner_sessions.subagent} subagent)` : "";
 }
 
 /** A person at a terminal: stdin and stdout both a TTY (a pipe, a redirect or --json print the overview). */

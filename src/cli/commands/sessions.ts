@@ -6,8 +6,8 @@ import { type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn sessions [--provider P]... [--project NAME]... [--since DATE|7d] [--until DATE] [--all] [--limit N] [--json] [--db PATH]
 
-Lists indexed sessions, most recent first, with their counts. Subagent and 'codex exec' sessions are hidden
-unless --all is given.`;
+Lists indexed sessions, most recent first, with their counts. Subagent sessions (part of the session that
+started them) are hidden unless --all is given.`;
 
 export const sessionsCommand: Command = {
   name: "sessions",

@@ -7,11 +7,12 @@
  * per chat, rewritten as it grew. Qwen Code's older releases share the layout under `~/.qwen/tmp`.
  */
 import { basename, dirname } from "node:path";
-import { arr, contentText, isObj, type Obj, obj, problem, str } from "../json.ts";
+import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import { shellReport } from "../shell-report.ts";
 import type { Reader, SourceLine } from "../types.ts";
 import type { Provider } from "../vocabulary.ts";
+import { projectContext, projectFolder } from "./project.ts";
 
 export interface GeminiState extends LineState {
   /** Whether the file is one JSON document (pre-JSONL versions), and its text until it parses. */
@@ -28,6 +29,8 @@ export interface GeminiState extends LineState {
   /** Compression summaries already taken (by message id). */
   summaries: string[];
   title: string | null;
+  /** The project folder the CLI's files beside the chats name (`project.ts`), for chats whose header has none. */
+  projectRoot?: string | null;
 }
 
 /** What Gemini CLI answers, in the model's slot, after the summary a compression puts in the user's. */
@@ -41,14 +44,18 @@ export function geminiReader(provider: Provider, folder: RegExp, id?: string): R
   return {
     provider,
     ...(id ? { id } : {}),
-    version: 1,
+    version: 2,
     wholeFile: (path) => path.endsWith(".json"),
+    context: projectContext,
     detect(path, firstLine) {
       if (folder.test(path) && /[\\/]chats[\\/]/.test(path)) return true;
       if (path !== "" || id !== undefined) return false;
+      // The chat's header: its session and its project's hash (Qwen Code's records add a `uuid`).
+      const o = recordOf(firstLine);
+      if (o) return typeof o["sessionId"] === "string" && typeof o["projectHash"] === "string" && !("uuid" in o);
       return /"projectHash"\s*:/.test(firstLine) && /"sessionId"\s*:/.test(firstLine) && !/"uuid"\s*:/.test(firstLine);
     },
-    initialState(path) {
+    initialState(path, context = {}) {
       const parent = basename(dirname(path));
       return {
         sessionId: null,
@@ -62,6 +69,7 @@ export function geminiReader(provider: Provider, folder: RegExp, id?: string): R
         replies: {},
         summaries: [],
         title: null,
+        projectRoot: projectFolder(path, context),
       };
     },
     parse(lines, state) {
@@ -106,7 +114,8 @@ function header(s: GeminiState, o: Obj, line: SourceLine, sink: LineSink): void 
   if (!id) return;
   const ts = str(o["startTime"]) ?? null;
   const dirs = arr(o["directories"]);
-  const cwd = typeof dirs?.[0] === "string" ? dirs[0] : null;
+  // A subagent's header lists its folders; a chat's own says only the project's hash.
+  const cwd = typeof dirs?.[0] === "string" ? dirs[0] : (s.projectRoot ?? null);
   const subagent = str(o["kind"]) === "subagent";
   if (s.sessionId === null) {
     s.sessionId = id;
@@ -148,6 +157,7 @@ function ensureSession(s: GeminiState, line: SourceLine, ts: string | null, sink
       key: "session",
       sessionId: s.sessionId,
       sessionKind: "main",
+      ...(s.projectRoot ? { cwd: s.projectRoot } : {}),
       meta: { missing_header: true },
     });
   }

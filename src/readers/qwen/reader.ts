@@ -8,7 +8,7 @@
  * `~/.qwen/tmp`, which the Gemini reader reads.
  */
 import { basename, dirname } from "node:path";
-import { arr, isObj, type Obj, obj, str } from "../json.ts";
+import { arr, isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import { shellReport } from "../shell-report.ts";
 import type { RawRecord, Reader, SourceLine } from "../types.ts";
@@ -31,6 +31,14 @@ export const qwenReader: Reader<QwenState> = {
   detect(path, firstLine) {
     if (/[\\/]\.qwen[\\/]projects[\\/].*\.jsonl$/.test(path)) return true;
     if (path !== "") return false;
+    // A chat record: its own id and session, and a message in Gemini's parts.
+    const o = recordOf(firstLine);
+    if (o)
+      return (
+        typeof o["uuid"] === "string" &&
+        typeof o["sessionId"] === "string" &&
+        Array.isArray(obj(o["message"])?.["parts"])
+      );
     return /"uuid"\s*:/.test(firstLine) && /"parts"\s*:\s*\[/.test(firstLine) && /"sessionId"\s*:/.test(firstLine);
   },
   initialState(path) {
