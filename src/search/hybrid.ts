@@ -45,7 +45,7 @@ export interface Signal {
 export interface HybridHit extends SearchHit {
   fused: number;
   signals: Signal[];
-  /** One line: "words #2 + meaning #5 (0.61)". */
+  /** How it matched: "words", "meaning", "words and meaning"; with `explain`, "words #2 + meaning #5 (0.61)". */
   why: string;
 }
 
@@ -63,6 +63,10 @@ export interface HybridOptions {
   mode?: SearchMode;
   limit?: number;
   now?: Date;
+  /** Meaning hits under this similarity are dropped; the embedder's own floor (or 0) unless given. */
+  floor?: number;
+  /** Each hit's `why` gives the ranks and the similarity that placed it, not only how it matched. */
+  explain?: boolean;
 }
 
 export interface Ranked<T> {
@@ -112,7 +116,9 @@ export function fuseRankings(
 export function semanticText(parsed: ReturnType<typeof parseQuery>): string {
   const intent = intentOf(parsed, STOPWORDS);
   const terms = intent && intent.name !== "end-state" ? intent.terms : parsed.terms;
-  const words = terms.filter((t) => !t.negated).map((t) => t.text);
+  // Stop words carry no meaning of their own: "the" alone was "similar" to every bundle, and a misspelt query
+  // ("recieve the mesage") was embedded as its one known word, "the".
+  const words = terms.filter((t) => !t.negated && !ftsTokens(t.text).every((w) => STOPWORDS.has(w))).map((t) => t.text);
   for (const p of parsed.prefixes) {
     if (p.prefix === "decision" || p.prefix === "error" || p.prefix === "resume") words.push(p.value);
     if (p.prefix === "test" && !/^(pass|passed|passing|fail|failed|failing)$/i.test(p.value)) words.push(p.value);
@@ -213,6 +219,15 @@ export function fusionWeights(coverage: number): [words: number, meaning: number
   return [clamp((coverage - 0.1) / 0.3, MIN_WORD_WEIGHT), clamp((0.7 - coverage) / 0.3, 0)];
 }
 
+/** How a hit matched, in plain words: "words", "some words", "meaning", "words and meaning". */
+export function matchedBy(signals: readonly Signal[]): string {
+  const words = signals.find((s) => s.source === "words");
+  const meaning = signals.some((s) => s.source === "meaning");
+  const said = words ? (words.partial ? "some words" : "words") : null;
+  return said && meaning ? `${said} and meaning` : (said ?? "meaning");
+}
+
+/** The ranks and similarity behind a hit, for `explain`: "words #2 + meaning #5 (0.61)". */
 export function describeSignals(signals: readonly Signal[]): string {
   return signals
     .map((s) =>
@@ -234,6 +249,7 @@ async function meaningRows(
   parsed: ReturnType<typeof parseQuery>,
   depth: number,
   lexical: readonly LexicalRow[],
+  floor: number,
 ): Promise<{ rows: MeaningRow[]; notice: string | null }> {
   const text = semanticText(parsed);
   if (!text) return { rows: [], notice: null };
@@ -260,8 +276,8 @@ async function meaningRows(
   const drop = excluded(parsed);
   const rows: MeaningRow[] = store
     .nearestEvents(vector, query)
-    .filter((h) => !drop(h.event))
-    .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
+    .map((h) => ({ event: h.event, similarity: 1 - h.distance }))
+    .filter((h) => h.similarity >= floor && !drop(h.event));
   // Word matches with a stored vector are judged by it too, whether or not they were among the nearest: a
   // bundle just past the nearest fifty is not "far", and treating it so sank good word matches.
   const have = new Set(rows.map((r) => r.event.event_id));
@@ -272,7 +288,7 @@ async function meaningRows(
   );
   for (const r of judged) {
     const sim = sims.get(r.event.event_id);
-    if (sim !== undefined) rows.push({ event: r.event, similarity: sim });
+    if (sim !== undefined && sim >= floor) rows.push({ event: r.event, similarity: sim });
   }
   rows.sort((a, b) => b.similarity - a.similarity || (a.event.event_id < b.event.event_id ? -1 : 1));
   let notice: string | null = null;
@@ -324,7 +340,9 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   const lexical: LexicalRow[] =
     wanted === "vector" ? [] : lexicalRows(store, parsed, wanted === "lexical" ? limit : depth);
   const meaning =
-    wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth, lexical);
+    wanted === "lexical"
+      ? { rows: [], notice: null }
+      : await meaningRows(store, opts.embedder, parsed, depth, lexical, opts.floor ?? opts.embedder?.floor ?? 0);
   const mode: SearchMode =
     meaning.rows.length === 0
       ? wanted === "vector"
@@ -402,7 +420,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
       ...toHit(event, words?.score ?? null, words?.partial),
       fused: score,
       signals: own,
-      why: own.length > 0 ? describeSignals(own) : STATES_DECISION,
+      why: own.length === 0 ? STATES_DECISION : opts.explain ? describeSignals(own) : matchedBy(own),
     };
   });
   return { query: input, mode, notice: meaning.notice, hits };
