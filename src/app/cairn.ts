@@ -42,6 +42,8 @@ export interface SearchRequest {
   limit?: number;
   /** hybrid (default), lexical (words only) or vector (meaning only). */
   mode?: SearchMode;
+  /** Each hit's `why` gives its ranks and similarity ("words #1 + meaning #3 (0.52)"), not only how it matched. */
+  explain?: boolean;
 }
 
 /** Hits with their evidence chains, ranked by words and meaning; `mode` says what ranked them. */
