@@ -14,7 +14,7 @@ export const hit = z.object({
   status: z.string().nullable(),
   snippet: z.string(),
   evidence: z.array(link),
-  why: z.string(),
+  why: z.string().describe("how the hit matched: words, some words, meaning, words and meaning"),
   source_file: z.string(),
   source_line: z.number(),
 });
@@ -36,6 +36,10 @@ export const inputSchema = {
     .enum(SEARCH_MODES)
     .default("hybrid")
     .describe("hybrid: words and meaning fused (default); lexical: words only; vector: meaning only"),
+  explain: z
+    .boolean()
+    .default(false)
+    .describe("each hit's why gives its ranks and similarity (words #1 + meaning #3 (0.52)), not only how it matched"),
 };
 
 export const outputSchema = {
