@@ -5,7 +5,7 @@
  * cookie or the bearer token; a cross-origin `Origin` is refused like on every other route.
  *
  *   GET /api/history/sessions?provider=&project=&since=&until=&all=1&limit=
- *   GET /api/history/search?q=&limit=&mode=
+ *   GET /api/history/search?q=&limit=&mode=&explain=1
  *   GET /api/history/sessions/:id                     the session's row
  *   GET /api/history/sessions/:id/timeline?from=&to=&around=&limit=&all=1
  *   GET /api/history/sessions/:id/brief?at=&budget=&ratio=&step=
@@ -79,6 +79,7 @@ async function route(app: HistoryApp, segments: string[], q: URLSearchParams): P
       query,
       limit: int(q, "limit", 1, 500) ?? 30,
       ...(mode ? { mode: mode as "hybrid" | "lexical" | "vector" } : {}),
+      ...(flag(q, "explain") ? { explain: true } : {}),
     });
     return { ...answer, took_ms: Math.round(performance.now() - started) };
   }
