@@ -249,7 +249,6 @@ async function meaningRows(
   parsed: ReturnType<typeof parseQuery>,
   depth: number,
   lexical: readonly LexicalRow[],
-  floor: number,
 ): Promise<{ rows: MeaningRow[]; notice: string | null }> {
   const text = semanticText(parsed);
   if (!text) return { rows: [], notice: null };
@@ -277,7 +276,7 @@ async function meaningRows(
   const rows: MeaningRow[] = store
     .nearestEvents(vector, query)
     .map((h) => ({ event: h.event, similarity: 1 - h.distance }))
-    .filter((h) => h.similarity >= floor && !drop(h.event));
+    .filter((h) => !drop(h.event));
   // Word matches with a stored vector are judged by it too, whether or not they were among the nearest: a
   // bundle just past the nearest fifty is not "far", and treating it so sank good word matches.
   const have = new Set(rows.map((r) => r.event.event_id));
@@ -288,7 +287,7 @@ async function meaningRows(
   );
   for (const r of judged) {
     const sim = sims.get(r.event.event_id);
-    if (sim !== undefined && sim >= floor) rows.push({ event: r.event, similarity: sim });
+    if (sim !== undefined) rows.push({ event: r.event, similarity: sim });
   }
   rows.sort((a, b) => b.similarity - a.similarity || (a.event.event_id < b.event.event_id ? -1 : 1));
   let notice: string | null = null;
@@ -342,7 +341,11 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   const meaning =
     wanted === "lexical"
       ? { rows: [], notice: null }
-      : await meaningRows(store, opts.embedder, parsed, depth, lexical, opts.floor ?? opts.embedder?.floor ?? 0);
+      : await meaningRows(store, opts.embedder, parsed, depth, lexical);
+  // Meaning finds only what clears the floor: under it, a bundle is as near the query as unrelated text is to
+  // anything (docs/search.md, "Nothing matches"). Word matches are still judged by every similarity (agreeingRanks).
+  const floor = opts.floor ?? opts.embedder?.floor ?? 0;
+  const found = (r: MeaningRow) => r.similarity >= floor;
   const mode: SearchMode =
     meaning.rows.length === 0
       ? wanted === "vector"
@@ -362,7 +365,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
     note(r.event, { source: "words", rank: i + 1, score: r.score, ...(r.partial ? { partial: r.partial } : {}) });
   });
   meaning.rows.forEach((r, i) => {
-    note(r.event, { source: "meaning", rank: i + 1, score: r.similarity });
+    if (found(r)) note(r.event, { source: "meaning", rank: i + 1, score: r.similarity });
   });
   const [wordWeight, meaningWeight] = wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical));
   // Meaning only reaches events that bundles show; a reply or a file action found by words would otherwise lose
@@ -375,7 +378,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   const fused = fuseRankings(
     [
       lexical.map((r) => r.event.event_id),
-      meaning.rows.map((r) => (held.has(r.event.event_id) ? null : r.event.event_id)),
+      meaning.rows.map((r) => (held.has(r.event.event_id) || !found(r) ? null : r.event.event_id)),
       agreeingRanks(
         meaning.rows.map((r) => ({ id: r.event.event_id, similarity: r.similarity })),
         lexical.map((r) => r.event.event_id),
