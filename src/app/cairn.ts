@@ -175,7 +175,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     async search(req) {
       const s = store();
       const { answerSearch } = await import("./search-answer.ts");
-      return answerSearch(s, req, embedder, now);
+      return answerSearch(s, req, embedder, now, env["HOME"]);
     },
     event: (ref) => eventAnswer(store(), ref),
     timeline: (req) => timelineWindow(store(), { now: now(), ...req }),

@@ -13,6 +13,7 @@ export async function answerSearch(
   req: { query: string; limit?: number; mode?: SearchMode; explain?: boolean },
   embedder: () => Embedder | null,
   now: () => Date,
+  home?: string,
 ): Promise<HybridResult> {
   const searchMode = req.mode ?? "hybrid";
   const limit = req.limit ?? 20;
@@ -25,6 +26,7 @@ export async function answerSearch(
     limit: ending ? Math.max(limit, ENDING_HITS) : limit,
     now: now(),
     ...(req.explain ? { explain: true } : {}),
+    ...(home ? { home } : {}),
   });
   if (!ending) return result;
   // The ledger's failures need the resume engine's readers: loaded only for a question about how work ended.

@@ -67,6 +67,8 @@ export interface HybridOptions {
   floor?: number;
   /** Each hit's `why` gives the ranks and the similarity that placed it, not only how it matched. */
   explain?: boolean;
+  /** The user's home folder, for `file:~/…`. */
+  home?: string;
 }
 
 export interface Ranked<T> {
@@ -332,7 +334,7 @@ function withStatingMessages(
 }
 
 export async function searchHybrid(store: ReadonlyStore, input: string, opts: HybridOptions): Promise<HybridResult> {
-  const parsed = parseQuery(input, opts.now ?? new Date());
+  const parsed = parseQuery(input, opts.now ?? new Date(), opts.home ? { home: opts.home } : {});
   const limit = opts.limit ?? 20;
   const wanted = opts.mode ?? "hybrid";
   const depth = Math.max(limit, DEPTH);

@@ -37,6 +37,12 @@ const SESSION_SHARE = 200;
 const WARM_SLICE = 50_000;
 /** Most phrase candidates a `cmd:`/`file:` filter takes from the index before falling back to a scan. */
 const MAX_PHRASE_CANDIDATES = 50_000;
+/** Kinds whose text shows each file they name: a file action ("edit src/x.ts") and the call that named it. */
+const NAMED_FILES = new Set<string>(["file_action", "tool_call"]);
+/** Most file names a `file:` filter narrows by; a value more files hold (`file:.ts`) walks the newest events. */
+const MAX_FILE_NAMES = 64;
+/** A word as the index's tokenizer keeps it. */
+const WORD = /[\p{L}\p{N}_]+/gu;
 
 export interface Filters {
   where: string[];
@@ -288,9 +294,30 @@ export function createSearch(db: Database.Database) {
     }
   }
 
+  /**
+   * A `file:` value as an FTS phrase every event it finds holds: any of the names of the files whose path holds the
+   * value, where the events' kind is sure to show them (a file action shows its path from the project's folder,
+   * often the name alone; a call, the path it was given). The value's own words were the phrase before, and an
+   * absolute path, whose folders a file action's text leaves out, found nothing. `false`: no file's path holds
+   * the value; null: no narrowing (other kinds, or more names than narrow anything).
+   */
+  function filePhrase(q: EventQuery & { file: string }): string | null | false {
+    if (!q.types?.length || !q.types.every((t) => NAMED_FILES.has(t))) return null;
+    const keys = prepare("SELECT key FROM entities WHERE kind = 'file' AND key LIKE ? ESCAPE '\\' LIMIT ?")
+      .pluck()
+      .all(`%${likeEscape(q.file)}%`, MAX_FILE_NAMES + 1) as string[];
+    if (keys.length === 0) return false;
+    if (keys.length > MAX_FILE_NAMES) return null;
+    const names = new Set(keys.map((k) => (k.slice(k.lastIndexOf("/") + 1).toLowerCase().match(WORD) ?? []).join(" ")));
+    names.delete("");
+    return names.size === 0 ? null : `(${[...names].map((n) => `"${n}"`).join(" OR ")})`;
+  }
+
   function newest(q: EventQuery, f: Filters): EventHit[] {
     const join = sessionJoin(f);
-    const words = phraseOf(q.command ?? q.file ?? "");
+    const named = q.command === undefined && q.file !== undefined ? filePhrase({ ...q, file: q.file }) : null;
+    if (named === false) return [];
+    const words = q.command !== undefined ? phraseOf(q.command) : named;
     // With the kind known (a bare cmd: or file:), the index narrows to that kind before anything is joined.
     const phrase =
       words === null
