@@ -341,9 +341,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   const lexical: LexicalRow[] =
     wanted === "vector" ? [] : lexicalRows(store, parsed, wanted === "lexical" ? limit : depth);
   const meaning =
-    wanted === "lexical"
-      ? { rows: [], notice: null }
-      : await meaningRows(store, opts.embedder, parsed, depth, lexical);
+    wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth, lexical);
   // Meaning finds only what clears the floor: under it, a bundle is as near the query as unrelated text is to
   // anything (docs/search.md, "Nothing matches"). Word matches are still judged by every similarity (agreeingRanks).
   const floor = opts.floor ?? opts.embedder?.floor ?? 0;

@@ -1,8 +1,9 @@
 /**
  * Event search. Text queries rank inside FTS5 first (`ORDER BY rank` over the index alone is several times faster
  * than scoring joined rows) and join only the best candidates, fetching more when filters drop too many.
- * Filter-only queries are ordered newest first; `cmd:` and `file:` values narrow through the index as phrases
- * before the exact substring check, so they do not scan every command or file action.
+ * Filter-only queries are ordered newest first; a `cmd:` value narrows through the index as a phrase, a `file:`
+ * value by the names of the files whose paths hold it, before the exact substring check, so they do not scan every
+ * command or file action.
  */
 import type Database from "better-sqlite3";
 import { CairnError } from "../common/errors.ts";
@@ -43,6 +44,15 @@ const NAMED_FILES = new Set<string>(["file_action", "tool_call"]);
 const MAX_FILE_NAMES = 64;
 /** A word as the index's tokenizer keeps it. */
 const WORD = /[\p{L}\p{N}_]+/gu;
+
+/** The words of a stored path's file name, as the index holds them ("theme ts"). */
+const nameWords = (path: string): string =>
+  (
+    path
+      .slice(path.lastIndexOf("/") + 1)
+      .toLowerCase()
+      .match(WORD) ?? []
+  ).join(" ");
 
 export interface Filters {
   where: string[];
@@ -186,9 +196,9 @@ function projectFilter(q: EventQuery): ProjectFilter | null {
 const MIN_PREFIX = 3;
 
 /**
- * The words of a `cmd:`/`file:` value as an FTS phrase that every match of the value holds, or null when there is
+ * The words of a `cmd:` value as an FTS phrase that every match of the value holds, or null when there is
  * none (the filter then walks the newest events). The value is a substring: unless it ends on a separator, its
- * last word may be the start of a longer one (`file:.tsx` is in `file:.ts`'s answer), so it matches as a prefix,
+ * last word may be the start of a longer one (`cmd:npm run b` finds `npm run build`), so it matches as a prefix,
  * or is left out when too short for a prefix to narrow anything. Its first word is taken whole: the index cannot
  * match a word's end.
  */
@@ -308,7 +318,7 @@ export function createSearch(db: Database.Database) {
       .all(`%${likeEscape(q.file)}%`, MAX_FILE_NAMES + 1) as string[];
     if (keys.length === 0) return false;
     if (keys.length > MAX_FILE_NAMES) return null;
-    const names = new Set(keys.map((k) => (k.slice(k.lastIndexOf("/") + 1).toLowerCase().match(WORD) ?? []).join(" ")));
+    const names = new Set(keys.map(nameWords));
     names.delete("");
     return names.size === 0 ? null : `(${[...names].map((n) => `"${n}"`).join(" OR ")})`;
   }
