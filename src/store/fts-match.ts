@@ -40,5 +40,6 @@ export function ftsMatch(m: TextMatch): string | null {
   const expr = groups.join(" AND ");
   if (m.none.length === 0) return expr;
   // An exclusion removes the word as written, not its relatives.
-  return `(${expr}) NOT (${m.none.map((n) => termExpression({ ...n, inflect: false })).join(" OR ")})`;
+  const none = m.none.map((n) => termExpression({ ...n, inflect: false }));
+  return `(${expr}) NOT ${none.length === 1 ? none[0] : `(${none.join(" OR ")})`}`;
 }
