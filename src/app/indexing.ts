@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { CairnError, errorMessage } from "../common/errors.ts";
-import { configuredEmbedder, EMBEDDER_SETTING } from "../embedders/config.ts";
+import { configuredEmbedder, createEmbedder, EMBEDDER_SETTING } from "../embedders/config.ts";
 import { type Embedder, type EmbedderConfig, EmbedderError } from "../embedders/types.ts";
 import { indexWriteError } from "../indexer/db-path.ts";
 import { indexLazily } from "../indexer/index-lazily.ts";
@@ -216,8 +216,12 @@ export async function runEmbed(deps: IndexDeps, req: EmbedRequest) {
   const lock = await lockFor(deps, { ...(req.onWait ? { onWait: req.onWait } : {}) });
   try {
     const store = deps.store();
+    const { config, embedder } = req.config
+      ? await answeringEmbedder(req.config, deps, req.signal)
+      : configuredEmbedder(store, deps.env, deps.cwd, { threads: true });
+    // Saved once it answered: an endpoint that cannot be reached would otherwise replace a working embedder, and
+    // every search would go on by words alone.
     if (req.config) store.putSetting(EMBEDDER_SETTING, JSON.stringify(req.config));
-    const { config, embedder } = configuredEmbedder(store, deps.env, deps.cwd, { threads: true });
     try {
       const result = await refreshVectors(store, embedder, {
         ...(req.signal ? { signal: req.signal } : {}),
@@ -232,6 +236,28 @@ export async function runEmbed(deps: IndexDeps, req: EmbedRequest) {
     }
   } finally {
     lock.release();
+  }
+}
+
+/** The embedder of a new setting, once it has embedded a word; a CairnError, the setting unsaved, if it cannot. */
+async function answeringEmbedder(
+  config: EmbedderConfig,
+  deps: IndexDeps,
+  signal: AbortSignal | undefined,
+): Promise<{ config: EmbedderConfig; embedder: Embedder | null }> {
+  let embedder: Embedder | null = null;
+  try {
+    embedder = createEmbedder(config, deps.env, deps.cwd, { threads: true });
+    await embedder?.embed(["cairn"], "query", signal);
+    return { config, embedder };
+  } catch (error) {
+    await embedder?.close?.();
+    if (!(error instanceof EmbedderError)) throw error;
+    throw new CairnError(
+      "failure",
+      `the embedder did not answer: ${error.message}; the embedder setting is unchanged`,
+      "check the URL and model (and CAIRN_EMBED_API_KEY), then run 'cairn embed --embedder …' again",
+    );
   }
 }
 

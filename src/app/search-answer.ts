@@ -10,9 +10,10 @@ import { asksHowItEnded, ENDING_HITS, withEndState } from "./end-state.ts";
 
 export async function answerSearch(
   s: ReadonlyStore,
-  req: { query: string; limit?: number; mode?: SearchMode },
+  req: { query: string; limit?: number; mode?: SearchMode; explain?: boolean },
   embedder: () => Embedder | null,
   now: () => Date,
+  home?: string,
 ): Promise<HybridResult> {
   const searchMode = req.mode ?? "hybrid";
   const limit = req.limit ?? 20;
@@ -24,6 +25,8 @@ export async function answerSearch(
     mode: searchMode,
     limit: ending ? Math.max(limit, ENDING_HITS) : limit,
     now: now(),
+    ...(req.explain ? { explain: true } : {}),
+    ...(home ? { home } : {}),
   });
   if (!ending) return result;
   // The ledger's failures need the resume engine's readers: loaded only for a question about how work ended.

@@ -14,15 +14,18 @@ export { EMBEDDER_SETTING, parseEmbedderConfig };
 export function describeEmbedder(config: EmbedderConfig): string {
   switch (config.kind) {
     case "static":
-      return "static (offline word vectors + code features, built in)";
+      return `static (offline word vectors + code features, built in)${floorOf(config)}`;
     case "none":
       return "none (words only)";
     case "openai":
-      return `openai-compatible ${config.model} at ${config.url}`;
+      return `openai-compatible ${config.model} at ${config.url}${floorOf(config)}`;
     case "transformers":
-      return `transformers.js ${config.model}`;
+      return `transformers.js ${config.model}${floorOf(config)}`;
   }
 }
+
+const floorOf = (config: { floor?: number }) =>
+  config.floor === undefined ? "" : `, similarity floor ${config.floor}`;
 
 /** How an embedder will be used: `threads` for a run over many bundles (indexing), which may embed on a worker. */
 export interface EmbedderUse {
@@ -35,6 +38,19 @@ export function createEmbedder(
   env: Record<string, string | undefined> = {},
   cwd?: string,
   use: EmbedderUse = {},
+): Embedder | null {
+  const made = embedderOf(config, env, cwd, use);
+  // The setting's floor over the embedder's own: everything else (and its getters) comes from the embedder.
+  return made && config.kind !== "none" && config.floor !== undefined
+    ? (Object.create(made, { floor: { value: config.floor } }) as Embedder)
+    : made;
+}
+
+function embedderOf(
+  config: EmbedderConfig,
+  env: Record<string, string | undefined>,
+  cwd: string | undefined,
+  use: EmbedderUse,
 ): Embedder | null {
   switch (config.kind) {
     case "none":

@@ -6,7 +6,7 @@
  */
 
 import { errorMessage } from "../common/errors.ts";
-import { type Embedder, EmbedderError, unitLength } from "./types.ts";
+import { type Embedder, EmbedderError, MODEL_FLOOR, unitLength } from "./types.ts";
 
 export interface OpenAiEmbedderOptions {
   /** Base URL up to and including `/v1` (a trailing `/embeddings` is accepted too). */
@@ -93,6 +93,7 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
 
   return {
     id: `openai:${opts.model}@${endpoint}`,
+    floor: MODEL_FLOOR,
     get dimension() {
       return dimension;
     },

@@ -7,6 +7,11 @@ import { DEFAULT_EMBEDDER, type EmbedderConfig, EmbedderError } from "./types.ts
 /** The setting under which the chosen embedder is stored in the index. */
 export const EMBEDDER_SETTING = "embedder";
 
+/** A similarity floor: a cosine similarity, from -1 to 1. */
+export function isFloor(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x) && x >= -1 && x <= 1;
+}
+
 export function parseEmbedderConfig(raw: string | null | undefined): EmbedderConfig {
   if (!raw) return DEFAULT_EMBEDDER;
   let value: unknown;
@@ -16,16 +21,18 @@ export function parseEmbedderConfig(raw: string | null | undefined): EmbedderCon
     throw new EmbedderError(`the stored embedder setting is not JSON: ${raw.slice(0, 80)}`);
   }
   const v = value as Record<string, unknown>;
+  const floor = isFloor(v["floor"]) ? { floor: v["floor"] } : {};
   switch (v["kind"]) {
     case "static":
+      return { kind: "static", ...floor };
     case "none":
-      return { kind: v["kind"] };
+      return { kind: "none" };
     case "openai":
       if (typeof v["url"] === "string" && typeof v["model"] === "string")
-        return { kind: "openai", url: v["url"], model: v["model"] };
+        return { kind: "openai", url: v["url"], model: v["model"], ...floor };
       break;
     case "transformers":
-      if (typeof v["model"] === "string") return { kind: "transformers", model: v["model"] };
+      if (typeof v["model"] === "string") return { kind: "transformers", model: v["model"], ...floor };
       break;
   }
   throw new EmbedderError(`the stored embedder setting is not valid: ${raw.slice(0, 120)}`);

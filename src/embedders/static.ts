@@ -28,6 +28,9 @@ const CODE_LIKE = /[._/:@$]|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]
 const TABLE_VERSION = "general100+software100:3";
 export const STATIC_EMBEDDER_ID = `static:${TABLE_VERSION}+hash${HASH_DIMS}:v1`;
 
+/** Calibrated by `npm run eval:floor` (bench/search-floor.ts); see docs/search.md. */
+export const STATIC_FLOOR = 0.35;
+
 export interface StaticFeatures {
   /** Word rank → occurrences. */
   words: Map<number, number>;
@@ -172,9 +175,16 @@ export function createStaticEmbedder(vectors?: WordVectors): Embedder {
     get dimension() {
       return staticDimension(load());
     },
-    async embed(texts) {
+    floor: STATIC_FLOOR,
+    async embed(texts, purpose) {
       const t = load();
-      return texts.map((text) => staticVector(text, t));
+      return texts.map((text) => {
+        const features = staticFeatures(text, t);
+        // A query none of whose words the table knows (gibberish, a misspelling) means nothing to it: its code
+        // features alone hash onto the same few dimensions as unrelated bundles, and found them "by meaning".
+        if (purpose === "query" && features.words.size === 0) return new Float32Array(staticDimension(t));
+        return featureVector(features, t);
+      });
     },
   };
 }

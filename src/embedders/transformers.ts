@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { errorMessage } from "../common/errors.ts";
-import { type Embedder, EmbedderError, unitLength } from "./types.ts";
+import { type Embedder, EmbedderError, MODEL_FLOOR, unitLength } from "./types.ts";
 
 /** The part of `@huggingface/transformers` used here. */
 export interface TransformersModule {
@@ -70,6 +70,7 @@ export function createTransformersEmbedder(opts: TransformersEmbedderOptions): E
 
   return {
     id: `transformers:${local ? folder : opts.model}`,
+    floor: MODEL_FLOOR,
     get dimension() {
       return dimension;
     },

@@ -11,6 +11,12 @@ export interface Embedder {
   /** Known up front for local embedders; `null` until the first answer for remote ones. */
   readonly dimension: number | null;
   /**
+   * The cosine similarity under which a bundle is taken as unrelated to a query: meaning hits below it are dropped,
+   * so a query nothing in the history is about gets no hits by meaning (docs/search.md, "Nothing matches"). None
+   * (0) where nothing is known of the embedder's scale.
+   */
+  readonly floor?: number;
+  /**
    * One unit-length vector per text, in order. Throws `EmbedderError` when the embedder cannot answer. A remote
    * embedder stops waiting when `signal` aborts.
    */
@@ -26,14 +32,24 @@ export interface Embedder {
 export const EMBEDDER_KINDS = ["static", "openai", "transformers", "none"] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
-/** What the user chose; stored in the index so every command embeds queries the way the vectors were made. */
+/**
+ * What the user chose; stored in the index so every command embeds queries the way the vectors were made. `floor`
+ * replaces the embedder's own similarity floor (`Embedder.floor`); it changes no vector.
+ */
 export type EmbedderConfig =
-  | { kind: "static" }
+  | { kind: "static"; floor?: number }
   | { kind: "none" }
   /** An OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, LM Studio, vLLM, …). */
-  | { kind: "openai"; url: string; model: string }
+  | { kind: "openai"; url: string; model: string; floor?: number }
   /** A transformers.js feature-extraction model: a local folder, or a hub id where the machine has internet. */
-  | { kind: "transformers"; model: string };
+  | { kind: "transformers"; model: string; floor?: number };
+
+/**
+ * The floor of a model nothing is known of (an endpoint, a transformers.js model): sentence-embedding models put
+ * unrelated texts mostly under 0.2 and related ones above 0.3, though some (nomic-embed-text) sit higher
+ * throughout; `cairn embed --floor` sets the model's own (docs/search.md).
+ */
+export const MODEL_FLOOR = 0.25;
 
 export const DEFAULT_EMBEDDER: EmbedderConfig = { kind: "static" };
 

@@ -45,7 +45,7 @@ export interface Signal {
 export interface HybridHit extends SearchHit {
   fused: number;
   signals: Signal[];
-  /** One line: "words #2 + meaning #5 (0.61)". */
+  /** How it matched: "words", "meaning", "words and meaning"; with `explain`, "words #2 + meaning #5 (0.61)". */
   why: string;
 }
 
@@ -63,6 +63,12 @@ export interface HybridOptions {
   mode?: SearchMode;
   limit?: number;
   now?: Date;
+  /** Meaning hits under this similarity are dropped; the embedder's own floor (or 0) unless given. */
+  floor?: number;
+  /** Each hit's `why` gives the ranks and the similarity that placed it, not only how it matched. */
+  explain?: boolean;
+  /** The user's home folder, for `file:~/…`. */
+  home?: string;
 }
 
 export interface Ranked<T> {
@@ -112,7 +118,9 @@ export function fuseRankings(
 export function semanticText(parsed: ReturnType<typeof parseQuery>): string {
   const intent = intentOf(parsed, STOPWORDS);
   const terms = intent && intent.name !== "end-state" ? intent.terms : parsed.terms;
-  const words = terms.filter((t) => !t.negated).map((t) => t.text);
+  // Stop words carry no meaning of their own: "the" alone was "similar" to every bundle, and a misspelt query
+  // ("recieve the mesage") was embedded as its one known word, "the".
+  const words = terms.filter((t) => !t.negated && !ftsTokens(t.text).every((w) => STOPWORDS.has(w))).map((t) => t.text);
   for (const p of parsed.prefixes) {
     if (p.prefix === "decision" || p.prefix === "error" || p.prefix === "resume") words.push(p.value);
     if (p.prefix === "test" && !/^(pass|passed|passing|fail|failed|failing)$/i.test(p.value)) words.push(p.value);
@@ -213,6 +221,15 @@ export function fusionWeights(coverage: number): [words: number, meaning: number
   return [clamp((coverage - 0.1) / 0.3, MIN_WORD_WEIGHT), clamp((0.7 - coverage) / 0.3, 0)];
 }
 
+/** How a hit matched, in plain words: "words", "some words", "meaning", "words and meaning". */
+export function matchedBy(signals: readonly Signal[]): string {
+  const words = signals.find((s) => s.source === "words");
+  const meaning = signals.some((s) => s.source === "meaning");
+  const said = words ? (words.partial ? "some words" : "words") : null;
+  return said && meaning ? `${said} and meaning` : (said ?? "meaning");
+}
+
+/** The ranks and similarity behind a hit, for `explain`: "words #2 + meaning #5 (0.61)". */
 export function describeSignals(signals: readonly Signal[]): string {
   return signals
     .map((s) =>
@@ -260,8 +277,8 @@ async function meaningRows(
   const drop = excluded(parsed);
   const rows: MeaningRow[] = store
     .nearestEvents(vector, query)
-    .filter((h) => !drop(h.event))
-    .map((h) => ({ event: h.event, similarity: 1 - h.distance }));
+    .map((h) => ({ event: h.event, similarity: 1 - h.distance }))
+    .filter((h) => !drop(h.event));
   // Word matches with a stored vector are judged by it too, whether or not they were among the nearest: a
   // bundle just past the nearest fifty is not "far", and treating it so sank good word matches.
   const have = new Set(rows.map((r) => r.event.event_id));
@@ -317,7 +334,7 @@ function withStatingMessages(
 }
 
 export async function searchHybrid(store: ReadonlyStore, input: string, opts: HybridOptions): Promise<HybridResult> {
-  const parsed = parseQuery(input, opts.now ?? new Date());
+  const parsed = parseQuery(input, opts.now ?? new Date(), opts.home ? { home: opts.home } : {});
   const limit = opts.limit ?? 20;
   const wanted = opts.mode ?? "hybrid";
   const depth = Math.max(limit, DEPTH);
@@ -325,6 +342,10 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
     wanted === "vector" ? [] : lexicalRows(store, parsed, wanted === "lexical" ? limit : depth);
   const meaning =
     wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth, lexical);
+  // Meaning finds only what clears the floor: under it, a bundle is as near the query as unrelated text is to
+  // anything (docs/search.md, "Nothing matches"). Word matches are still judged by every similarity (agreeingRanks).
+  const floor = opts.floor ?? opts.embedder?.floor ?? 0;
+  const found = (r: MeaningRow) => r.similarity >= floor;
   const mode: SearchMode =
     meaning.rows.length === 0
       ? wanted === "vector"
@@ -344,7 +365,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
     note(r.event, { source: "words", rank: i + 1, score: r.score, ...(r.partial ? { partial: r.partial } : {}) });
   });
   meaning.rows.forEach((r, i) => {
-    note(r.event, { source: "meaning", rank: i + 1, score: r.similarity });
+    if (found(r)) note(r.event, { source: "meaning", rank: i + 1, score: r.similarity });
   });
   const [wordWeight, meaningWeight] = wanted === "vector" ? [1, 1] : fusionWeights(wordCoverage(parsed, lexical));
   // Meaning only reaches events that bundles show; a reply or a file action found by words would otherwise lose
@@ -357,7 +378,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
   const fused = fuseRankings(
     [
       lexical.map((r) => r.event.event_id),
-      meaning.rows.map((r) => (held.has(r.event.event_id) ? null : r.event.event_id)),
+      meaning.rows.map((r) => (held.has(r.event.event_id) || !found(r) ? null : r.event.event_id)),
       agreeingRanks(
         meaning.rows.map((r) => ({ id: r.event.event_id, similarity: r.similarity })),
         lexical.map((r) => r.event.event_id),
@@ -402,7 +423,7 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
       ...toHit(event, words?.score ?? null, words?.partial),
       fused: score,
       signals: own,
-      why: own.length > 0 ? describeSignals(own) : STATES_DECISION,
+      why: own.length === 0 ? STATES_DECISION : opts.explain ? describeSignals(own) : matchedBy(own),
     };
   });
   return { query: input, mode, notice: meaning.notice, hits };

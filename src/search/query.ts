@@ -109,7 +109,27 @@ function tokenize(input: string): Token[] {
   return tokens;
 }
 
-export function parseQuery(input: string, now: Date): ParsedQuery {
+/**
+ * A `file:` value as the index writes paths (topology/paths.ts): `/` for `\\`, a drive as `/C:/`, `~` as the home
+ * folder (any folder, unknown), and a relative path's leading `./` or `../` as the `/` before its first folder,
+ * since it is the end of an absolute path.
+ */
+export function fileValue(value: string, home?: string): string {
+  let v = value.replace(/\\/g, "/");
+  if (/^[A-Za-z]:\//.test(v)) v = `/${v}`;
+  if (v === "~" || v.startsWith("~/")) v = `${home ? home.replace(/\/+$/, "") : ""}${v.slice(1)}` || "/";
+  return v
+    .replace(/^(\.\.?\/)+/, "/")
+    .replace(/\/(\.\/)+/g, "/")
+    .replace(/\/{2,}/g, "/");
+}
+
+export interface ParseOptions {
+  /** The user's home folder, for `file:~/…`. */
+  home?: string;
+}
+
+export function parseQuery(input: string, now: Date, opts: ParseOptions = {}): ParsedQuery {
   const q: ParsedQuery = { terms: [], prefixes: [], providers: [], projects: [], sessions: [], kinds: [] };
   let pendingOr = false;
   for (const t of tokenize(input)) {
@@ -129,7 +149,7 @@ export function parseQuery(input: string, now: Date): ParsedQuery {
     if (t.key.startsWith("-")) throw new QueryError(t.raw, `'${t.key.slice(1)}:' cannot be negated`);
     const key = t.key.toLowerCase();
     if ((PREFIXES as readonly string[]).includes(key)) {
-      q.prefixes.push({ prefix: key as Prefix, value: t.value });
+      q.prefixes.push({ prefix: key as Prefix, value: key === "file" ? fileValue(t.value, opts.home) : t.value });
       continue;
     }
     const values = t.value

@@ -27,14 +27,19 @@ function termExpression(t: MatchTerm): string {
   return t.tokens.length === 1 && t.idents ? `(${exact} OR {idents}: ${quote(t.idents.join(" "))})` : exact;
 }
 
-/** The MATCH expression, or null when nothing positive is asked for (exclusions need words to subtract from). */
+/**
+ * The MATCH expression, or null when nothing positive is asked for (exclusions need words to subtract from). Its
+ * depth stays the same however many terms it has: FTS5's parser has a small stack, and a chain of ORs nested one
+ * inside the next overflowed it at about forty words ("fts5: parser stack overflow").
+ */
 export function ftsMatch(m: TextMatch): string | null {
   const groups = m.all
     .filter((g) => g.length > 0)
-    .map((g) => g.map(termExpression).reduce((acc, e) => `(${acc} OR ${e})`));
+    .map((g) => (g.length === 1 ? termExpression(g[0]!) : `(${g.map(termExpression).join(" OR ")})`));
   if (groups.length === 0) return null;
-  let expr = groups.join(" AND ");
+  const expr = groups.join(" AND ");
+  if (m.none.length === 0) return expr;
   // An exclusion removes the word as written, not its relatives.
-  for (const n of m.none) expr = `(${expr}) NOT ${termExpression({ ...n, inflect: false })}`;
-  return expr;
+  const none = m.none.map((n) => termExpression({ ...n, inflect: false }));
+  return `(${expr}) NOT ${none.length === 1 ? none[0] : `(${none.join(" OR ")})`}`;
 }

@@ -81,12 +81,9 @@ export function tsQuery(m: TextMatch): string | null {
     .filter((g) => g.length > 0)
     .map((g) => (g.length === 1 ? g[0]! : `(${g.join(" | ")})`));
   if (groups.length === 0) return null;
-  let expr = groups.join(" & ");
-  for (const n of m.none) {
-    const t = termQuery({ ...n, inflect: false });
-    if (t) expr = `(${expr}) & !${t}`;
-  }
-  return expr;
+  // Exclusions side by side, not each around the last: the depth stays the same however many there are.
+  const excluded = m.none.map((n) => termQuery({ ...n, inflect: false })).filter((t) => t !== "");
+  return [groups.join(" & "), ...excluded.map((t) => `!${t}`)].join(" & ");
 }
 
 /** Facet tokens as a tsquery on the facets' weight: every group must match one of its tokens. */

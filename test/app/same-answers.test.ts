@@ -162,4 +162,28 @@ describe("the same five questions through the CLI, MCP and the library", () => {
       expect(ids(t["shared"], "entity_id")).toEqual(ids(whole["shared"], "entity_id").slice(0, 8));
     }
   });
+
+  it("a query nothing in the history is about: no hits through each, the CLI exiting 1 as grep does", async () => {
+    for (const query of ["zzzznotthere", "giraffe saxophone"]) {
+      expect((await lib.search({ query })).hits).toEqual([]);
+      const r = cairn(["search", query, "--db", db, "--json"], { env: { HOME: dir } });
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)["hits"]).toEqual([]);
+      const fromMcp = await mcp.call("search_history", { query });
+      expect(fromMcp.data["hits"]).toEqual([]);
+      expect(fromMcp.text).toMatch(/^no matches for /);
+    }
+  });
+
+  it("explain: the ranks behind each hit through each; without it, only how it matched", async () => {
+    const query = "error: TS2554";
+    const explained = plain(await lib.search({ query, limit: 5, explain: true }));
+    expect(cli(["search", query, "--limit", "5", "--explain"])).toEqual(explained);
+    const fromMcp = (await mcp.call("search_history", { query, limit: 5, explain: true })).data;
+    const whys = (a: Obj) => (a["hits"] as Obj[]).map((h) => h["why"]);
+    expect(whys(fromMcp)).toEqual(whys(explained));
+    expect(whys(explained).every((w) => /#\d/.test(String(w)))).toBe(true);
+    const asked = (await mcp.call("search_history", { query, limit: 5 })).data;
+    expect(whys(asked).every((w) => /^(some words|words|meaning)( and meaning)?$/.test(String(w)))).toBe(true);
+  });
 });

@@ -75,6 +75,65 @@ describe("cairn index / search / sessions / timeline", () => {
     expect(empty.stderr).toContain("'tool:' needs a tool name");
   });
 
+  it("a long query is searched, never an FTS5 parser error: a pasted paragraph, long OR chains, exclusions, nesting", () => {
+    const words = Array.from({ length: 1_000 }, (_, i) => `word${i}`);
+    const queries = [
+      `${words.slice(0, 100).join(" ")} shim binary`,
+      `${words.join(" ")} shim`,
+      words.slice(0, 300).join(" OR "),
+      `shim ${words
+        .slice(0, 300)
+        .map((w) => `-${w}`)
+        .join(" ")}`,
+      words
+        .slice(0, 200)
+        .map((w) => `"${w} shim"`)
+        .join(" "),
+      `${"(".repeat(500)}shim${")".repeat(500)}`,
+      `${'"'.repeat(301)}shim`,
+    ];
+    for (const q of queries) {
+      const r = cairn(["search", "--db", db, "--json", "--", q]);
+      expect(r.stderr, q.slice(0, 60)).not.toMatch(/SQLITE|fts5|stack/i);
+      expect([0, 1, 2], q.slice(0, 60)).toContain(r.code);
+    }
+    // a paragraph holding the words is found by them (the first 32 terms are matched)
+    const pasted = cairn([
+      "search",
+      "--db",
+      db,
+      "--json",
+      "--mode",
+      "lexical",
+      "--",
+      `target shim binary ${words.slice(0, 99).join(" ")}`,
+    ]);
+    expect(pasted.code).toBe(0);
+    expect(JSON.parse(pasted.stdout).hits.length).toBeGreaterThan(0);
+  });
+
+  it("file: finds a path however it is written: absolute, relative, ./, ~/, a folder, backslashes", () => {
+    const ids = (q: string, env: Record<string, string> = {}) => {
+      const r = cairn(["search", q, "--db", db, "--json", "--limit", "200"], { env });
+      expect(r.code, q).toBe(0);
+      return (JSON.parse(r.stdout) as { hits: Array<{ event_id: string }> }).hits.map((h) => h.event_id).sort();
+    };
+    const abs = "/Users/User/repo/codemie-ai/codemie-code/src/agents/registry.ts";
+    const relative = ids("file:src/agents/registry.ts");
+    expect(relative.length).toBeGreaterThan(0);
+    expect(ids(`file:${abs}`)).toEqual(relative);
+    expect(ids("file:./src/agents/registry.ts")).toEqual(relative);
+    expect(ids("file:~/repo/codemie-ai/codemie-code/src/agents/registry.ts", { HOME: "/Users/User" })).toEqual(
+      relative,
+    );
+    expect(ids(`file:${abs.replaceAll("/", "\\")}`)).toEqual(relative);
+    // a folder finds its files, though file actions show paths from the project's folder
+    const folder = ids("file:/Users/User/repo/codemie-ai/codemie-code/src/agents/");
+    expect(folder.length).toBeGreaterThan(relative.length);
+    expect(folder).toEqual(expect.arrayContaining(relative));
+    expect(cairn(["search", "file:/Users/User/repo/nothing-here.ts", "--db", db]).code).toBe(1);
+  });
+
   it("sessions --json hides subagents unless --all", () => {
     const main = json(["sessions", "--db", db, "--json"]) as unknown as Array<Record<string, unknown>>;
     expect(main.map((s) => s["kind"])).not.toContain("subagent");

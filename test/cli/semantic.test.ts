@@ -98,12 +98,90 @@ describe("cairn index / embed / search with meaning", () => {
     expect(cairn(["search", "x", "--mode", "fuzzy", "--db", db]).code).toBe(2);
   });
 
+  it("a query nothing in the history is about gets no hits and exit 1, by words and meaning or meaning alone", () => {
+    // gibberish and misspellings (no word the embedder knows), and real words the history never uses
+    for (const q of [
+      "zzzznotthere",
+      "qwxzv plorkt",
+      "recieve the mesage",
+      "giraffe saxophone",
+      "wedding dress shopping",
+    ]) {
+      for (const mode of ["hybrid", "vector"]) {
+        const r = cairn(["search", q, "--mode", mode, "--db", db]);
+        expect([q, mode, r.code, r.stdout]).toEqual([q, mode, 1, ""]);
+        expect(r.stderr).toContain(`no matches for ${JSON.stringify(q)}`);
+        const j = cairn(["search", q, "--mode", mode, "--json", "--db", db]);
+        expect(j.code).toBe(1);
+        expect(JSON.parse(j.stdout).hits).toEqual([]);
+      }
+    }
+  });
+
+  it("a hit says how it matched; --explain adds its ranks and similarity", () => {
+    const q = "that brief pause I requested in the shell which got interrupted";
+    const plain = JSON.parse(cairn(["search", q, "--json", "--limit", "5", "--db", db]).stdout) as {
+      hits: Array<{ why: string; signals: Array<{ source: string }> }>;
+    };
+    // found by meaning: its words are not the transcript's
+    expect(plain.hits.some((h) => h.why === "meaning")).toBe(true);
+    for (const h of plain.hits)
+      expect(h.why).toMatch(/^(some words|words|meaning|words and meaning|some words and meaning)$/);
+    const explained = cairn(["search", q, "--explain", "--limit", "5", "--db", db]);
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toMatch(/matched by meaning #\d+ \(0\.\d\d\)/);
+    expect(cairn(["search", q, "--limit", "5", "--db", db]).stdout).not.toMatch(/#\d/);
+  });
+
+  it("an embedder that does not answer is not saved: the one that works stays", async () => {
+    const gone = createServer();
+    await new Promise<void>((r) => gone.listen(0, "127.0.0.1", r));
+    const port = (gone.address() as AddressInfo).port;
+    await new Promise<void>((r) => gone.close(() => r()));
+    const r = await run([
+      "embed",
+      "--embedder",
+      "openai",
+      "--url",
+      `http://127.0.0.1:${port}/v1`,
+      "--model",
+      "m",
+      "--db",
+      db,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the embedder did not answer: cannot reach .*; the embedder setting is unchanged/);
+    const s = JSON.parse(cairn(["embed", "--status", "--json", "--db", db]).stdout) as Record<string, unknown>;
+    expect(s).toMatchObject({ config: { kind: "static" }, current: true });
+    expect(
+      JSON.parse(cairn(["search", "that brief pause I requested in the shell", "--json", "--db", db]).stdout).mode,
+    ).toBe("hybrid");
+  });
+
   it("switching to an OpenAI-compatible endpoint re-embeds everything; queries then go to it", async () => {
     const r = await run(["embed", "--embedder", "openai", "--url", url, "--model", "fake-3d", "--json", "--db", db]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ config: { kind: "openai", url, model: "fake-3d" }, reset: true, pending: 0 });
+    // an endpoint's floor is the user's to set; it re-embeds nothing
+    const floor = await run([
+      "embed",
+      "--embedder",
+      "openai",
+      "--url",
+      url,
+      "--model",
+      "fake-3d",
+      "--floor",
+      "0.99",
+      "--json",
+      "--db",
+      db,
+    ]);
+    expect(JSON.parse(floor.stdout)).toMatchObject({ config: { floor: 0.99 }, reset: false, embedded: 0 });
+    expect(cairn(["embed", "--status", "--db", db]).stdout).toMatch(/similarity floor 0\.99/);
+    expect(cairn(["embed", "--embedder", "static", "--floor", "2", "--db", db]).code).toBe(2);
     const before = requests;
     const s = await run(["search", "rebase the branch", "--json", "--db", db]);
     expect(JSON.parse(s.stdout).mode).toBe("hybrid");

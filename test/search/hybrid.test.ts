@@ -39,7 +39,10 @@ describe("hybrid search", () => {
     const found = hybrid.hits.find((h) => /sleep 5/.test(text(h.event_id)));
     expect(found).toBeDefined();
     expect(found!.signals.map((s) => s.source)).toContain("meaning");
-    expect(found!.why).toMatch(/meaning #\d+ \(0\.\d\d\)/);
+    // how it matched, in plain words; the ranks and similarity only when asked for
+    expect(found!.why).toBe("meaning");
+    const explained = await searchHybrid(store, q, { embedder, limit: 5, explain: true });
+    expect(explained.hits.find((h) => h.event_id === found!.event_id)!.why).toMatch(/^meaning #\d+ \(0\.\d\d\)$/);
     const words = await searchHybrid(store, q, { embedder, mode: "lexical", limit: 10 });
     expect(words.hits.some((h) => /sleep 5/.test(text(h.event_id)))).toBe(false);
   });

@@ -175,6 +175,13 @@ describe.skipIf(skip !== null)(
         // A value's last word may start a longer one: .ts is in app.tsx as in LIKE '%.ts%'.
         "file:.ts",
         "provider:claude cmd:GIT",
+        // An absolute path, which file actions show from the project's folder, and a folder of it.
+        "file:/Users/User/repo/codemie-ai/codemie-code/src/agents/registry.ts",
+        "file:/Users/User/repo/codemie-ai/codemie-code/src/agents/",
+        // Long queries never overflow a parser: a pasted paragraph, an OR chain, many exclusions.
+        `shim binary ${Array.from({ length: 100 }, (_, i) => `w${i}`).join(" ")}`,
+        `shim OR ${Array.from({ length: 300 }, (_, i) => `w${i}`).join(" OR ")}`,
+        `shim ${Array.from({ length: 300 }, (_, i) => `-w${i}`).join(" ")}`,
       ];
       for (const query of queries) {
         const [p, s] = both(["search", "--json", "--mode", "lexical", "--limit", "2000", query]);

@@ -37,9 +37,11 @@ describe.skipIf(skip !== null)(
     let sqlite: string;
     const home = () => ({ HOME: join(dir, "home"), CAIRN_MACHINE: "laptop-a" });
     type Hit = { event_id: string; signals?: Array<{ source: string; rank: number; score: number | null }> };
-    const search = (db: string, mode: string, query: string) =>
-      JSON.parse(ok(cairn(["search", "--json", "--mode", mode, "--limit", "20", query, "--db", db], { env: home() })))
-        .hits as Hit[];
+    /** The hits, none (exit 1) when nothing clears the floor. */
+    const search = (db: string, mode: string, query: string) => {
+      const r = cairn(["search", "--json", "--mode", mode, "--limit", "20", query, "--db", db], { env: home() });
+      return JSON.parse(r.code === 1 ? r.stdout : ok(r)).hits as Hit[];
+    };
     const hits = (db: string, mode: string, query: string) => search(db, mode, query).map((h) => h.event_id);
     const meaning = (h: Hit) => h.signals?.find((s) => s.source === "meaning") ?? null;
 
@@ -70,9 +72,12 @@ describe.skipIf(skip !== null)(
       expect(p.bundles).toBeGreaterThan(100);
       expect(p).toMatchObject({ bundles: s.bundles, embedded: s.embedded, queued: 0, embedder: s.embedder });
       let compared = 0;
+      let withMeaning = 0;
+      let found = 0;
       for (const query of QUERIES) {
+        // Meaning alone answers what clears the embedder's floor, the same events from both
         const ids = hits(url, "vector", query);
-        expect(ids.length, query).toBeGreaterThan(0);
+        if (ids.length > 0) found++;
         expect(ids, query).toEqual(hits(sqlite, "vector", query));
         // Hybrid fuses words and meaning: the word rankers differ (ts_rank there, BM25 here), so the fused order
         // may too, but every event both show has the same similarity, and the nearest fifty (found by meaning
@@ -86,12 +91,12 @@ describe.skipIf(skip !== null)(
           expect(a?.score, `${query} ${h.event_id}`).toBe(b?.score);
           if (a && b && a.rank <= 50 && b.rank <= 50) expect(a.rank, `${query} ${h.event_id}`).toBe(b.rank);
         }
-        expect(
-          p.some((h) => meaning(h) !== null),
-          query,
-        ).toBe(true);
+        // A hit shows meaning where its similarity clears the embedder's floor: not in every query's first page.
+        if (p.some((h) => meaning(h) !== null)) withMeaning++;
       }
       expect(compared).toBeGreaterThan(20);
+      expect(found).toBeGreaterThanOrEqual(QUERIES.length - 1);
+      expect(withMeaning).toBeGreaterThan(0);
       // A search that narrows by kind ranks only that kind's bundles.
       const errors = JSON.parse(
         ok(cairn(["search", "--json", "--mode", "vector", "kind:error", "build failed", "--db", url], { env: home() })),

@@ -104,6 +104,15 @@ describe.skipIf(!hasTmux())("cairn tui (tmux, real transcripts)", () => {
     expect(screen).not.toMatch(/Sessions \(|Timeline/);
   });
 
+  it("a query nothing in the history is about shows no results", { timeout: 60_000 }, async () => {
+    const r = start();
+    await r.waitFor(/Sessions \(\d+\)/);
+    r.sendKeys("/");
+    r.sendText("zzzznotthere");
+    const screen = await r.waitFor("Results (0)");
+    expect(screen).not.toContain("why: ");
+  });
+
   it("Ctrl-C quits from anywhere with the terminal restored", { timeout: 60_000 }, async () => {
     const r = start();
     await r.waitFor(/Sessions \(\d+\)/);

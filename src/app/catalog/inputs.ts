@@ -27,6 +27,10 @@ export const search = {
     .enum(SEARCH_MODES)
     .optional()
     .describe("hybrid: words and meaning fused (default); lexical: words only; vector: meaning only"),
+  explain: z
+    .boolean()
+    .optional()
+    .describe("each hit's why gives its ranks and similarity (words #1 + meaning #3 (0.52)), not only how it matched"),
 };
 
 export const timeline = {

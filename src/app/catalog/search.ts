@@ -14,6 +14,6 @@ export const search = question({
   id: "query",
   async answer(ctx, req: SearchRequest): Promise<SearchAnswer> {
     const { answerSearch } = await import("../search-answer.ts");
-    return answerSearch(ctx.store(), req, ctx.embedder, ctx.now);
+    return answerSearch(ctx.store(), req, ctx.embedder, ctx.now, ctx.env["HOME"]);
   },
 });

@@ -1,4 +1,5 @@
 import { describeEmbedder } from "../../embedders/config.ts";
+import { isFloor } from "../../embedders/setting.ts";
 import { EMBEDDER_KINDS, type EmbedderConfig } from "../../embedders/types.ts";
 import { readCairn, writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
@@ -7,7 +8,7 @@ import { INTERRUPTED } from "../index-run.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 import { createVectorProgress } from "../vectors.ts";
 
-const USAGE = `Usage: cairn embed [--embedder static|openai|transformers|none] [--url URL] [--model NAME] [--status] [--json] [--db PATH]
+const USAGE = `Usage: cairn embed [--embedder static|openai|transformers|none] [--url URL] [--model NAME] [--floor SIMILARITY] [--status] [--json] [--db PATH]
 
 Semantic search embeds evidence bundles (errors with their call, checks, decisions, tool calls with a result
 summary, resume summaries), never every message. 'cairn index' keeps them embedded; this command chooses the
@@ -20,6 +21,9 @@ embedder and catches up now. Changing the embedder re-embeds everything; search 
   --embedder transformers  a transformers.js model: --model ./folder-with-onnx-export (or a hub id where the
                            machine has internet); needs 'npm install @huggingface/transformers'
   --embedder none          words only; drops the stored vectors
+  --floor SIMILARITY       hits by meaning below this cosine similarity are dropped (static: 0.35, measured;
+                           openai and transformers: 0.25 unless given; see docs/search.md)
+A new embedder is saved only once it has answered; one that cannot be reached leaves the setting as it was.
   --status                 show the embedder and how much is embedded, change nothing`;
 
 export const embedCommand: Command = {
@@ -31,13 +35,14 @@ export const embedCommand: Command = {
       embedder: { type: "string" },
       url: { type: "string" },
       model: { type: "string" },
+      floor: { type: "string" },
       status: { type: "boolean" },
       json: { type: "boolean" },
       db: { type: "string" },
     });
     const chosen = values.embedder === undefined ? null : configFrom(values);
-    if (chosen === null && (values.url !== undefined || values.model !== undefined))
-      throw new UsageError("--url and --model go with --embedder");
+    if (chosen === null && (values.url !== undefined || values.model !== undefined || values.floor !== undefined))
+      throw new UsageError("--url, --model and --floor go with --embedder");
     if (values.status) {
       if (chosen) throw new UsageError("--status changes nothing; give it without --embedder");
       const app = readCairn(io, values.db);
@@ -84,20 +89,32 @@ export const embedCommand: Command = {
   },
 };
 
-function configFrom(values: { embedder?: string; url?: string; model?: string }): EmbedderConfig {
+function configFrom(values: { embedder?: string; url?: string; model?: string; floor?: string }): EmbedderConfig {
   const kind = values.embedder as (typeof EMBEDDER_KINDS)[number];
   if (!EMBEDDER_KINDS.includes(kind))
     throw new UsageError(`--embedder must be one of ${EMBEDDER_KINDS.join(", ")}, not '${values.embedder}'`);
+  const floor = floorFrom(values.floor);
   switch (kind) {
-    case "static":
     case "none":
-      if (values.url || values.model) throw new UsageError(`--embedder ${kind} takes no --url or --model`);
+      if (values.url || values.model || values.floor)
+        throw new UsageError("--embedder none takes no --url, --model or --floor");
       return { kind };
+    case "static":
+      if (values.url || values.model) throw new UsageError("--embedder static takes no --url or --model");
+      return { kind, ...floor };
     case "openai":
       if (!values.url || !values.model) throw new UsageError("--embedder openai needs --url and --model");
-      return { kind, url: values.url, model: values.model };
+      return { kind, url: values.url, model: values.model, ...floor };
     case "transformers":
       if (!values.model) throw new UsageError("--embedder transformers needs --model (a folder or a hub id)");
-      return { kind, model: values.model };
+      return { kind, model: values.model, ...floor };
   }
+}
+
+function floorFrom(value: string | undefined): { floor?: number } {
+  if (value === undefined) return {};
+  const floor = Number(value);
+  if (value.trim() === "" || !isFloor(floor))
+    throw new UsageError(`--floor is a cosine similarity from -1 to 1 (e.g. 0.4), not '${value}'`);
+  return { floor };
 }

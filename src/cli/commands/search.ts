@@ -7,14 +7,15 @@ import { EXIT } from "../exit.ts";
 import { dim, highlight, providerCell, red, shortTime } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
 
-const USAGE = `Usage: cairn search "<query>" [--limit N] [--mode hybrid|lexical|vector] [--json] [--reveal-secrets] [--db PATH]
+const USAGE = `Usage: cairn search "<query>" [--limit N] [--mode hybrid|lexical|vector] [--explain] [--json] [--reveal-secrets] [--db PATH]
 
 Free text (words, "phrases", OR, -word) plus prefixes and filters, combinable:
   decision:TEXT  error:TEXT  test:TEXT|fail|pass  tool:NAME  resume:TEXT  file:PATH  cmd:COMMAND
   project:NAME  session:ID-PREFIX  since:DATE|7d  until:DATE  kind:KIND
   provider:${PROVIDER_CHOICES}
 Ranked by words (BM25) and, where evidence bundles are embedded, by meaning, fused by reciprocal rank; each hit
-says which matched. --mode lexical uses words only, --mode vector meaning only.
+says which matched (--explain: its ranks and similarity too). A hit by meaning must clear the embedder's
+similarity floor. --mode lexical uses words only, --mode vector meaning only.
 Exits 1 when nothing matches (as grep does), 2 for a malformed query.
 Examples:
   cairn search "error: TS2304"          cairn search "test:fail project:api since:7d"
@@ -31,6 +32,7 @@ export const searchCommand: Command = {
       {
         limit: { type: "string", short: "n" },
         mode: { type: "string" },
+        explain: { type: "boolean" },
         json: { type: "boolean" },
         db: { type: "string" },
         ...REVEAL_FLAG,
@@ -45,7 +47,7 @@ export const searchCommand: Command = {
       throw new UsageError(`--mode must be one of ${SEARCH_MODES.join(", ")}, not '${values.mode}'`);
     const app = readCairn(io, values.db, { json: values.json === true, reveal: values["reveal-secrets"] === true });
     try {
-      const result = await app.search({ query, limit, mode });
+      const result = await app.search({ query, limit, mode, ...(values.explain ? { explain: true } : {}) });
       if (values.json) writeJson(io, result);
       else printResult(io, result, query, mode);
       return result.hits.length === 0 ? EXIT.noResults : EXIT.ok;

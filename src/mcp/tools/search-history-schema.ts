@@ -15,7 +15,7 @@ export const hit = z.object({
   status: z.string().nullable(),
   snippet: z.string(),
   evidence: z.array(link),
-  why: z.string(),
+  why: z.string().describe("how the hit matched: words, some words, meaning, words and meaning"),
   source_file: z.string(),
   source_line: z.number(),
 });
@@ -29,6 +29,7 @@ export const inputSchema = {
     .default(10)
     .describe(`hits to return (1–${SEARCH_LIMIT_MAX}); fewer are shown if they would exceed the size bound`),
   mode: catalog.search.mode.unwrap().default("hybrid"),
+  explain: catalog.search.explain.unwrap().default(false),
 };
 
 export const outputSchema = {

@@ -25,8 +25,8 @@ export const searchHistoryTool: CairnTool<Args> = {
   annotations: READ_ONLY,
   handler:
     (ctx) =>
-    async ({ query, limit, mode }) => {
-      const result = await ctx.cairn.search({ query, limit, mode });
+    async ({ query, limit, mode, explain }) => {
+      const result = await ctx.cairn.search({ query, limit, mode, ...(explain ? { explain } : {}) });
       const hits = result.hits.map(toHit);
       const texts = hits.map((h, i) => renderHit(h, i + 1));
       const { end } = fitRange(
