@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentDriver } from "../driver.ts";
+import type { AgentDriver, RunContext } from "../driver.ts";
 import { chat } from "../fake/chat.ts";
 import { PROMPTS } from "../fake/script.ts";
 
@@ -17,31 +17,7 @@ export const pi: AgentDriver = {
   script: { subagents: false },
   extra: (_method, path) => (path.startsWith("/v1/models") ? { object: "list", data: [{ id: "fake-coder" }] } : null),
   async run(ctx) {
-    const agentDir = join(ctx.home, ".pi", "agent");
-    mkdirSync(agentDir, { recursive: true });
-    writeFileSync(
-      join(agentDir, "models.json"),
-      `${JSON.stringify(
-        {
-          providers: {
-            fake: {
-              baseUrl: `${ctx.server.url}/v1`,
-              api: "openai-completions",
-              apiKey: "dummy",
-              models: [{ id: "fake-coder", contextWindow: 128000, maxTokens: 4096 }],
-            },
-          },
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    writeFileSync(
-      join(agentDir, "settings.json"),
-      `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-coder", compaction: { keepRecentTokens: 1 } }, null, 2)}\n`,
-    );
-    const bin = join(ctx.binDir, "pi");
-    const model = ["--provider", "fake", "--model", "fake-coder"];
+    const { bin, model } = setUp(ctx);
     await ctx.exec(bin, [...model, "--print", PROMPTS.A]);
     await ctx.exec(bin, [...model, "--continue", "--print", PROMPTS.B]);
     const rpc = ctx.lines(bin, [...model, "--continue", "--mode", "rpc"]);
@@ -51,5 +27,39 @@ export const pi: AgentDriver = {
     await rpc.waitFor((l) => l["type"] === "agent_end");
     await rpc.end();
   },
+  async once(ctx, prompt) {
+    const { bin, model } = setUp(ctx);
+    await ctx.exec(bin, [...model, "--print", prompt]);
+  },
   keep: (rel) => /^\.pi\/agent\/sessions\/.*\.jsonl$/.test(rel),
 };
+
+/** pi's settings and model file pointing at the fake; the binary and the model flags. */
+function setUp(ctx: RunContext): { bin: string; model: string[] } {
+  const agentDir = join(ctx.home, ".pi", "agent");
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(
+    join(agentDir, "models.json"),
+    `${JSON.stringify(
+      {
+        providers: {
+          fake: {
+            baseUrl: `${ctx.server.url}/v1`,
+            api: "openai-completions",
+            apiKey: "dummy",
+            models: [{ id: "fake-coder", contextWindow: 128000, maxTokens: 4096 }],
+          },
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(agentDir, "settings.json"),
+    `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-coder", compaction: { keepRecentTokens: 1 } }, null, 2)}\n`,
+  );
+  const bin = join(ctx.binDir, "pi");
+  const model = ["--provider", "fake", "--model", "fake-coder"];
+  return { bin, model };
+}
