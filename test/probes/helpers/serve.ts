@@ -1,0 +1,137 @@
+/**
+ * The built `cairn serve` as a user starts it (a scripted live session, so no model is needed), on an index, and
+ * what the probes ask of it: the history API with the printed token, and Chromium logged in through the printed
+ * URL. The server is stopped by its own process id.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { CLI } from "../../helpers/cli.ts";
+import { REPO } from "../../helpers/transcripts.ts";
+import { DESKTOP, launchChromium } from "../../web/helpers/chromium.ts";
+import type { ProbeIndex } from "./index.ts";
+
+export interface Served {
+  origin: string;
+  /** The URL `cairn serve` printed, with its token. */
+  url: string;
+  token: string;
+  /** GET (or POST with a JSON body) on the server, authenticated as the page is. */
+  api(path: string, body?: unknown): Promise<{ status: number; text: string }>;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+export async function startServe(index: ProbeIndex, env: Record<string, string> = {}): Promise<Served> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, "serve", "--driver", "scripted", "--script", join(REPO, "examples/live-demo.json"), "--port", "0"],
+    { cwd: index.dir, env: { ...process.env, ...index.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (c: Buffer) => {
+      stdout += c.toString();
+      const m = /Open (http:\/\/\S+)/.exec(stdout);
+      if (m) resolve(m[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`cairn serve exited with ${code}: ${stderr}`)));
+  });
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get("token")!;
+  const origin = parsed.origin;
+  return {
+    origin,
+    url,
+    token,
+    async api(path, body) {
+      const res = await fetch(`${origin}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json", origin }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, text: await res.text() };
+    },
+    stderr: () => stderr,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+export interface Browsing {
+  browser: Browser;
+  context: BrowserContext;
+  /**
+   * Opens a path of the page and waits until its view has loaded (or failed), collecting page errors; `ready`, a
+   * selector, waits for more (a search's answer).
+   */
+  open(path: string, ready?: string): Promise<Page>;
+  /** Uncaught errors in any page opened, with the path they happened on. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Chromium logged in to a served page (the printed URL sets the cookie). */
+export async function browse(served: Served): Promise<Browsing> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const login = await context.newPage();
+  await login.goto(served.url);
+  await login.close();
+  const errors: string[] = [];
+  return {
+    browser,
+    context,
+    errors,
+    async open(path, ready) {
+      const page = await context.newPage();
+      page.on("pageerror", (error) => errors.push(`${path}: ${error.message}`));
+      await page.goto(`${served.origin}${path}`);
+      if (ready) await page.locator(ready).first().waitFor({ timeout: 20_000 });
+      await settled(page);
+      return page;
+    },
+    async close() {
+      await context.close();
+      await browser.close();
+    },
+  };
+}
+
+/**
+ * Waits until the view has what it loads: a page body that nothing marks busy, holding content or saying why not
+ * (an empty state or a failure). A view that crashed never settles, and the wait's timeout names the path.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    `(() => {
+      const main = document.querySelector("main") ?? document.body;
+      if (!main.querySelector(".page, .empty")) return false;
+      if (main.querySelector('[aria-busy="true"]')) return false;
+      return (main.textContent ?? "").trim().length > 0;
+    })()`,
+    null,
+    { timeout: 20_000 },
+  );
+}
+
+/** What a person can read on the page, and the HTML behind it (attributes, hidden text, titles). */
+export async function pageText(page: Page): Promise<{ text: string; html: string }> {
+  // innerText, not textContent: the text as laid out for a reader, without what CSS hides.
+  // biome-ignore lint/performance/useDomNodeTextContent: what a person reads is the point
+  return { text: await page.locator("body").innerText(), html: await page.content() };
+}
+
+/** A search view that has its answer: the hit count, or the error it got. */
+export const SEARCH_ANSWERED = '#search-status:text-matches("hits? in \\d+ ms"), #search-status .bad';
