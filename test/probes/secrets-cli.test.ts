@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fingerprint } from "../../src/secrets/detect.ts";
 import { type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
 import {
   buildIndex,
@@ -76,6 +77,20 @@ describe("the planted transcripts are what the probes need", () => {
         [...holding].some((id) => events.find((e) => e.event_id === id)?.session_id === s.session_id),
         s.session_id,
       ).toBe(true);
+  });
+});
+
+describe("cairn finds every secret the issue names", () => {
+  it("each planted secret, in each agent's session, by its fingerprint", async () => {
+    const r = await run(index, ["secrets", "--json"]);
+    const findings = (JSON.parse(r.stdout) as { findings: Array<{ session_id: string; fingerprint: string }> })
+      .findings;
+    const missing: string[] = [];
+    for (const s of sessions)
+      for (const planted of plantedSecrets())
+        if (!findings.some((f) => f.session_id === s.session_id && f.fingerprint === fingerprint(planted.value)))
+          missing.push(`${s.provider}: ${planted.label}`);
+    expect(missing).toEqual([]);
   });
 });
 

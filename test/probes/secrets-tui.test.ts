@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasTmux } from "../pi/helpers/tmux.ts";
 import { buildIndex, type ProbeIndex } from "./helpers/index.ts";
-import { ESCAPED_NAME, ESCAPES, LeakReport, writePlantedHome } from "./helpers/planted.ts";
+import { ESCAPED_NAME, ESCAPES, LeakReport, shown, writePlantedHome } from "./helpers/planted.ts";
 import { SECRET_QUERIES } from "./helpers/queries.ts";
 import { startTui, type TuiProbe } from "./helpers/tui.ts";
 
@@ -71,8 +71,6 @@ describe.skipIf(!hasTmux())("cairn tui on the planted transcripts", () => {
 
   it("wrote none of the planted escapes to the terminal: no title, no clipboard write, no C1 or backspace run", () => {
     const raw = tui.raw();
-    const shown = (seq: string) =>
-      JSON.stringify(seq).replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
     const found = Object.entries({
       ...ESCAPES,
       "the file name's title": ESCAPED_NAME.slice(ESCAPED_NAME.indexOf("\u001b"), ESCAPED_NAME.indexOf("\u0007") + 1),

@@ -164,6 +164,11 @@ export class LeakReport {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the sequences cairn writes itself
 const CAIRN_OWN = /\u001b\[[0-9;]*m|\u001b\[K/g;
 
+/** A text as a JSON string, C1 controls escaped too (JSON leaves them raw, and a terminal acts on them). */
+export function shown(text: string): string {
+  return JSON.stringify(text).replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** What a terminal must not receive from transcript text, each with how it is recognised. */
 const FOREIGN: Array<[string, RegExp]> = [
   // biome-ignore-start lint/suspicious/noControlCharactersInRegex: control characters are what these find
@@ -190,7 +195,7 @@ export function foreignEscapes(output: string | Buffer): EscapeFound[] {
   const found: EscapeFound[] = [];
   const seek = (what: string, re: RegExp) => {
     const m = re.exec(rest);
-    if (m) found.push({ what, context: JSON.stringify(rest.slice(Math.max(0, m.index - 30), m.index + 30)) });
+    if (m) found.push({ what, context: shown(rest.slice(Math.max(0, m.index - 30), m.index + 30)) });
   };
   for (const [what, re] of FOREIGN) seek(what, re);
   if (typeof output !== "string" && output.includes(0x9b) && !text.includes("\u009b"))
