@@ -134,4 +134,4 @@ export async function pageText(page: Page): Promise<{ text: string; html: string
 }
 
 /** A search view that has its answer: the hit count, or the error it got. */
-export const SEARCH_ANSWERED = '#search-status:text-matches("hits? in \\d+ ms"), #search-status .bad';
+export const SEARCH_ANSWERED = '#search-status:text-matches("hits? in [0-9]+ ms"), #search-status .bad';

@@ -95,11 +95,14 @@ export async function startTui(index: ProbeIndex, opts: { width?: number; height
     },
     async press(keys) {
       if (keys.length > 0) tmux.sendKeys(...keys);
-      // Quiet: the stream has not grown for a while (a ceiling, not a pass condition).
+      // Quiet: the stream has not grown for 400 ms (bounded; what is drawn is checked by the caller, not this).
       let last = -1;
-      for (let i = 0; i < 100 && raw().length !== last; i++) {
-        last = raw().length;
-        await new Promise((resolve) => setTimeout(resolve, 150));
+      let still = 0;
+      for (let i = 0; i < 200 && still < 4; i++) {
+        const now = raw().length;
+        still = now === last ? still + 1 : 0;
+        last = now;
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
     title: () => ctl("display-message", "-p", "-t", "main", "#{pane_title}"),
