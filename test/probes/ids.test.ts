@@ -331,15 +331,9 @@ describe("the page's event view on subagent sessions", () => {
           .first()
           .waitFor({ timeout: 5000 })
           .catch(() => {});
-        const shown = await page
-          .locator("#view [data-event-id]")
-          .first()
-          .getAttribute("data-event-id", { timeout: 500 })
-          .catch(() => null);
-        const failure = await page
-          .locator("#view .failure")
-          .textContent({ timeout: 500 })
-          .catch(() => null);
+        // Read what is there now (the wait above is over): a missing element is an answer, not a wait.
+        const shown = await page.evaluate(readShown, "[data-event-id]");
+        const failure = await page.evaluate(readShown, ".failure");
         if (errors.length > 0 || !loaded || shown !== e.event_id || failure) {
           const said = [
             ...errors,
@@ -359,3 +353,15 @@ describe("the page's event view on subagent sessions", () => {
     expect(wrong).toEqual([]);
   });
 });
+
+/** Runs in the page: the event id a view shows (`[data-event-id]`), or a failure's text (`.failure`); null: none. */
+function readShown(selector: string): string | null {
+  const g = globalThis as unknown as {
+    document: {
+      querySelector(s: string): { getAttribute(n: string): string | null; textContent: string | null } | null;
+    };
+  };
+  const el = g.document.querySelector(`#view ${selector}`);
+  if (!el) return null;
+  return selector === ".failure" ? el.textContent : el.getAttribute("data-event-id");
+}
