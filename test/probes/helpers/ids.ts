@@ -52,6 +52,10 @@ export class IdBook {
   /** Notes every id `output` prints, as printed by `where`. */
   collect(where: string, output: string): void {
     for (const m of output.matchAll(TOKEN)) {
+      // A segment of a file path is transcript text (an agent's temp file named after its session), not an id
+      // cairn printed; the page's own links (`/s/ID`, `/e/ID`, `/t/ID`) are.
+      const before = output.slice(Math.max(0, m.index - 3), m.index);
+      if (before.endsWith("/") && !/\/[set]\/$/.test(before)) continue;
       // `[e:ID]` cites an event; a token may run on into a path's extension or a sentence's full stop.
       for (const raw of [m[0], m[0].replace(/^e:/, "")]) {
         const token = raw.replace(/[.:_-]+$/, "");
