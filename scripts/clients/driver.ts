@@ -44,6 +44,8 @@ export interface AgentDriver {
   /** Paths the server answers outside the protocols (model lists, quota probes). */
   extra?(method: string, path: string, body: unknown): unknown;
   run(ctx: RunContext): Promise<void>;
+  /** Plays one prompt in a new session (the planted-secrets conversation, scripts/clients/planted/). */
+  once?(ctx: RunContext, prompt: string): Promise<void>;
   /** Which files under HOME are the agent's transcripts (paths relative to HOME). */
   keep(rel: string): boolean;
   /**

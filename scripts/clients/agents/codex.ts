@@ -4,9 +4,9 @@
  * `model_auto_compact_token_limit` and one reply that reports a full context. The model slug must be one Codex
  * knows, or it offers no `apply_patch`.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentDriver } from "../driver.ts";
+import type { AgentDriver, RunContext } from "../driver.ts";
 import { responses } from "../fake/responses.ts";
 import { PROMPTS, type Step } from "../fake/script.ts";
 import type { Conversation, ToolCallReply } from "../fake/types.ts";
@@ -45,30 +45,40 @@ export const codex: AgentDriver = {
   },
   extra: (_method, path) => (path.startsWith("/v1/models") ? { object: "list", data: [] } : null),
   async run(ctx) {
-    const codexHome = join(ctx.home, ".codex");
-    const { mkdirSync } = await import("node:fs");
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(
-      join(codexHome, "config.toml"),
-      [
-        'model = "gpt-5.5"',
-        'model_provider = "fake"',
-        "model_auto_compact_token_limit = 2500",
-        "",
-        "[model_providers.fake]",
-        'name = "fake"',
-        `base_url = "${ctx.server.url}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "FAKE_API_KEY"',
-        "",
-      ].join("\n"),
-    );
-    const env = { CODEX_HOME: codexHome, FAKE_API_KEY: "dummy" };
-    const bin = join(ctx.binDir, "codex");
-    const flags = ["--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
+    const { bin, env, flags } = setUp(ctx);
     await ctx.exec(bin, ["exec", ...flags, PROMPTS.A], { env });
     await ctx.exec(bin, ["exec", "resume", "--last", ...flags, PROMPTS.B], { env });
     await ctx.exec(bin, ["exec", "resume", "--last", ...flags, PROMPTS.C], { env });
   },
+  async once(ctx, prompt) {
+    const { bin, env, flags } = setUp(ctx);
+    await ctx.exec(bin, ["exec", ...flags, prompt], { env });
+  },
   keep: (rel) => /^\.codex\/(sessions|archived_sessions)\/.*\.jsonl$/.test(rel),
 };
+
+/** Codex's config pointing at the fake; the binary, its environment and the flags every run takes. */
+function setUp(ctx: RunContext): { bin: string; env: Record<string, string>; flags: string[] } {
+  const codexHome = join(ctx.home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, "config.toml"),
+    [
+      'model = "gpt-5.5"',
+      'model_provider = "fake"',
+      "model_auto_compact_token_limit = 2500",
+      "",
+      "[model_providers.fake]",
+      'name = "fake"',
+      `base_url = "${ctx.server.url}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "FAKE_API_KEY"',
+      "",
+    ].join("\n"),
+  );
+  return {
+    bin: join(ctx.binDir, "codex"),
+    env: { CODEX_HOME: codexHome, FAKE_API_KEY: "dummy" },
+    flags: ["--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"],
+  };
+}

@@ -19,31 +19,7 @@ export const pi: AgentDriver = {
   script: { subagents: false },
   extra: (_method, path) => (path.startsWith("/v1/models") ? { object: "list", data: [{ id: "fake-coder" }] } : null),
   async run(ctx) {
-    const agentDir = join(ctx.home, ".pi", "agent");
-    mkdirSync(agentDir, { recursive: true });
-    writeFileSync(
-      join(agentDir, "models.json"),
-      `${JSON.stringify(
-        {
-          providers: {
-            fake: {
-              baseUrl: `${ctx.server.url}/v1`,
-              api: "openai-completions",
-              apiKey: "dummy",
-              models: [{ id: "fake-coder", contextWindow: 128000, maxTokens: 4096 }],
-            },
-          },
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    writeFileSync(
-      join(agentDir, "settings.json"),
-      `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-coder", compaction: { keepRecentTokens: 1 } }, null, 2)}\n`,
-    );
-    const bin = join(ctx.binDir, "pi");
-    const model = ["--provider", "fake", "--model", "fake-coder"];
+    const { bin, model } = setUp(ctx);
     await ctx.exec(bin, [...model, "--print", PROMPTS.A]);
     await ctx.exec(bin, [...model, "--continue", "--print", PROMPTS.B]);
     const rpc = ctx.lines(bin, [...model, "--continue", "--mode", "rpc"]);
@@ -65,10 +41,44 @@ export const pi: AgentDriver = {
     await rpc.end();
   },
   keep: (rel) => /^\.pi\/agent\/sessions\/.*\.jsonl$/.test(rel),
+  async once(ctx, prompt) {
+    const { bin, model } = setUp(ctx);
+    await ctx.exec(bin, [...model, "--print", prompt]);
+  },
 };
 
 /** The project becomes a git repository with an author, so that TASK-D's commit goes through. */
 async function gitRepo(ctx: RunContext): Promise<void> {
   writeFileSync(join(ctx.home, ".gitconfig"), "[user]\n\tname = Cairn Harness\n\temail = harness@example.invalid\n");
   await ctx.exec("git", ["init", "-q"]);
+}
+
+/** pi's settings and model file pointing at the fake; the binary and the model flags. */
+function setUp(ctx: RunContext): { bin: string; model: string[] } {
+  const agentDir = join(ctx.home, ".pi", "agent");
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(
+    join(agentDir, "models.json"),
+    `${JSON.stringify(
+      {
+        providers: {
+          fake: {
+            baseUrl: `${ctx.server.url}/v1`,
+            api: "openai-completions",
+            apiKey: "dummy",
+            models: [{ id: "fake-coder", contextWindow: 128000, maxTokens: 4096 }],
+          },
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    join(agentDir, "settings.json"),
+    `${JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-coder", compaction: { keepRecentTokens: 1 } }, null, 2)}\n`,
+  );
+  const bin = join(ctx.binDir, "pi");
+  const model = ["--provider", "fake", "--model", "fake-coder"];
+  return { bin, model };
 }
