@@ -13,4 +13,6 @@ export interface AskDeps {
   reader(): ReadonlyStore;
   search(req: { query: string; limit?: number; mode?: SearchMode }): Promise<HybridResult>;
   brief(req: Input<"brief">): Promise<BriefJson>;
+  /** The shortest form of a session id that names it, for the lines the pack shows. */
+  shortSessionId(id: string): string;
 }

@@ -83,8 +83,15 @@ export async function evidencePack(app: AskDeps, req: PackRequest): Promise<Evid
     .sort((a, b) => a.at - b.at || a.i - b.i)
     .map((p) => p.candidate);
   sharedCounter ??= createTokenCounter();
-  // The pack goes to a model the user picked, possibly another provider than the agent's: never a secret.
-  for (const c of candidates) c.text = redactText(c.text);
+  // The pack goes to a model the user picked, possibly another provider than the agent's: never a secret. Its
+  // texts were read through the redacting view; the scan is the last guard of what leaves the machine.
+  const short = new Map<string, string>();
+  for (const c of candidates) {
+    c.text = redactText(c.text);
+    let s = short.get(c.session_id);
+    if (s === undefined) short.set(c.session_id, (s = app.shortSessionId(c.session_id)));
+    c.session_short = s;
+  }
   return buildPack(req.question, candidates, {
     budget,
     counter: sharedCounter,

@@ -14,6 +14,8 @@ export type PackReason = (typeof PACK_REASONS)[number];
 export interface PackCandidate {
   event_id: string;
   session_id: string;
+  /** The session id as cairn prints it (the fewest characters that name it); the whole id when absent. */
+  session_short?: string;
   provider: string;
   timestamp: string | null;
   event_type: string;
@@ -121,8 +123,8 @@ export function renderItem(item: PackItem): string {
   const status = item.status ? ` (${item.status})` : "";
   const what = item.reason === "ledger" ? "ledger fact" : `${item.event_type}${status}`;
   if (item.detail === "line")
-    return `${cite(item.event_id)} ${when} ${what} s:${item.session_id.slice(0, 8)}: ${item.text}\n`;
-  return `\n${cite(item.event_id)} ${when} ${item.provider} ${what} session ${item.session_id.slice(0, 8)}\n${item.text}\n`;
+    return `${cite(item.event_id)} ${when} ${what} s:${item.session_short ?? item.session_id}: ${item.text}\n`;
+  return `\n${cite(item.event_id)} ${when} ${item.provider} ${what} session ${item.session_short ?? item.session_id}\n${item.text}\n`;
 }
 
 /** The whole pack as text: what `--dry-run` prints and what the model receives. */

@@ -117,6 +117,8 @@ export function shortSessionId(store: Pick<ReadonlyStore, "getSession" | "listSe
     const prefix = id.slice(0, n);
     // A prefix that is itself another session's whole id names that session.
     if (near.some((s) => s.session_id === prefix)) continue;
+    // Nor does one ending in a separator (`<parent>:`), which reads as the id before it.
+    if (/[-:_.]$/.test(prefix)) continue;
     const found = sessionsByPrefix(view as Pick<ReadonlyStore, "listSessions">, prefix);
     if (found.length === 1 && found[0]!.session_id === id) return prefix;
   }

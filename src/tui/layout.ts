@@ -114,8 +114,10 @@ function leftPane(b: Browser, width: number, height: number): string[] {
   const r = b.results;
   if (r.error) return [b.style.red("bad query"), ...wrap(r.error, width - 1)];
   const hits = r.answer?.hits ?? [];
+  // Meaning was asked for and not used (the embedder knows none of the words): said, so no one waits for it.
+  const unused = r.mode !== r.answer?.mode && r.answer?.notice ? ` (meaning: ${r.answer.notice})` : "";
   const title = b.style.bold(
-    r.answer ? `Results (${hits.length}) · ${Math.round(r.ms)} ms · ${r.answer.mode}` : "Results",
+    r.answer ? `Results (${hits.length}) · ${Math.round(r.ms)} ms · ${r.answer.mode}${unused}` : "Results",
   );
   const hit = hits[b.hitCursor.index];
   const why = hit ? wrap(b.style.dim(`why: ${hit.why}`), width - 1).slice(0, 3) : [];

@@ -84,7 +84,7 @@ describe("gibberish finds nothing", () => {
       const wrong: string[] = [];
       for (const query of QUERIES)
         for (const mode of MODES) {
-          const r = await served.api(`/api/history/search?q=${encodeURIComponent(query)}&mode=${mode}`);
+          const r = await served.api(`/api/history/search?query=${encodeURIComponent(query)}&mode=${mode}`);
           const hits = (JSON.parse(r.text) as { hits?: unknown[] }).hits ?? [];
           if (r.status !== 200 || hits.length > 0)
             wrong.push(`GET /api/history/search "${query}" ${mode} → ${r.status}, ${hits.length} hits`);
@@ -116,8 +116,9 @@ describe("gibberish finds nothing", () => {
       try {
         for (const query of QUERIES) {
           await tui.press(["/", "C-u"]);
-          // Words answer first; once typing pauses, meaning answers the same text again. Both must list nothing.
-          await tui.type(query, /Results \(\d+\) · \d+ ms · hybrid/);
+          // Words answer first; once typing pauses, meaning answers the same text again (or says why it could not).
+          // Both must list nothing.
+          await tui.type(query, /Results \(\d+\) · \d+ ms · (hybrid|lexical \(meaning: )/);
           const answers = [
             ...tui.text().matchAll(new RegExp(`/ ${query}[^]*?Results \\((\\d+)\\) · \\d+ ms · (\\w+)`, "g")),
           ];

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const t = await run(index, ["threads", "--all", "--json"]);
   threads = (JSON.parse(t.stdout) as { threads: Array<{ thread_id: string }> }).threads.map((x) => x.thread_id);
   book = new IdBook({
-    sessions: sessions.map((s) => s.session_id),
+    sessions,
     events: events.map((e) => e.event_id),
     threads,
   });
@@ -239,7 +239,7 @@ describe("every printed id resolves to what it named, in every surface", () => {
         return { id: r.status === 200 ? field(json(r.text), ...path) : null, said: `${r.status} ${r.text}` };
       };
     const wrong = [
-      ...(await resolveAll("session", get("/api/history/sessions/", "session", "session_id"))),
+      ...(await resolveAll("session", get("/api/history/sessions/", "session_id"))),
       ...(await resolveAll("event", get("/api/history/events/", "event", "event_id"))),
       ...(await resolveAll("thread", get("/api/history/threads/", "thread", "thread_id"))),
     ];

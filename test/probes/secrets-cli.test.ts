@@ -61,11 +61,10 @@ const both = (args: string[]) => [args, [...args, "--json"]];
 describe("the planted transcripts are what the probes need", () => {
   it("hold every planted secret, in three agents' sessions, and cairn finds a secret in each", async () => {
     expect(new Set(sessions.map((s) => s.provider))).toEqual(new Set(["claude", "codex", "pi"]));
-    const raw = await run(index, ["export", sessions[0]!.session_id, "--format", "json", "--no-redact"]);
+    const reveal = (id: string) => run(index, ["export", id, "--format", "json", "--reveal-secrets"], {}, true);
+    const raw = await reveal(sessions[0]!.session_id);
     expect(raw.code, raw.stderr).toBe(0);
-    const all = await Promise.all(
-      sessions.map((s) => run(index, ["export", s.session_id, "--format", "json", "--no-redact"])),
-    );
+    const all = await Promise.all(sessions.map((s) => reveal(s.session_id)));
     const texts = all.map((r) => r.stdout).join("\n");
     for (const s of plantedSecrets())
       expect(
@@ -238,8 +237,12 @@ describe("no command prints a planted secret", () => {
 describe("--reveal-secrets", () => {
   it("shows a person the value that every other output replaces", async () => {
     const prompt = [...holding].find((id) => events.find((e) => e.event_id === id)?.event_type === "user_message")!;
-    const r = await run(index, ["show", prompt, "--reveal-secrets"]);
+    const r = await run(index, ["show", prompt, "--reveal-secrets"], {}, true);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(secret("aws-key-id").value);
+    // a program (no terminal on either end) asking the same gets a usage error, and no value
+    const program = await run(index, ["show", prompt, "--reveal-secrets"]);
+    expect(program.code).toBe(2);
+    expect(program.stdout).not.toContain(secret("aws-key-id").value);
   });
 });

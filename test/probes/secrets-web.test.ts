@@ -38,7 +38,7 @@ beforeAll(async () => {
       .slice(0, 12)
       .map((block) => `${block.split("\n").slice(0, 3).join(" ")} ${/^\[e:[^\]]+\]/.exec(block)![0]}.\n`);
   served = await startServe(index, { CAIRN_ASK_URL: fake.url, CAIRN_ASK_MODEL: "fake" });
-  const t = await served.api("/api/history/threads?single=1&limit=100");
+  const t = await served.api("/api/history/threads?include_single=1&limit=100");
   threads = (JSON.parse(t.text) as { threads: Array<{ thread_id: string }> }).threads.map((x) => x.thread_id);
 }, 120_000);
 afterAll(async () => {
@@ -92,7 +92,7 @@ describe("no history API route returns a planted secret", () => {
   it("search with queries that find each secret, in every mode", async () => {
     const report = new LeakReport();
     const paths = SECRET_QUERIES.flatMap((query) =>
-      ["hybrid", "lexical"].map((mode) => `/api/history/search?q=${q(query)}&mode=${mode}&limit=100`),
+      ["hybrid", "lexical"].map((mode) => `/api/history/search?query=${q(query)}&mode=${mode}&limit=100`),
     );
     await getAll(report, paths);
     expect(report.lines()).toEqual([]);
@@ -102,7 +102,7 @@ describe("no history API route returns a planted secret", () => {
     const report = new LeakReport();
     expect(threads.length).toBeGreaterThan(0);
     await getAll(report, [
-      "/api/history/threads?single=1&limit=100",
+      "/api/history/threads?include_single=1&limit=100",
       ...threads.map((id) => `/api/history/threads/${id}?all=1&limit=5000`),
     ]);
     expect(report.lines()).toEqual([]);

@@ -83,7 +83,7 @@ describe.skipIf(skip !== null)(
         expect(sessions.status, sessions.body).toBe(200);
         const listed = JSON.parse(sessions.body).sessions as Array<{ session_id: string }>;
         expect(listed.length).toBe(Number(pg.psql("SELECT count(*) FROM sessions WHERE kind IN ('main', 'fork')")));
-        const search = await get("/api/history/search?q=kind%3Aerror");
+        const search = await get("/api/history/search?query=kind%3Aerror");
         expect(search.status, search.body).toBe(200);
         const hits = JSON.parse(search.body).hits as Array<{ event_id: string }>;
         expect(hits.length).toBeGreaterThan(0);

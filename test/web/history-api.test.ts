@@ -72,15 +72,15 @@ describe("history API", () => {
   });
 
   it("search: no hits for a query nothing is about, ranks only with explain=1", async () => {
-    const none = await get(live, "/api/history/search?q=zzzznotthere");
+    const none = await get(live, "/api/history/search?query=zzzznotthere");
     expect(none.status).toBe(200);
     expect(body(none)["hits"]).toEqual([]);
     const whys = async (path: string) =>
       (body(await get(live, path))["hits"] as Array<{ why: string }>).map((h) => h.why);
-    expect((await whys("/api/history/search?q=error%3A%20TS2554&limit=5")).every((w) => !/#\d/.test(w))).toBe(true);
-    expect((await whys("/api/history/search?q=error%3A%20TS2554&limit=5&explain=1")).every((w) => /#\d/.test(w))).toBe(
-      true,
-    );
+    expect((await whys("/api/history/search?query=error%3A%20TS2554&limit=5")).every((w) => !/#\d/.test(w))).toBe(true);
+    expect(
+      (await whys("/api/history/search?query=error%3A%20TS2554&limit=5&explain=1")).every((w) => /#\d/.test(w)),
+    ).toBe(true);
   });
 
   it("says how to make an index when there is none", async () => {

@@ -10,6 +10,7 @@ import { embedStatus } from "./embed-status.ts";
 import { event } from "./event.ts";
 import { eventChain } from "./event-chain.ts";
 import { exportDocument } from "./export-document.ts";
+import { inspect } from "./inspect.ts";
 import { latestSession } from "./latest-session.ts";
 import { overview } from "./overview.ts";
 import { pack } from "./pack.ts";
@@ -52,6 +53,7 @@ export const CATALOG = {
   embedStatus,
   problems,
   secrets,
+  inspect,
 };
 
 export type Catalog = typeof CATALOG;

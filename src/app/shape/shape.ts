@@ -28,7 +28,7 @@ export interface ShapeOptions {
 }
 
 export function shapeAnswer<T>(answer: T, opts: ShapeOptions): T {
-  const named = opts.ids && typeof answer === "object" && answer !== null ? withShortIds(answer, opts.ids()) : answer;
+  const named = opts.ids && typeof answer === "object" && answer !== null ? withShortIds(answer, opts.ids) : answer;
   const redacted = opts.scan && !opts.reveal ? redactDeep(named) : named;
   return opts.exit === "terminal" ? terminalSafe(redacted) : redacted;
 }

@@ -20,13 +20,26 @@ export interface ShortIds {
   parent_session_short?: string | null;
 }
 
-/** `answer` with a short form beside each session id in it (the answer itself is not changed). */
-export function withShortIds<T>(answer: T, store: Pick<ReadonlyStore, "getSession" | "listSessions">): T {
+type Sessions = Pick<ReadonlyStore, "getSession" | "listSessions">;
+
+/**
+ * `answer` with a short form beside each session id in it (the answer itself is not changed). The index is opened
+ * at the first id; an answer made without one (`inspect` reads files) keeps its ids whole.
+ */
+export function withShortIds<T>(answer: T, index: () => Sessions): T {
   const known = new Map<string, string>();
+  let store: Sessions | null | undefined;
   const short = (id: string) => {
     let s = known.get(id);
     if (s === undefined) {
-      s = shortSessionId(store, id);
+      if (store === undefined) {
+        try {
+          store = index();
+        } catch {
+          store = null;
+        }
+      }
+      s = store && store.getSession(id) ? shortSessionId(store, id) : id;
       known.set(id, s);
     }
     return s;

@@ -1,6 +1,8 @@
-import { inspectPaths } from "../../indexer/inspect.ts";
+import type { Shaped } from "../../app/cairn.ts";
+import type { InspectResult } from "../../indexer/inspect.ts";
 import { EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
 import { AGENT_NAMES, wrapWords } from "../agents.ts";
+import { readCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
 import { plural } from "../format.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
@@ -19,7 +21,8 @@ export const inspectCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, events: { type: "boolean" } }, true);
     if (positionals.length === 0) throw new UsageError("give at least one transcript file or folder");
-    const result = inspectPaths(positionals, io.cwd);
+    const app = readCairn(io, undefined, { json: values.json === true });
+    const result = app.inspect({ paths: positionals });
     if (values.json) {
       writeJson(io, {
         sessions: result.sessions,
@@ -35,7 +38,7 @@ export const inspectCommand: Command = {
   },
 };
 
-function printHuman(io: CliIo, result: ReturnType<typeof inspectPaths>, listEvents: boolean): void {
+function printHuman(io: CliIo, result: Shaped<InspectResult>, listEvents: boolean): void {
   const out = (s: string) => io.stdout.write(`${s}\n`);
   const bySession = new Map<string, SessionEvent[]>();
   for (const e of result.events) {

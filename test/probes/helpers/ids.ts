@@ -2,7 +2,8 @@
  * The ids a surface prints, found in whatever it printed (text, JSON, HTML, a terminal screen) without parsing its
  * format: every token that is an id in the index, or a prefix of one at least 8 characters long. Each is taken as
  * naming the one session, event or thread it is the id of (exactly), or the prefix of; a prefix that fits several
- * names none, and is reported as such.
+ * names none, and is reported as such — but for the rule cairn documents for sessions (docs/cli.md): a prefix that
+ * fits one session and only sessions under it (its subagents, its continuations) names that session.
  */
 
 export type IdKind = "session" | "event" | "thread";
@@ -31,9 +32,16 @@ export class IdBook {
   private readonly exact = new Map<string, Named>();
   readonly printed = new Map<string, Printed>();
 
-  constructor(ids: { sessions: string[]; events: string[]; threads: string[] }) {
+  private readonly parents = new Map<string, string | null>();
+
+  constructor(ids: {
+    sessions: Array<{ session_id: string; parent_session_id: string | null }>;
+    events: string[];
+    threads: string[];
+  }) {
+    for (const s of ids.sessions) this.parents.set(s.session_id, s.parent_session_id);
     this.all = [
-      ...ids.sessions.map((id) => ({ kind: "session" as const, id })),
+      ...ids.sessions.map((s) => ({ kind: "session" as const, id: s.session_id })),
       ...ids.events.map((id) => ({ kind: "event" as const, id })),
       ...ids.threads.map((id) => ({ kind: "thread" as const, id })),
     ];
@@ -46,7 +54,24 @@ export class IdBook {
     if (exact) return { named: exact, candidates: [exact] };
     if (token.length < MIN) return { named: null, candidates: [] };
     const candidates = this.all.filter((n) => n.id.startsWith(token));
-    return { named: candidates.length === 1 ? candidates[0]! : null, candidates };
+    return { named: candidates.length === 1 ? candidates[0]! : this.parentOf(candidates), candidates };
+  }
+
+  /** The one session all of `candidates` are (or descend from), when it is among them. */
+  private parentOf(candidates: Named[]): Named | null {
+    if (candidates.some((c) => c.kind !== "session")) return null;
+    const ids = new Set(candidates.map((c) => c.id));
+    const root = (id: string): string => {
+      let at = id;
+      for (let hops = 0; hops < 16; hops++) {
+        const up = this.parents.get(at) ?? null;
+        if (up === null || !ids.has(up)) return at;
+        at = up;
+      }
+      return at;
+    };
+    const roots = new Set(candidates.map((c) => root(c.id)));
+    return roots.size === 1 ? (candidates.find((c) => roots.has(c.id)) ?? null) : null;
   }
 
   /** Notes every id `output` prints, as printed by `where`. */

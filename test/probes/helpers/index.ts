@@ -57,10 +57,17 @@ export interface Ran {
 const NO_DB = new Set(["inspect"]);
 
 /** Runs a cairn command in this process against the index (its env, `--db`), with stdout not a terminal. */
-export async function run(index: ProbeIndex, args: string[], more: Record<string, string> = {}): Promise<Ran> {
+export async function run(
+  index: ProbeIndex,
+  args: string[],
+  more: Record<string, string> = {},
+  /** A person at a terminal runs it (standard input is one): what `--reveal-secrets` asks for. */
+  terminal = false,
+): Promise<Ran> {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
+    ...(terminal ? { stdin: { isTTY: true } } : {}),
     stdout: { write: (c: string) => out.push(c) },
     stderr: { write: (c: string) => err.push(c) },
     env: { ...index.env, ...more },

@@ -198,9 +198,29 @@ export function foreignEscapes(output: string | Buffer): EscapeFound[] {
     if (m) found.push({ what, context: shown(rest.slice(Math.max(0, m.index - 30), m.index + 30)) });
   };
   for (const [what, re] of FOREIGN) seek(what, re);
-  if (typeof output !== "string" && output.includes(0x9b) && !text.includes("\u009b"))
+  if (typeof output !== "string" && loneCsiByte(output) && !text.includes("\u009b"))
     found.push({ what: "raw byte 0x9b", context: "" });
   return found;
+}
+
+/**
+ * A byte 0x9b that is not part of a UTF-8 character: what an 8-bit terminal reads as CSI. Inside a character (␛ is
+ * E2 90 9B) it is a continuation byte, which no UTF-8 terminal takes for a control.
+ */
+function loneCsiByte(buf: Buffer): boolean {
+  for (let i = 0; i < buf.length; ) {
+    const b = buf[i]!;
+    const size = b < 0x80 ? 1 : b >= 0xf0 && b < 0xf8 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 0;
+    if (size === 0) {
+      if (b === 0x9b) return true;
+      i++;
+      continue;
+    }
+    let whole = i + size <= buf.length;
+    for (let k = 1; whole && k < size; k++) whole = (buf[i + k]! & 0xc0) === 0x80;
+    i += whole ? size : 1;
+  }
+  return false;
 }
 
 /** The escapes planted, for tests that check the planting itself. */
