@@ -88,9 +88,8 @@ export async function evidencePack(app: AskDeps, req: PackRequest): Promise<Evid
   const short = new Map<string, string>();
   for (const c of candidates) {
     c.text = redactText(c.text);
-    let s = short.get(c.session_id);
-    if (s === undefined) short.set(c.session_id, (s = app.shortSessionId(c.session_id)));
-    c.session_short = s;
+    if (!short.has(c.session_id)) short.set(c.session_id, app.shortSessionId(c.session_id));
+    c.session_short = short.get(c.session_id)!;
   }
   return buildPack(req.question, candidates, {
     budget,
