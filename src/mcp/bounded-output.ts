@@ -18,7 +18,6 @@ export interface ToolOutput {
 }
 
 import { clip } from "../app/text.ts";
-import { redactDeep, redactText } from "../secrets/redact.ts";
 
 export { clip, oneLine } from "../app/text.ts";
 
@@ -72,11 +71,12 @@ export function fitRange(sizes: readonly ItemSize[], anchor: number, budget: Bud
 
 /** A successful result: both channels, each cut to the bound as a last resort (tools fit themselves first). */
 export function toolResult(out: ToolOutput): CallToolResult {
-  // The calling agent may run on another provider than the one that saw the secret: answers carry markers only.
-  const { text, cut } = clip(redactText(out.text), MAX_RESPONSE_CHARS);
+  // The answers it is made of passed the app's shaping step: redacted before they were cut, made inert for a
+  // terminal. This only bounds the size.
+  const { text, cut } = clip(out.text, MAX_RESPONSE_CHARS);
   return {
     content: [{ type: "text", text: cut > 0 ? `${text}\n… [${cut} more characters cut]` : text }],
-    structuredContent: redactDeep(out.structured),
+    structuredContent: out.structured,
   };
 }
 

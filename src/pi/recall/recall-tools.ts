@@ -6,7 +6,6 @@
 
 import { Type } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { redactText } from "../../secrets/redact.ts";
 import { cite } from "../../topology/citation.ts";
 import type { CairnState } from "../state.ts";
 import type { RecallHit } from "./recall-source.ts";
@@ -82,8 +81,8 @@ export function formatHits(query: string, hits: readonly RecallHit[]): string {
     const evidence = hit.evidence?.length ? ` (evidence: ${hit.evidence.map((id) => cite(id)).join(" ")})` : "";
     return `${cite(hit.eventId)} ${hit.timestamp} ${hit.provider} session ${hit.sessionId} ${hit.kind}: ${hit.snippet}${evidence}`;
   });
-  // The agent asking may run on another provider than the one that saw a secret: hits carry markers only.
-  return redactText([`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n"));
+  // The hits passed the app's shaping step (index-sources.ts asks createCairn): secrets are markers already.
+  return [`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n");
 }
 
 function withStatus(text: string, status: string | undefined): string {
