@@ -9,11 +9,22 @@ export class ApiError extends Error {
   readonly code: string;
   /** What to do about it, when the server said. */
   readonly hint: string | null;
-  constructor(status: number, code: string, message: string, hint: string | null = null) {
+  /** The ids an ambiguous prefix matched, and what they are ids of (session, event, thread). */
+  readonly candidates: readonly string[];
+  readonly kind: string | null;
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    hint: string | null = null,
+    more: { candidates?: readonly string[]; kind?: string | null } = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.hint = hint;
+    this.candidates = more.candidates ?? [];
+    this.kind = more.kind ?? null;
   }
 }
 
@@ -21,12 +32,17 @@ export class ApiError extends Error {
 async function answerOf<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string; hint?: string | null } } | null)?.error;
+    const error = (
+      body as {
+        error?: { code?: string; message?: string; hint?: string | null; candidates?: string[]; kind?: string };
+      } | null
+    )?.error;
     throw new ApiError(
       response.status,
       error?.code ?? "http_error",
       error?.message ?? `HTTP ${response.status}`,
       error?.hint ?? null,
+      { candidates: error?.candidates ?? [], kind: error?.kind ?? null },
     );
   }
   return body as T;

@@ -1,13 +1,8 @@
 /** The agents cairn reads, as help texts name them: from the readers' registry, never typed out again. */
 import { rootsWithoutOverrides } from "../readers/roots.ts";
-import { PROVIDER_NAMES, PROVIDERS } from "../readers/vocabulary.ts";
 import { providerCell } from "./format.ts";
 
-/** "Claude Code, Codex, …, Factory Droid": every agent by the name people know it by. */
-export const AGENT_NAMES = PROVIDERS.map((p) => PROVIDER_NAMES[p]).join(", ");
-
-/** `claude|codex|…`: the values `provider:` takes. */
-export const PROVIDER_CHOICES = PROVIDERS.join("|");
+export { AGENT_NAMES, PROVIDER_CHOICES } from "../readers/vocabulary.ts";
 
 /** The variables that move the agents' folders: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …. */
 export const FOLDER_VARIABLES = rootsWithoutOverrides("~").overrides;

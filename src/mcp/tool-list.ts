@@ -1,5 +1,6 @@
 /** The tools `cairn mcp` serves, in the order it lists them, and what the server says of itself. */
 import type { QuestionName } from "../app/cairn.ts";
+import { AGENT_NAMES } from "../readers/vocabulary.ts";
 import type { CairnTool } from "./tool.ts";
 import { getEventTool } from "./tools/get-event.ts";
 import { listThreadsTool } from "./tools/list-threads.ts";
@@ -32,5 +33,5 @@ export const TOOL_QUESTIONS: Record<string, QuestionName> = {
 
 export const SERVER_TITLE = "cairn: agent session history";
 
-export const INSTRUCTIONS = `cairn indexes the sessions of Claude Code, Codex, pi, Gemini CLI, Qwen Code, Copilot CLI, OpenCode and Kilo Code on this machine (run 'cairn index' to refresh it) and answers what changed, what failed and where to resume, citing events as [e:ID].
+export const INSTRUCTIONS = `cairn indexes the sessions of ${AGENT_NAMES} on this machine (run 'cairn index' to refresh it) and answers what changed, what failed and where to resume, citing events as [e:ID].
 Start with search_history (has this error or test failed before? what was decided about X?) or resume_brief (where did the last session stop?). get_event opens any [e:ID]; session_timeline with around=ID shows its neighbours; list_threads and thread_timeline follow work across sessions and agents. The tools only read the index; results are bounded in size and say how to get what they left out.`;

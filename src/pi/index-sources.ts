@@ -4,7 +4,7 @@
  *
  * Recall works on first use, with no `cairn index` run beforehand: every call indexes the current pi session's
  * file first (creating the index when there is none), so answers include what was said a moment ago; and the
- * first call starts indexing the agents' own folders in the background (Claude Code, Codex, pi, Gemini CLI), so
+ * first call starts indexing the agents' own folders in the background (every agent cairn reads), so
  * the rest of the user's history arrives while the session goes on. Each call opens the database and closes it
  * again: a pi process holds no SQLite handle between tool calls, and a concurrent `cairn index` is waited for
  * through the index lock (or, for the background run, left to finish its work).

@@ -54,3 +54,9 @@ export interface TranscriptRoot {
   /** Only the files directly in `dir` (a data folder whose subfolders hold other things: OpenCode's snapshots). */
   shallow?: boolean;
 }
+
+/** "Claude Code, Codex, …, Factory Droid": every agent cairn reads, by the name people know it by (help texts). */
+export const AGENT_NAMES = PROVIDERS.map((p) => PROVIDER_NAMES[p]).join(", ");
+
+/** `claude|codex|…`: the values the query language's `provider:` takes. */
+export const PROVIDER_CHOICES = PROVIDERS.join("|");

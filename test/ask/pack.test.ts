@@ -60,6 +60,6 @@ describe("buildPack", () => {
     expect(item.text).not.toContain("\n");
     expect(item.text.startsWith("first line of a long output word")).toBe(true);
     expect(item.text).toMatch(/\[…\d+ more chars\]$/);
-    expect(renderPack(pack)).toContain(`[e:line] 2026-11-02 10:31 tool_result (error) s:session-: ${item.text}\n`);
+    expect(renderPack(pack)).toContain(`[e:line] 2026-11-02 10:31 tool_result (error) s:session-1: ${item.text}\n`);
   });
 });

@@ -214,7 +214,7 @@ describe("the main job: cairn with no arguments", () => {
     rmSync(home, { recursive: true, force: true });
     expect(r.code).toBe(0);
     // The continuation holds the last prompt; the session it continues, the ones before.
-    const parent = /1 prompts, 1 tool calls, 0 errors, continues ([0-9a-f]{8})/.exec(r.stdout)?.[1];
+    const parent = /1 prompt, 1 tool call, 0 errors, continues ([0-9a-f-]{8,})/.exec(r.stdout)?.[1];
     expect(parent).toBeDefined();
     expect(r.stdout).toMatch(new RegExp(`${parent} "TASK-A[^\\n]*\\n\\s+2 prompts`));
   });

@@ -81,8 +81,8 @@ describe.skipIf(skip !== null)(
           });
         const sessions = await get("/api/history/sessions?limit=500");
         expect(sessions.status, sessions.body).toBe(200);
-        const listed = JSON.parse(sessions.body).sessions as Array<{ session_id: string }>;
-        expect(listed.length).toBe(Number(pg.psql("SELECT count(*) FROM sessions WHERE kind IN ('main', 'fork')")));
+        const listed = JSON.parse(sessions.body) as Array<{ session_id: string }>;
+        expect(listed.length).toBe(Number(pg.psql("SELECT count(*) FROM sessions WHERE kind <> 'subagent'")));
         const search = await get("/api/history/search?query=kind%3Aerror");
         expect(search.status, search.body).toBe(200);
         const hits = JSON.parse(search.body).hits as Array<{ event_id: string }>;

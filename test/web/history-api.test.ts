@@ -69,6 +69,10 @@ describe("history API", () => {
     expect((await get(live, "/api/history/nothing/here")).status).toBe(404);
     const unknownSession = await get(live, "/api/history/sessions/zzzz/timeline");
     expect(unknownSession.status).toBe(404);
+    const several = await get(live, "/api/history/sessions/0/timeline");
+    expect(several.status).toBe(409);
+    expect(body(several)["error"]).toMatchObject({ code: "ambiguous_id", kind: "session" });
+    expect((body(several)["error"] as { candidates: string[] }).candidates.length).toBeGreaterThan(1);
   });
 
   it("search: no hits for a query nothing is about, ranks only with explain=1", async () => {

@@ -114,7 +114,16 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     await shootBoth(direct, "search", () => direct.locator(".hits .hit, .empty").first().waitFor());
     const bad = await visit("/search?q=provider%3Anope");
     await bad.locator("#search-status .bad", { hasText: "unknown provider" }).waitFor();
-    for (const p of [page, direct, bad]) await p.close();
+    // A prefix that names several sessions lists them, each a link that opens it.
+    const several = await visit("/s/0");
+    const candidates = several.locator(".failure .candidates a");
+    await candidates.first().waitFor();
+    expect(await candidates.count()).toBeGreaterThan(1);
+    const first = (await candidates.first().textContent())!;
+    await candidates.first().click();
+    await several.waitForURL((url) => url.pathname === `/s/${first}`);
+    await several.locator(".timeline .row").first().waitFor();
+    for (const p of [page, direct, bad, several]) await p.close();
   });
 
   it("shows a session's timeline from its card and from its URL, and jumps to an event by id", async () => {

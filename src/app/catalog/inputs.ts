@@ -20,7 +20,7 @@ export const search = {
   query: z
     .string()
     .min(1)
-    .max(1_000)
+    .max(100_000)
     .describe('cairn query, e.g. "error: TS2554", "test:fail project:api since:7d", "decision: sqlite"'),
   limit: z.number().int().min(1).max(10_000).optional().describe("hits to return"),
   mode: z

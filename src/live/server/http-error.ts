@@ -32,7 +32,14 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 export interface ErrorBody {
-  error: { code: string; message: string; hint?: string | null; candidates?: string[] };
+  error: {
+    code: string;
+    message: string;
+    hint?: string | null;
+    /** An ambiguous id's candidates, and what they are ids of. */
+    candidates?: string[];
+    kind?: string;
+  };
 }
 
 /** Any error as the status and body a route answers with; an error that is not cairn's says nothing of itself. */
@@ -42,7 +49,7 @@ export function errorAnswer(error: unknown): { status: number; body: ErrorBody }
   if (!(error instanceof CairnError))
     return { status: 500, body: { error: { code: "internal", message: "internal error" } } };
   const code = errorCode(error);
-  const candidates = (error as { candidates?: unknown }).candidates;
+  const { candidates, kind } = error as { candidates?: unknown; kind?: unknown };
   return {
     status: ERROR_STATUS[code],
     body: {
@@ -51,6 +58,7 @@ export function errorAnswer(error: unknown): { status: number; body: ErrorBody }
         message: errorMessage(error),
         hint: errorHint(error) ?? null,
         ...(Array.isArray(candidates) && candidates.length > 0 ? { candidates: candidates as string[] } : {}),
+        ...(Array.isArray(candidates) && candidates.length > 0 && typeof kind === "string" ? { kind } : {}),
       },
     },
   };

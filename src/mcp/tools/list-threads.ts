@@ -1,5 +1,7 @@
 /** `list_threads`: work threads, sessions of any agent joined by the rare files, errors and branches they share. */
+
 import type { z } from "zod";
+import { AGENT_NAMES } from "../../readers/vocabulary.ts";
 import type { Thread } from "../../threads/types.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import { dotted, shortTime } from "../format.ts";
@@ -12,7 +14,7 @@ const SHARED_SHOWN = 8;
 
 export { THREADS_LIMIT_MAX } from "../limits.ts";
 
-const DESCRIPTION = `List work threads: sessions from any agent (Claude Code, Codex, pi) that worked on the same thing, joined because they share at least two rare files, error signatures or branches. Newest first, each labelled open (a check still failing, or the work ended on an error) or closed, with the reason, its sessions and the entities they share. Use it to find the earlier sessions of the work in front of you; thread_timeline shows one thread's events in order, resume_brief briefs one of its sessions.`;
+const DESCRIPTION = `List work threads: sessions from any agent (${AGENT_NAMES}) that worked on the same thing, joined because they share at least two rare files, error signatures or branches. Newest first, each labelled open (a check still failing, or the work ended on an error) or closed, with the reason, its sessions and the entities they share. Use it to find the earlier sessions of the work in front of you; thread_timeline shows one thread's events in order, resume_brief briefs one of its sessions.`;
 
 type ThreadData = z.infer<typeof thread>;
 type Args = z.infer<z.ZodObject<typeof inputSchema>>;

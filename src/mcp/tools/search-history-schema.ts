@@ -22,7 +22,7 @@ export const hit = z.object({
 
 /** The catalog's `search` input, its limit narrowed to what one answer holds (`../limits.ts`). */
 export const inputSchema = {
-  query: catalog.search.query,
+  query: catalog.search.query.max(1_000),
   limit: catalog.search.limit
     .unwrap()
     .max(SEARCH_LIMIT_MAX)

@@ -1,5 +1,7 @@
 /** `search_history`: cairn's query language over every indexed session, words and meaning fused. */
+
 import type { z } from "zod";
+import { AGENT_NAMES, PROVIDER_CHOICES } from "../../readers/vocabulary.ts";
 import type { HybridHit } from "../../search/hybrid.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import { cite, dotted, ID_NOTE, shortTime } from "../format.ts";
@@ -9,10 +11,10 @@ import type { hit, inputSchema } from "./search-history-schema.ts";
 
 export { SEARCH_LIMIT_MAX } from "../limits.ts";
 
-const DESCRIPTION = `Search the indexed history of coding-agent sessions (Claude Code, Codex, pi, Gemini CLI, Qwen Code, Copilot CLI, OpenCode, Kilo Code; every project on this machine) for errors, failed tests, decisions, commands, files and words. Use it before re-investigating a problem: "has this failed before, and what fixed it?".
+const DESCRIPTION = `Search the indexed history of coding-agent sessions (${AGENT_NAMES}; every project on this machine) for errors, failed tests, decisions, commands, files and words. Use it before re-investigating a problem: "has this failed before, and what fixed it?".
 Query language: words and "phrases" (all must match; OR, -word), plus prefixes and filters in any combination:
   error: TEXT (errors, e.g. error: TS2304) · test:fail / test:pass / test: TEXT · decision: TEXT · resume: TEXT · tool:NAME · cmd:COMMAND · file:PATH
-  provider:claude|codex|pi · project:NAME · session:ID-PREFIX · since:7d|2026-01-31|yesterday · until:… · kind:error|test|decision|…
+  provider:${PROVIDER_CHOICES} · project:NAME · session:ID-PREFIX · since:7d|2026-01-31|yesterday · until:… · kind:error|test|decision|…
 Each hit has its event id, session, time, a snippet with matches marked «like this», and its evidence chain (the tool result, call and message behind it). A malformed query is refused with the part that is wrong.`;
 
 type Hit = z.infer<typeof hit>;
