@@ -56,7 +56,12 @@ export function createRedaction(store: ReadonlyStore): Redaction {
   let findings: Findings = { byEvent: new Map(), sessions: new Set() };
   const values = new Map<string, Map<string, string>>();
 
+  // Asked once per read of the store (a read of a whole session's events asks it once, not per event).
+  let asked = -1;
+  let reads = 0;
   const current = (): Findings => {
+    if (asked === reads) return findings;
+    asked = reads;
     const rows = store.secretSpans();
     if (rows !== seen) {
       seen = rows;
@@ -140,11 +145,16 @@ export function createRedaction(store: ReadonlyStore): Redaction {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== "function" || typeof prop !== "string" || PLAIN.has(prop)) return value;
-      return (...args: unknown[]) => redactValue((value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) => {
+        reads++;
+        return redactValue((value as (...a: unknown[]) => unknown).apply(target, args));
+      };
     },
   });
-  const sessionText = (sessionId: string, text: string) =>
-    redactText(current().sessions.has(sessionId) ? withoutKnown(text, sessionValues(sessionId)) : text);
+  const sessionText = (sessionId: string, text: string) => {
+    reads++;
+    return redactText(current().sessions.has(sessionId) ? withoutKnown(text, sessionValues(sessionId)) : text);
+  };
   return { view, sessionText };
 }
 
