@@ -129,7 +129,7 @@ const CHUNK_GROUPS = [
     name: "cli",
     priority: 6,
     test: new RegExp(
-      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg-url|common${S}errors|topology${S}text|` +
+      `${S}src${S}(?:cli${S}(?:io|exit|args|agents|format)|app${S}version|store${S}pg-url|common${S}(?:errors|plural)|topology${S}text|` +
         `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots))\\.ts$`,
     ),
   },

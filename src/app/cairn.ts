@@ -19,6 +19,7 @@ import { type IndexMethods, indexMethods } from "./index-app.ts";
 import { type PurgeAnswer, purgeSecrets } from "./secrets.ts";
 import { createRedaction, type Redaction } from "./shape/redacting-view.ts";
 import { type ShapeOptions, shapeAnswer } from "./shape/shape.ts";
+import { createShortIds } from "./shape/short-ids.ts";
 
 export { IdError } from "../store/resolve.ts";
 export type { BriefInput } from "./catalog/brief.ts";
@@ -90,7 +91,11 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     return made.embedder;
   };
   const indexing = () => import("./indexing.ts");
-  const shaping: ShapeOptions = { exit: opts.exit ?? "data", ids: store, ...(reveal ? { reveal: true } : {}) };
+  const shaping: ShapeOptions = {
+    exit: opts.exit ?? "data",
+    ids: createShortIds(store),
+    ...(reveal ? { reveal: true } : {}),
+  };
   // A question built on other questions (ask's pack on search) asks the app itself, shaped like any surface.
   let self: Cairn | null = null;
   const ctx: QuestionContext = {
@@ -102,12 +107,18 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     sessionText: (sessionId, text) => (reveal ? text : redaction().sessionText(sessionId, text)),
     shapeText: (text) => shapeAnswer(text, { exit: shaping.exit }),
     app: () => self!,
+    begin: () => {
+      if (!reveal && viewed) viewed.redaction.renew();
+    },
   };
   const app: Cairn = {
     ...answerQuestions(ctx, shaping),
     mode,
     dbPath,
-    reader: store,
+    reader: () => {
+      ctx.begin();
+      return store();
+    },
     notice: () => opener.notice(),
     embedder,
     shortSessionId: (id) => shortSessionId(store(), id),

@@ -108,6 +108,8 @@ export function resolveSessionId(store: Pick<ReadonlyStore, "getSession" | "list
 export function shortSessionId(store: Pick<ReadonlyStore, "getSession" | "listSessions">, id: string, min = 8): string {
   if (id.length <= min) return id;
   const near = store.listSessions({ idPrefix: id.slice(0, min), limit: PREFIX_ROWS });
+  // An id the index does not hold (a transcript read but not indexed) is printed whole.
+  if (!near.some((s) => s.session_id === id)) return id;
   const view = {
     getSession: (sid: string) => near.find((s) => s.session_id === sid),
     listSessions: (f: { idPrefix?: string; limit?: number }) =>

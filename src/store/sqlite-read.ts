@@ -170,6 +170,15 @@ export function createReader(db: Database.Database) {
   // through another connection (data_version) or this one (total_changes).
   const changeMark = once(() => db.prepare("SELECT total_changes()").pluck());
   let secrets: { mark: string; rows: SecretSpans[] } | null = null;
+  // A listing's SQL depends on which filters it has: each shape prepared once (ids printed short ask one per id).
+  const listings = new Map<string, Database.Statement>();
+  const listing = (sql: string) => {
+    const known = listings.get(sql);
+    if (known) return known;
+    const stmt = db.prepare(sql);
+    listings.set(sql, stmt);
+    return stmt;
+  };
   const problems = once(() => db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?"));
   // Counted on the narrowest index: SQLite would pick the one with fewest columns, that of the source paths, which
   // is four times the pages, and a read-only open counts sessions first (a cold start reads every page it counts).
@@ -232,7 +241,7 @@ export function createReader(db: Database.Database) {
         params.push(filter.idPrefix, `${filter.idPrefix}\uffff`);
       }
       const sql = `${SESSION_SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY updated_at DESC, session_id LIMIT ?`;
-      return (db.prepare(sql).all(...params, filter.limit ?? 1_000_000) as Parameters<typeof toSession>[0][]).map(
+      return (listing(sql).all(...params, filter.limit ?? 1_000_000) as Parameters<typeof toSession>[0][]).map(
         toSession,
       );
     },

@@ -1,6 +1,7 @@
 /** Transcript text bound for a terminal: every control character that could act on the terminal made visible. */
 import { describe, expect, it } from "vitest";
-import { terminalSafe, terminalText } from "../../src/app/shape/terminal-text.ts";
+import { shapeAnswer } from "../../src/app/shape/shape.ts";
+import { terminalText } from "../../src/app/shape/terminal-text.ts";
 
 describe("terminalText", () => {
   it.each([
@@ -19,8 +20,13 @@ describe("terminalText", () => {
     expect(terminalText("a\tb\nc\r\nd ✓ «x»")).toBe("a\tb\nc\nd ✓ «x»");
   });
 
-  it("reaches every string of an answer, keys and numbers untouched", () => {
+  it("the shaping step reaches every string of an answer bound for a terminal, and leaves data as it is", () => {
     const answer = { n: 1, hits: [{ text: "\u001b[2J", meta: { out: "\u0007" } }], none: null };
-    expect(terminalSafe(answer)).toEqual({ n: 1, hits: [{ text: "\u241b[2J", meta: { out: "\u2407" } }], none: null });
+    expect(shapeAnswer(answer, { exit: "terminal" })).toEqual({
+      n: 1,
+      hits: [{ text: "\u241b[2J", meta: { out: "\u2407" } }],
+      none: null,
+    });
+    expect(shapeAnswer(answer, { exit: "data" })).toEqual(answer);
   });
 });

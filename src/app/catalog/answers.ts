@@ -27,7 +27,11 @@ export function answerQuestions(ctx: QuestionContext, shaping: ShapeOptions): Qu
   const methods: Record<string, (input?: unknown) => unknown> = {};
   for (const [name, q] of Object.entries(CATALOG) as Array<[string, Question<unknown, unknown>]>) {
     const opts = q.scan ? { ...shaping, scan: true } : shaping;
-    methods[name] = (input?: unknown) => shapeResult(q.answer(ctx, checked(q, input)), opts);
+    methods[name] = (input?: unknown) => {
+      const req = checked(q, input);
+      ctx.begin();
+      return shapeResult(q.answer(ctx, req), opts);
+    };
   }
   return methods as unknown as Questions;
 }

@@ -27,6 +27,8 @@ export interface QuestionContext {
   shapeText(text: string): string;
   /** The app's own questions, answered and shaped: for a question built on others (ask's pack on search). */
   app(): AskDeps;
+  /** A question is about to be answered: what the index holds is read afresh (a long-lived process's index grows). */
+  begin(): void;
 }
 
 export interface Question<I, A, K extends string | undefined = string | undefined> {

@@ -43,6 +43,11 @@ interface Findings {
 export interface Redaction {
   /** The store whose every answer is redacted. */
   view: ReadonlyStore;
+  /**
+   * A new answer begins: the findings are read again at its first read (the index may have changed since the last
+   * answer of a long-lived process); within one answer they are read once.
+   */
+  renew(): void;
   /** A text of one session read from elsewhere (its transcript file): its findings out by value, then scanned. */
   sessionText(sessionId: string, text: string): string;
 }
@@ -56,12 +61,10 @@ export function createRedaction(store: ReadonlyStore): Redaction {
   let findings: Findings = { byEvent: new Map(), sessions: new Set() };
   const values = new Map<string, Map<string, string>>();
 
-  // Asked once per read of the store (a read of a whole session's events asks it once, not per event).
-  let asked = -1;
-  let reads = 0;
+  let fresh = false;
   const current = (): Findings => {
-    if (asked === reads) return findings;
-    asked = reads;
+    if (fresh) return findings;
+    fresh = true;
     const rows = store.secretSpans();
     if (rows !== seen) {
       seen = rows;
@@ -145,17 +148,15 @@ export function createRedaction(store: ReadonlyStore): Redaction {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== "function" || typeof prop !== "string" || PLAIN.has(prop)) return value;
-      return (...args: unknown[]) => {
-        reads++;
-        return redactValue((value as (...a: unknown[]) => unknown).apply(target, args));
-      };
+      return (...args: unknown[]) => redactValue((value as (...a: unknown[]) => unknown).apply(target, args));
     },
   });
-  const sessionText = (sessionId: string, text: string) => {
-    reads++;
-    return redactText(current().sessions.has(sessionId) ? withoutKnown(text, sessionValues(sessionId)) : text);
+  const sessionText = (sessionId: string, text: string) =>
+    redactText(current().sessions.has(sessionId) ? withoutKnown(text, sessionValues(sessionId)) : text);
+  const renew = () => {
+    fresh = false;
   };
-  return { view, sessionText };
+  return { view, sessionText, renew };
 }
 
 function marker(secret: string): string {

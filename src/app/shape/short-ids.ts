@@ -9,53 +9,49 @@ import { shortSessionId } from "../../store/resolve.ts";
 import type { ReadonlyStore } from "../../store/types.ts";
 
 /** The id fields that get a short form, and the name of the field that holds it. */
-const SHORT_OF: Record<string, string> = {
+export const SHORT_OF: Readonly<Record<string, string>> = {
   session_id: "session_short",
   parent_session_id: "parent_session_short",
 };
 
-/** The short forms that fields ending in these names get, by the id field they sit beside. */
+export type Sessions = Pick<ReadonlyStore, "getSession" | "listSessions" | "sessionCount">;
+
+/** Where an answer's session ids are shortened: the index, and the short forms found so far. */
 export interface ShortIds {
-  session_short?: string;
-  parent_session_short?: string | null;
+  /** A shortener for one answer. */
+  forAnswer(): (id: string) => string;
 }
 
-type Sessions = Pick<ReadonlyStore, "getSession" | "listSessions">;
-
 /**
- * `answer` with a short form beside each session id in it (the answer itself is not changed). The index is opened
- * at the first id; an answer made without one (`inspect` reads files) keeps its ids whole.
+ * Short forms kept while the set of sessions stays the same (its count, looked at once per answer): a new session
+ * can make another's short form longer. The index is opened at the first id; an answer made without one (`inspect`
+ * reads files) keeps its ids whole, and so does an id the index does not hold.
  */
-export function withShortIds<T>(answer: T, index: () => Sessions): T {
+export function createShortIds(index: () => Sessions): ShortIds {
   const known = new Map<string, string>();
-  let store: Sessions | null | undefined;
-  const short = (id: string) => {
-    let s = known.get(id);
-    if (s === undefined) {
-      if (store === undefined) {
-        try {
-          store = index();
-        } catch {
-          store = null;
+  let counted = -1;
+  return {
+    forAnswer() {
+      let store: Sessions | null | undefined;
+      return (id) => {
+        if (store === undefined) {
+          try {
+            store = index();
+            const count = store.sessionCount();
+            if (count !== counted) known.clear();
+            counted = count;
+          } catch {
+            store = null;
+          }
         }
-      }
-      s = store && store.getSession(id) ? shortSessionId(store, id) : id;
-      known.set(id, s);
-    }
-    return s;
+        if (store === null) return id;
+        let s = known.get(id);
+        if (s === undefined) {
+          s = shortSessionId(store, id);
+          known.set(id, s);
+        }
+        return s;
+      };
+    },
   };
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, walk(v)]));
-    if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = walk(v);
-      const field = SHORT_OF[k];
-      if (field && !(field in value) && (typeof v === "string" || v === null))
-        out[field] = v === null ? null : short(v);
-    }
-    return out;
-  };
-  return walk(answer) as T;
 }

@@ -21,16 +21,3 @@ export function terminalText(text: string): string {
   CONTROL.lastIndex = 0;
   return CONTROL.test(text) ? text.replace(CONTROL, standIn) : text;
 }
-
-/** Every string inside a JSON-like value made inert for a terminal; the shape unchanged. */
-export function terminalSafe<T>(value: T): T {
-  if (typeof value === "string") return terminalText(value) as T;
-  if (Array.isArray(value)) return value.map((v) => terminalSafe(v)) as T;
-  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, terminalSafe(v)])) as T;
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = terminalSafe(v);
-    return out as T;
-  }
-  return value;
-}

@@ -22,7 +22,7 @@ export const inspectCommand: Command = {
     const { values, positionals } = parseFlags(argv, { json: { type: "boolean" }, events: { type: "boolean" } }, true);
     if (positionals.length === 0) throw new UsageError("give at least one transcript file or folder");
     const app = readCairn(io, undefined, { json: values.json === true });
-    const result = app.inspect({ paths: positionals });
+    const result = await app.inspect({ paths: positionals });
     if (values.json) {
       writeJson(io, {
         sessions: result.sessions,
