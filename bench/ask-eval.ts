@@ -16,10 +16,10 @@ import { evidencePack } from "../src/app/ask.ts";
 import { askQuestion } from "../src/app/ask-answer.ts";
 import { chooseModel, createAnswerModel, type ModelChoice } from "../src/app/ask-model.ts";
 import { createCairn } from "../src/app/cairn.ts";
-import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
+import { evalEmbedder } from "./eval-embedder.ts";
 import { loadJudged, QUERY_KINDS, usableFixturePaths } from "./search-eval/judged.ts";
 
 const flag = process.argv.indexOf("--budgets");
@@ -41,10 +41,12 @@ function configuredModel(): ModelChoice | null {
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-ask-eval-"));
 const store = openStore(join(dir, "eval.db"));
-const app = createCairn({ store, env: { HOME: dir } });
+const chosen = evalEmbedder();
+chosen.choose(store);
+const app = createCairn({ store, env: { HOME: dir, ...chosen.env } });
 try {
   indexPaths({ store, paths: usableFixturePaths() });
-  await refreshVectors(store, createStaticEmbedder());
+  await refreshVectors(store, chosen.embedder);
   const judged = loadJudged();
   const rows: Array<{
     id: string;

@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCairn } from "../src/app/cairn.ts";
-import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import type { SearchMode } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
+import { evalEmbedder } from "./eval-embedder.ts";
 import { type JudgedQuery, loadJudged, QUERY_KINDS, usableFixturePaths } from "./search-eval/judged.ts";
 
 const K = 10;
@@ -52,10 +52,12 @@ interface Row {
 const dir = mkdtempSync(join(tmpdir(), "cairn-search-eval-"));
 const store = openStore(join(dir, "eval.db"));
 // through the application, as `cairn search` asks: the ledger's failures answer "what was still failing"
-const app = createCairn({ store, env: { HOME: dir } });
+const chosen = evalEmbedder();
+chosen.choose(store);
+const app = createCairn({ store, env: { HOME: dir, ...chosen.env } });
 try {
   indexPaths({ store, paths: usableFixturePaths() });
-  const embedder = createStaticEmbedder();
+  const { embedder } = chosen;
   const t0 = performance.now();
   const refreshed = await refreshVectors(store, embedder);
   const embedMs = performance.now() - t0;

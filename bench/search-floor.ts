@@ -15,13 +15,14 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { agentRoots } from "../src/app/index-app.ts";
-import { createStaticEmbedder, STATIC_FLOOR } from "../src/embedders/static.ts";
+import { STATIC_FLOOR } from "../src/embedders/static.ts";
 import type { Embedder } from "../src/embedders/types.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import { searchHybrid } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
 import type { Store } from "../src/store/types.ts";
+import { evalEmbedder } from "./eval-embedder.ts";
 import { loadJudged, usableFixturePaths } from "./search-eval/judged.ts";
 
 interface Lists {
@@ -58,7 +59,7 @@ async function corpus(name: "real" | "clients", paths: Parameters<typeof indexPa
   const store = openStore(join(dir, `${name}.db`));
   try {
     indexPaths({ store, paths });
-    const embedder = createStaticEmbedder();
+    const { embedder } = evalEmbedder();
     await refreshVectors(store, embedder);
     const rows: Row[] = [];
     if (name === "real") {
@@ -105,7 +106,7 @@ try {
   if (json) {
     console.log(JSON.stringify(rows, null, 2));
   } else {
-    console.log(`similarity by meaning (static embedder), no floor; STATIC_FLOOR is ${STATIC_FLOOR}`);
+    console.log(`similarity by meaning (${evalEmbedder().embedder.id}), no floor`);
     console.log(
       `${"corpus".padEnd(8)} ${"queries".padEnd(40)} ${"n".padStart(3)} ${"none".padStart(5)}  best hit: min  median  max`,
     );
@@ -133,12 +134,13 @@ try {
     );
     console.log(`related queries' best hit: min ${Math.min(...relatedBest).toFixed(3)}`);
     console.log("\nfloor   relevant kept   related queries with a hit   unrelated queries with a hit");
-    for (const floor of [0.3, 0.35, 0.4, 0.45, 0.5, STATIC_FLOOR].sort((a, b) => a - b)) {
+    const own = evalEmbedder().embedder.floor ?? STATIC_FLOOR;
+    for (const floor of [...new Set([0.25, 0.3, 0.35, 0.4, 0.45, 0.5, own])].sort((a, b) => a - b)) {
       const kept = relevant.filter((s) => s >= floor).length;
       const withHit = relatedBest.filter((s) => s >= floor).length;
       const leaks = unrelated.filter((s) => s >= floor).length;
       console.log(
-        `${floor.toFixed(2).padEnd(7)} ${`${kept}/${relevant.length}`.padStart(14)} ${`${withHit}/${relatedBest.length}`.padStart(28)} ${`${leaks}/${unrelated.length}`.padStart(30)}${floor === STATIC_FLOOR ? "   <- STATIC_FLOOR" : ""}`,
+        `${floor.toFixed(2).padEnd(7)} ${`${kept}/${relevant.length}`.padStart(14)} ${`${withHit}/${relatedBest.length}`.padStart(28)} ${`${leaks}/${unrelated.length}`.padStart(30)}${floor === own ? "   <- the embedder's floor" : ""}`,
       );
     }
   }

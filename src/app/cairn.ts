@@ -7,7 +7,7 @@
  * redaction of its own.
  */
 import { CairnError } from "../common/errors.ts";
-import { createEmbedder, EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/config.ts";
+import { chosenConfig, createEmbedder, EMBEDDER_SETTING } from "../embedders/config.ts";
 import type { Embedder } from "../embedders/types.ts";
 import { isDerived } from "../resume/timeline.ts";
 import { resolveEventId, resolveSessionId, shortSessionId } from "../store/resolve.ts";
@@ -85,7 +85,7 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   // The setting can change while a server runs (`cairn embed`), and a remote or model embedder is costly to make.
   let made: { setting: string; embedder: Embedder | null } | null = null;
   const embedder = () => {
-    const config = parseEmbedderConfig(store().getSetting(EMBEDDER_SETTING));
+    const config = chosenConfig(store().getSetting(EMBEDDER_SETTING), env);
     const setting = JSON.stringify(config);
     if (made?.setting !== setting) made = { setting, embedder: createEmbedder(config, env, cwd) };
     return made.embedder;

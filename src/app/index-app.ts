@@ -8,7 +8,8 @@
 import { existsSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { EMBEDDER_SETTING, parseEmbedderConfig } from "../embedders/setting.ts";
+import { embedderId, installedModel } from "../embedders/models/installed.ts";
+import { chosenConfig, EMBEDDER_SETTING } from "../embedders/setting.ts";
 import { STATIC_EMBEDDER_ID } from "../embedders/static.ts";
 import type { EmbedderConfig } from "../embedders/types.ts";
 import { commandDbPath } from "../indexer/db-path.ts";
@@ -144,10 +145,15 @@ export function unchangedIndex(req: {
   const dbPath = commandDbPath(req.db, req.cwd, env); // as `openCore` finds it
   if (dbPath === ":memory:" || isPgUrl(dbPath) || !existsSync(dbPath)) return null;
   if (req.roots.some((r) => typeof r === "string" && !existsSync(r))) return null;
-  // The vectors a full run would keep: the static embedder's, or none; any other embedder takes the full path.
+  // The vectors a full run would keep: the static embedder's, an installed model's, or none; any other embedder
+  // takes the full path.
   const vectorsFor = (setting: string | null): { id: string | null } | null => {
-    const { kind } = parseEmbedderConfig(setting);
-    return kind === "static" ? { id: STATIC_EMBEDDER_ID } : kind === "none" ? { id: null } : null;
+    const config = chosenConfig(setting, env);
+    if (config.kind === "model") {
+      const model = installedModel(env, config.model);
+      return model ? { id: embedderId(model) } : null;
+    }
+    return config.kind === "static" ? { id: STATIC_EMBEDDER_ID } : config.kind === "none" ? { id: null } : null;
   };
   try {
     if (existsSync(lockPathFor(dbPath))) return null;

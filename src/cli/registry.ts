@@ -73,6 +73,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "choose the embedder and embed the index's evidence bundles for semantic search",
     load: async () => (await import("./commands/embed.ts")).embedCommand,
   },
+  models: {
+    summary: "install, list, check and remove the sentence models search uses by meaning",
+    load: async () => (await import("./commands/models.ts")).modelsCommand,
+  },
   mcp: {
     summary: "serve the index to agents over MCP (stdio)",
     load: async () => (await import("./commands/mcp.ts")).mcpCommand,

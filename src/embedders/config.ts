@@ -2,17 +2,21 @@
  * The embedder the user chose, as stored in the index (`cairn embed --embedder …`), and the embedder it makes.
  * Stored rather than read from flags each time so that every command embeds queries the way the vectors were made.
  */
+import { createModelEmbedder } from "./model-embedder.ts";
+import { installedModel } from "./models/installed.ts";
 import { createOpenAiEmbedder } from "./openai.ts";
-import { EMBEDDER_SETTING, parseEmbedderConfig } from "./setting.ts";
+import { chosenConfig, EMBEDDER_SETTING, parseEmbedderConfig } from "./setting.ts";
 import { createStaticEmbedder } from "./static.ts";
 import { createThreadedStaticEmbedder } from "./static-threaded.ts";
 import { createTransformersEmbedder } from "./transformers.ts";
-import type { Embedder, EmbedderConfig } from "./types.ts";
+import { type Embedder, type EmbedderConfig, EmbedderError } from "./types.ts";
 
-export { EMBEDDER_SETTING, parseEmbedderConfig };
+export { chosenConfig, EMBEDDER_SETTING, parseEmbedderConfig };
 
 export function describeEmbedder(config: EmbedderConfig): string {
   switch (config.kind) {
+    case "model":
+      return `sentence model ${config.model} (installed with 'cairn models pull', runs here)${floorOf(config)}`;
     case "static":
       return `static (offline word vectors + code features, built in)${floorOf(config)}`;
     case "none":
@@ -55,6 +59,10 @@ function embedderOf(
   switch (config.kind) {
     case "none":
       return null;
+    case "model": {
+      const model = installedModel(env, config.model);
+      return model ? createModelEmbedder(model) : missingModel(config.model);
+    }
     case "static":
       return use.threads ? createThreadedStaticEmbedder() : createStaticEmbedder();
     case "openai":
@@ -74,6 +82,19 @@ export function configuredEmbedder(
   cwd?: string,
   use: EmbedderUse = {},
 ): { config: EmbedderConfig; embedder: Embedder | null } {
-  const config = parseEmbedderConfig(store.getSetting(EMBEDDER_SETTING));
+  const config = chosenConfig(store.getSetting(EMBEDDER_SETTING), env);
   return { config, embedder: createEmbedder(config, env, cwd, use) };
+}
+
+/** A chosen model this machine does not have: it answers nothing, so search goes on by words and says why. */
+function missingModel(id: string): Embedder {
+  return {
+    id: `model:${id}`,
+    dimension: null,
+    embed() {
+      return Promise.reject(
+        new EmbedderError(`the model ${id} is not installed here: 'cairn models pull ${id}' installs it`),
+      );
+    },
+  };
 }

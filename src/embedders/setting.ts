@@ -2,6 +2,7 @@
  * The embedder the user chose, as the index stores it: read by every command that embeds, and by a no-change
  * `cairn index`, which must not load any embedder to tell whether the stored vectors are the chosen one's.
  */
+import { preferredModel } from "./models/installed.ts";
 import { DEFAULT_EMBEDDER, type EmbedderConfig, EmbedderError } from "./types.ts";
 
 /** The setting under which the chosen embedder is stored in the index. */
@@ -23,6 +24,9 @@ export function parseEmbedderConfig(raw: string | null | undefined): EmbedderCon
   const v = value as Record<string, unknown>;
   const floor = isFloor(v["floor"]) ? { floor: v["floor"] } : {};
   switch (v["kind"]) {
+    case "model":
+      if (typeof v["model"] === "string") return { kind: "model", model: v["model"], ...floor };
+      break;
     case "static":
       return { kind: "static", ...floor };
     case "none":
@@ -36,4 +40,15 @@ export function parseEmbedderConfig(raw: string | null | undefined): EmbedderCon
       break;
   }
   throw new EmbedderError(`the stored embedder setting is not valid: ${raw.slice(0, 120)}`);
+}
+
+/**
+ * The embedder an index uses: the one chosen with `cairn embed --embedder …` (stored in the index), else the best
+ * sentence model installed on this machine (`cairn models pull`), else the built-in static vectors. So installing
+ * a model is the one step a user takes: the next `cairn index` embeds with it, and searches follow once it has.
+ */
+export function chosenConfig(setting: string | null, env: Record<string, string | undefined>): EmbedderConfig {
+  if (setting) return parseEmbedderConfig(setting);
+  const model = preferredModel(env);
+  return model ? { kind: "model", model: model.manifest.id } : DEFAULT_EMBEDDER;
 }

@@ -29,7 +29,7 @@ export interface Embedder {
   close?(): Promise<void>;
 }
 
-export const EMBEDDER_KINDS = ["static", "openai", "transformers", "none"] as const;
+export const EMBEDDER_KINDS = ["model", "static", "openai", "transformers", "none"] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
 /**
@@ -37,6 +37,8 @@ export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
  * replaces the embedder's own similarity floor (`Embedder.floor`); it changes no vector.
  */
 export type EmbedderConfig =
+  /** A sentence model installed with `cairn models pull` (`src/embedders/models/`). */
+  | { kind: "model"; model: string; floor?: number }
   | { kind: "static"; floor?: number }
   | { kind: "none" }
   /** An OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, LM Studio, vLLM, …). */

@@ -8,13 +8,16 @@ import { INTERRUPTED } from "../index-run.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 import { createVectorProgress } from "../vectors.ts";
 
-const USAGE = `Usage: cairn embed [--embedder static|openai|transformers|none] [--url URL] [--model NAME] [--floor SIMILARITY] [--status] [--json] [--db PATH]
+const USAGE = `Usage: cairn embed [--embedder model|static|openai|transformers|none] [--url URL] [--model NAME] [--floor SIMILARITY] [--status] [--json] [--db PATH]
 
 Semantic search embeds evidence bundles (errors with their call, checks, decisions, tool calls with a result
 summary, resume summaries), never every message. 'cairn index' keeps them embedded; this command chooses the
 embedder and catches up now. Changing the embedder re-embeds everything; search keeps working meanwhile.
 
-  --embedder static        built in, offline: word vectors plus code-identifier features (the default)
+  --embedder model         a sentence model installed with 'cairn models pull': --model minilm-l6 (the default
+                           when one is installed: an index that chose nothing uses the best one)
+  --embedder static        built in, offline: word vectors plus code-identifier features (the default
+                           when no model is installed)
   --embedder openai        an OpenAI-compatible /v1/embeddings endpoint: --url http://localhost:11434/v1
                            --model nomic-embed-text (Ollama, LM Studio, vLLM, OpenAI; key from
                            CAIRN_EMBED_API_KEY or OPENAI_API_KEY, never stored)
@@ -99,6 +102,10 @@ function configFrom(values: { embedder?: string; url?: string; model?: string; f
       if (values.url || values.model || values.floor)
         throw new UsageError("--embedder none takes no --url, --model or --floor");
       return { kind };
+    case "model":
+      if (values.url) throw new UsageError("--embedder model takes no --url");
+      if (!values.model) throw new UsageError("--embedder model needs --model (one 'cairn models list' shows)");
+      return { kind, model: values.model, ...floor };
     case "static":
       if (values.url || values.model) throw new UsageError("--embedder static takes no --url or --model");
       return { kind, ...floor };
