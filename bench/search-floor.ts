@@ -18,6 +18,7 @@ import { agentRoots } from "../src/app/index-app.ts";
 import { STATIC_FLOOR } from "../src/embedders/static.ts";
 import type { Embedder } from "../src/embedders/types.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
+import { BACKGROUND_MARGIN, embedQuery } from "../src/search/background.ts";
 import { searchHybrid } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
@@ -38,6 +39,8 @@ interface Row {
   best: number | null;
   /** Related queries with judged answers: the similarity of each relevant event in meaning's first ten. */
   relevant?: number[];
+  /** The query's similarity to its nearest background text (src/search/background.ts). */
+  background: number;
 }
 
 const json = process.argv.includes("--json");
@@ -55,6 +58,11 @@ async function similarities(store: Store, embedder: Embedder, query: string, dep
   }
 }
 
+async function background(embedder: Embedder, query: string): Promise<number> {
+  const { vector, background } = await embedQuery(embedder, query);
+  return vector?.some((x) => x !== 0) && background !== undefined ? background : -1;
+}
+
 async function corpus(name: "real" | "clients", paths: Parameters<typeof indexPaths>[0]["paths"]): Promise<Row[]> {
   const store = openStore(join(dir, `${name}.db`));
   try {
@@ -66,18 +74,34 @@ async function corpus(name: "real" | "clients", paths: Parameters<typeof indexPa
       for (const q of loadJudged()) {
         const hits = await similarities(store, embedder, q.query);
         const relevant = hits.filter((h) => q.relevant[h.id] !== undefined).map((h) => h.sim);
-        rows.push({ corpus: name, group: `related: ${q.type}`, query: q.query, best: hits[0]?.sim ?? null, relevant });
+        const bg = await background(embedder, q.query);
+        rows.push({
+          corpus: name,
+          group: `related: ${q.type}`,
+          query: q.query,
+          best: hits[0]?.sim ?? null,
+          relevant,
+          background: bg,
+        });
       }
     } else {
       for (const query of lists.related_to_clients) {
         const hits = await similarities(store, embedder, query);
-        rows.push({ corpus: name, group: "related: about the clients' task", query, best: hits[0]?.sim ?? null });
+        const bg = await background(embedder, query);
+        rows.push({
+          corpus: name,
+          group: "related: about the clients' task",
+          query,
+          best: hits[0]?.sim ?? null,
+          background: bg,
+        });
       }
     }
     for (const [group, queries] of Object.entries(lists.unrelated)) {
       for (const query of queries) {
         const hits = await similarities(store, embedder, query);
-        rows.push({ corpus: name, group: `unrelated: ${group}`, query, best: hits[0]?.sim ?? null });
+        const bg = await background(embedder, query);
+        rows.push({ corpus: name, group: `unrelated: ${group}`, query, best: hits[0]?.sim ?? null, background: bg });
       }
     }
     return rows;
@@ -135,13 +159,22 @@ try {
     console.log(`related queries' best hit: min ${Math.min(...relatedBest).toFixed(3)}`);
     console.log("\nfloor   relevant kept   related queries with a hit   unrelated queries with a hit");
     const own = evalEmbedder().embedder.floor ?? STATIC_FLOOR;
-    for (const floor of [...new Set([0.25, 0.3, 0.35, 0.4, 0.45, 0.5, own])].sort((a, b) => a - b)) {
-      const kept = relevant.filter((s) => s >= floor).length;
-      const withHit = relatedBest.filter((s) => s >= floor).length;
-      const leaks = unrelated.filter((s) => s >= floor).length;
-      console.log(
-        `${floor.toFixed(2).padEnd(7)} ${`${kept}/${relevant.length}`.padStart(14)} ${`${withHit}/${relatedBest.length}`.padStart(28)} ${`${leaks}/${unrelated.length}`.padStart(30)}${floor === own ? "   <- the embedder's floor" : ""}`,
-      );
+    // a hit counts when it clears the floor and the query's background bar (src/search/background.ts)
+    const bar = (r: Row, floor: number, margin: number | null) =>
+      margin === null ? floor : Math.max(floor, r.background + margin);
+    for (const margin of [null, ...new Set([0, 0.05, BACKGROUND_MARGIN])]) {
+      console.log(`\n${margin === null ? "floor alone" : `floor and background + ${margin.toFixed(2)}`}`);
+      console.log("floor   relevant kept   related queries with a hit   unrelated queries with a hit");
+      for (const floor of [...new Set([0.2, 0.25, 0.3, 0.35, 0.4, own])].sort((a, b) => a - b)) {
+        const related = rows.filter((r) => r.group.startsWith("related") && r.best !== null);
+        const kept = rows.reduce((n, r) => n + (r.relevant ?? []).filter((x) => x >= bar(r, floor, margin)).length, 0);
+        const withHit = related.filter((r) => r.best! >= bar(r, floor, margin)).length;
+        const unrelatedRows = rows.filter((r) => r.group.startsWith("unrelated") && r.best !== null);
+        const leaks = unrelatedRows.filter((r) => r.best! >= bar(r, floor, margin)).length;
+        console.log(
+          `${floor.toFixed(2).padEnd(7)} ${`${kept}/${relevant.length}`.padStart(14)} ${`${withHit}/${related.length}`.padStart(28)} ${`${leaks}/${unrelatedRows.length}`.padStart(30)}${floor === own ? "   <- the embedder's floor" : ""}`,
+        );
+      }
     }
   }
 } finally {

@@ -61,6 +61,8 @@ export interface SearchAnswer {
   query: string;
   mode: string;
   notice: string | null;
+  /** The embedder that judged meaning, null for words alone. */
+  meaning_by: string | null;
   hits: SearchHitView[];
   took_ms: number;
 }

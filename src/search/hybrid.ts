@@ -9,6 +9,7 @@ import { errorMessage } from "../common/errors.ts";
 import type { Embedder } from "../embedders/types.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
+import { BACKGROUND_MARGIN, embedQuery } from "./background.ts";
 import { showsBundle } from "./bundles.ts";
 import { intentOf } from "./intent.ts";
 import { parseQuery } from "./query.ts";
@@ -55,6 +56,8 @@ export interface HybridResult {
   mode: SearchMode;
   /** Why meaning was not used (or only partly), when it was not. */
   notice: string | null;
+  /** The embedder that judged meaning (its id: `model:minilm-l6@…:int8`, `static:…`), null when words alone ranked. */
+  meaning_by: string | null;
   hits: HybridHit[];
 }
 
@@ -251,7 +254,7 @@ async function meaningRows(
   parsed: ReturnType<typeof parseQuery>,
   depth: number,
   lexical: readonly LexicalRow[],
-): Promise<{ rows: MeaningRow[]; notice: string | null }> {
+): Promise<{ rows: MeaningRow[]; notice: string | null; background?: number }> {
   const text = semanticText(parsed);
   if (!text) return { rows: [], notice: null };
   if (!embedder) return { rows: [], notice: "no embedder is configured ('cairn embed --embedder static' adds one)" };
@@ -262,8 +265,9 @@ async function meaningRows(
       notice: `no vectors from ${embedder.id} yet; run 'cairn index' or 'cairn embed' to add them`,
     };
   let vector: Float32Array | undefined;
+  let background: number | undefined;
   try {
-    [vector] = await embedder.embed([text], "query");
+    ({ vector, background } = await embedQuery(embedder, text));
   } catch (error) {
     return {
       rows: [],
@@ -297,7 +301,7 @@ async function meaningRows(
     const counts = store.vectorState();
     notice = `meaning covers ${counts.embedded} of ${counts.bundles} bundles so far (embedding continues with 'cairn index')`;
   }
-  return { rows, notice };
+  return { rows, notice, ...(background === undefined ? {} : { background }) };
 }
 
 /** Why a hit found by neither list is there: it states the decision before it. */
@@ -344,7 +348,9 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
     wanted === "lexical" ? { rows: [], notice: null } : await meaningRows(store, opts.embedder, parsed, depth, lexical);
   // Meaning finds only what clears the floor: under it, a bundle is as near the query as unrelated text is to
   // anything (docs/search.md, "Nothing matches"). Word matches are still judged by every similarity (agreeingRanks).
-  const floor = opts.floor ?? opts.embedder?.floor ?? 0;
+  // A floor given for this search is taken as it is (evals, tools); otherwise the embedder's, raised for a query
+  // that sits near text no history is about (background.ts).
+  const floor = opts.floor ?? Math.max(opts.embedder?.floor ?? 0, (meaning.background ?? -1) + BACKGROUND_MARGIN);
   const found = (r: MeaningRow) => r.similarity >= floor;
   const mode: SearchMode =
     meaning.rows.length === 0
@@ -426,5 +432,11 @@ export async function searchHybrid(store: ReadonlyStore, input: string, opts: Hy
       why: own.length === 0 ? STATES_DECISION : opts.explain ? describeSignals(own) : matchedBy(own),
     };
   });
-  return { query: input, mode, notice: meaning.notice, hits };
+  return {
+    query: input,
+    mode,
+    notice: meaning.notice,
+    meaning_by: mode === "lexical" ? null : (opts.embedder?.id ?? null),
+    hits,
+  };
 }

@@ -14,7 +14,7 @@ import type { SearchBackend } from "../../src/tui/search-thread.ts";
 import { Searcher, type SearchOutcome } from "../../src/tui/searcher.ts";
 
 function answer(query: string, mode: SearchMode, notice: string | null = null): SearchAnswer {
-  return { query, mode, notice, hits: [] };
+  return { query, mode, notice, meaning_by: null, hits: [] };
 }
 
 /** A backend whose searches wait until the test answers them, in the order asked. */

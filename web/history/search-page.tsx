@@ -139,7 +139,7 @@ export function SearchPage(props: { query: URLSearchParams }): JSX.Element {
         <p class="meta" aria-live="polite" id="search-status">
           {state.kind === "loading" && "Searching…"}
           {answer &&
-            `${answer.hits.length === 30 ? "30+" : answer.hits.length} ${answer.hits.length === 1 ? "hit" : "hits"} in ${answer.took_ms} ms (${answer.mode})`}
+            `${answer.hits.length === 30 ? "30+" : answer.hits.length} ${answer.hits.length === 1 ? "hit" : "hits"} in ${answer.took_ms} ms (${answer.mode}${answer.meaning_by ? `, meaning by ${answer.meaning_by}` : ""})`}
           {state.kind === "error" && <span class="bad">{state.message}</span>}
         </p>
         {answer?.notice && <p class="meta">{answer.notice}</p>}

@@ -59,6 +59,8 @@ export const searchCommand: Command = {
 
 function printResult(io: CliIo, result: Shaped<SearchAnswer>, query: string, mode: SearchMode): void {
   if (result.notice && mode !== "lexical") io.stderr.write(`${dim(io, `note: ${result.notice}`)}\n`);
+  // a person at a terminal is told what judged meaning; a script reads `meaning_by` from --json
+  if (result.meaning_by && io.stderr.isTTY) io.stderr.write(`${dim(io, `meaning judged by ${result.meaning_by}`)}\n`);
   if (result.hits.length === 0) {
     io.stderr.write(`no matches for ${JSON.stringify(query)}\n`);
     return;

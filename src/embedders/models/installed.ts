@@ -113,8 +113,11 @@ export function removeModel(env: Record<string, string | undefined>, id: string)
   return true;
 }
 
-/** The id the vectors a model makes are stored under: a new revision or precision makes other vectors. */
+/**
+ * The id the vectors a model makes are stored under: another revision, precision or build of the graph makes other
+ * vectors, so the graph's checksum is part of it (a re-pull by a newer cairn re-embeds).
+ */
 export function embedderId(model: InstalledModel): string {
   const m = model.manifest;
-  return `model:${m.id}@${m.revision.slice(0, 12)}:${m.precision}`;
+  return `model:${m.id}@${m.revision.slice(0, 12)}:${m.precision}:${(m.files[GRAPH_FILE] ?? "").slice(0, 8)}`;
 }

@@ -36,6 +36,10 @@ export const outputSchema = {
   query: z.string(),
   mode: z.string().describe("what actually ranked the hits"),
   notice: z.string().nullable().describe("why meaning was not used, when it was not"),
+  meaning_by: z
+    .string()
+    .nullable()
+    .describe("the embedder that judged meaning (a sentence model or the static vectors); null for words alone"),
   hits: z.array(hit),
   found: z.number().describe("hits found before the size bound"),
   truncated: z.string().nullable().describe("what was left out and how to get it"),

@@ -44,14 +44,22 @@ export const searchHistoryTool: CairnTool<Args> = {
       const head =
         hits.length === 0
           ? `no matches for ${JSON.stringify(query)}`
-          : `${hits.length} hit${hits.length === 1 ? "" : "s"} for ${JSON.stringify(query)} (ranked by ${result.mode === "hybrid" ? "words and meaning" : result.mode === "vector" ? "meaning" : "words"}). ${ID_NOTE}`;
+          : `${hits.length} hit${hits.length === 1 ? "" : "s"} for ${JSON.stringify(query)} (ranked by ${result.mode === "hybrid" ? "words and meaning" : result.mode === "vector" ? "meaning" : "words"}${result.meaning_by ? `; meaning judged by ${result.meaning_by}` : ""}). ${ID_NOTE}`;
       const lines = [head];
       if (result.notice && mode !== "lexical") lines.push(`note: ${result.notice}`);
       lines.push("", ...texts.slice(0, end));
       if (truncated) lines.push(`… ${truncated}`);
       return {
         text: lines.join("\n"),
-        structured: { query, mode: result.mode, notice: result.notice, hits: shown, found: hits.length, truncated },
+        structured: {
+          query,
+          mode: result.mode,
+          notice: result.notice,
+          meaning_by: result.meaning_by,
+          hits: shown,
+          found: hits.length,
+          truncated,
+        },
       };
     },
 };

@@ -1,0 +1,10 @@
+/**
+ * Every test file starts with no sentence model installed: the machine's own models
+ * ($XDG_CACHE_HOME/cairn/models) would otherwise change what every index embeds with, and what search finds. A
+ * test about models points CAIRN_MODELS_DIR (or XDG_CACHE_HOME) where it installs one.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+process.env["CAIRN_MODELS_DIR"] = mkdtempSync(join(tmpdir(), "cairn-no-models-"));
