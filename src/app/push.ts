@@ -89,8 +89,10 @@ function pushIndex(local: ReadonlyStore, team: PgStore, req: PushRequest): PushA
     interrupted: false,
     rebuiltIndexes: false,
   };
-  // The team embeds queries as the vectors it is sent were made, unless it already chose an embedder.
-  const embedder = local.getSetting(EMBEDDER_SETTING);
+  // The team embeds queries as the vectors it is sent were made, unless it already chose an embedder. A local index
+  // that chose none used the best model installed here: the team is told which, so that every member searching it
+  // embeds queries with that model (or is told to install it) rather than with whatever their machine has.
+  const embedder = local.getSetting(EMBEDDER_SETTING) ?? madeBy(local.vectorInfo().embedder);
   if (embedder !== null && team.getSetting(EMBEDDER_SETTING) === null) team.putSetting(EMBEDDER_SETTING, embedder);
   const held = (s: SessionRow) => {
     const there = have.get(s.session_id);
@@ -207,4 +209,11 @@ function deepScrub<T>(value: T, scrub: (s: string) => string): T {
     return v;
   };
   return walk(redactDeep(value)) as T;
+}
+
+/** The setting that names the embedder stored vectors came from, when the index chose none (a model, or static). */
+function madeBy(vectors: string | null): string | null {
+  const model = vectors?.match(/^model:([a-z0-9._-]+)@/)?.[1];
+  if (model) return JSON.stringify({ kind: "model", model });
+  return vectors?.startsWith("static:") ? JSON.stringify({ kind: "static" }) : null;
 }
