@@ -36,7 +36,7 @@ export const BACKGROUND_TEXTS: readonly string[] = [
 ];
 
 /** How much nearer than the nearest background text a hit must be to count by meaning. */
-export const BACKGROUND_MARGIN = 0.1;
+export const BACKGROUND_MARGIN = 0.12;
 
 const cache = new WeakMap<Embedder, Float32Array[]>();
 

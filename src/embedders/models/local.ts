@@ -7,13 +7,12 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { unzipSync } from "fflate";
 import { CairnError } from "../../common/errors.ts";
+import { archiveEntries, isArchive } from "./archive.ts";
 import { sha256File } from "./installed.ts";
 import type { FileRole, KnownModel, PinnedFile } from "./known.ts";
 
 const MAX_DEPTH = 6;
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
 type Wanted = [FileRole, PinnedFile][];
 
@@ -64,16 +63,16 @@ async function searchFolder(dir: string, wanted: Wanted, found: Set<FileRole>, t
     else if (s.isFile()) {
       const match = wanted.find(([role, pin]) => !found.has(role) && pin.bytes === s.size);
       if (match && (await sha256File(path)) === match[1].sha256) take(match[0], readFileSync(path));
-      else if (isZip(path)) searchArchive(readFileSync(path), wanted, found, take, depth + 1, path);
+      else if (startsArchive(path)) searchArchive(readFileSync(path), wanted, found, take, depth + 1, path);
     }
   }
 }
 
-function isZip(path: string): boolean {
-  const head = Buffer.alloc(4);
+function startsArchive(path: string): boolean {
+  const head = Buffer.alloc(512);
   const fd = openSync(path, "r");
   try {
-    return readSync(fd, head, 0, 4, 0) === 4 && ZIP_MAGIC.every((b, i) => head[i] === b);
+    return isArchive(head.subarray(0, readSync(fd, head, 0, 512, 0)));
   } finally {
     closeSync(fd);
   }
@@ -88,20 +87,21 @@ function searchArchive(
   name: string,
 ) {
   if (depth > MAX_DEPTH) return;
-  if (!ZIP_MAGIC.every((b, i) => bytes[i] === b))
-    throw new CairnError("usage", `--from ${name}: not a folder or a zip archive (a .whl is one); unpack it first`);
   const sizes = new Set(wanted.map(([, p]) => p.bytes));
-  let entries: Record<string, Uint8Array>;
+  const nested = (entry: string) => /\.(zip|whl|tar|tgz|tar\.gz)$/i.test(entry);
+  let entries: Record<string, Uint8Array> | null;
   try {
     // only the entries that could be a pinned file, or an archive holding one
-    entries = unzipSync(bytes, { filter: (f) => sizes.has(f.originalSize) || /\.(zip|whl)$/i.test(f.name) });
+    entries = archiveEntries(bytes, (entry, size) => sizes.has(size) || nested(entry));
   } catch (error) {
     throw new CairnError("failure", `--from ${name}: the archive cannot be read (${(error as Error).message})`);
   }
+  if (entries === null)
+    throw new CairnError("usage", `--from ${name}: not a folder or an archive (zip, wheel, tar, tar.gz)`);
   for (const [entry, data] of Object.entries(entries)) {
     const sha = createHash("sha256").update(data).digest("hex");
     const match = wanted.find(([role, pin]) => !found.has(role) && pin.sha256 === sha);
     if (match) take(match[0], data);
-    else if (/\.(zip|whl)$/i.test(entry)) searchArchive(data, wanted, found, take, depth + 1, `${name}:${entry}`);
+    else if (nested(entry)) searchArchive(data, wanted, found, take, depth + 1, `${name}:${entry}`);
   }
 }
