@@ -48,7 +48,7 @@ export async function downloadPinned(
   o: HubOptions,
 ): Promise<Moved | null> {
   let path = pin.path;
-  let res = await request(fileUrl(o, model, path), dest, o);
+  let res = await request(fileUrl(o, model, path), dest, o, model.id);
   let moved: Moved | null = null;
   if (res.status === 404) {
     const elsewhere = await findByChecksum(model, pin, o);
@@ -60,7 +60,7 @@ export async function downloadPinned(
       );
     moved = { from: pin.path, to: elsewhere };
     path = elsewhere;
-    res = await request(fileUrl(o, model, path), dest, o);
+    res = await request(fileUrl(o, model, path), dest, o, model.id);
   }
   await receive(res, dest, pin, path, o);
   const sha = await sha256File(`${dest}.part`);
@@ -76,7 +76,7 @@ export async function downloadPinned(
   return moved;
 }
 
-async function request(url: string, dest: string, o: HubOptions): Promise<Response> {
+async function request(url: string, dest: string, o: HubOptions, id: string): Promise<Response> {
   const have = existsSync(`${dest}.part`) ? statSync(`${dest}.part`).size : 0;
   const headers: Record<string, string> = { "user-agent": "cairn" };
   if (have > 0) headers["range"] = `bytes=${have}-`;
@@ -88,7 +88,7 @@ async function request(url: string, dest: string, o: HubOptions): Promise<Respon
     throw new CairnError(
       "failure",
       `cannot reach the hub at ${new URL(url).origin}: ${errorMessage(error)}`,
-      "on a machine without internet, copy the files over and use 'cairn models pull <id> --from DIR'",
+      `on a machine without internet, copy the files over and use 'cairn models pull ${id} --from DIR'`,
     );
   }
 }
