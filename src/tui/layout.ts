@@ -117,7 +117,9 @@ function leftPane(b: Browser, width: number, height: number): string[] {
   // Meaning was asked for and not used (the embedder knows none of the words): said, so no one waits for it.
   const unused = r.mode !== r.answer?.mode && r.answer?.notice ? ` (meaning: ${r.answer.notice})` : "";
   const title = b.style.bold(
-    r.answer ? `Results (${hits.length}) · ${Math.round(r.ms)} ms · ${r.answer.mode}${unused}` : "Results",
+    r.answer
+      ? `Results (${hits.length}) · ${Math.round(r.ms)} ms · ${r.answer.mode}${by(r.answer.meaning_by)}${unused}`
+      : "Results",
   );
   const hit = hits[b.hitCursor.index];
   const why = hit ? wrap(b.style.dim(`why: ${hit.why}`), width - 1).slice(0, 3) : [];
@@ -199,4 +201,10 @@ function tabLines(b: Browser, width: number): Lines {
     case "ask":
       return linesOf(askLines(b.asked, width, b.style, wrap));
   }
+}
+
+/** What judged meaning, in a word: the model's name (`minilm-l6`), or `static`. */
+function by(embedder: string | null | undefined): string {
+  if (!embedder) return "";
+  return ` (${embedder.match(/^model:([^@]+)@/)?.[1] ?? embedder.split(":")[0]})`;
 }
