@@ -95,11 +95,11 @@ export function createModelEmbedder(model: InstalledModel): Embedder {
       const order = [...encoded].sort((a, b) => a.ids.length - b.ids.length);
       const out: Float32Array[] = new Array(texts.length);
       for (let at = 0; at < order.length; ) {
-        const longest = order[Math.min(order.length - 1, at)]!.ids.length;
         let end = at + 1;
         while (end < order.length && order[end]!.ids.length * (end - at + 1) <= BATCH_TOKENS) end++;
         const batch = order.slice(at, end);
-        const width = batch[batch.length - 1]!.ids.length || longest;
+        // sorted by length: the batch's last text is its longest (a tokenizer gives every text its [CLS] and [SEP])
+        const width = Math.max(1, batch[batch.length - 1]!.ids.length);
         const ids = new BigInt64Array(batch.length * width);
         const mask = new BigInt64Array(batch.length * width);
         batch.forEach((b, row) => {
