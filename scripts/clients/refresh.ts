@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import { DRIVERS } from "./agents/index.ts";
 import { MATH_JS, TEST_JS } from "./fake/script.ts";
 import { playClient } from "./play.ts";
+import { refreshEach } from "./run-each.ts";
 import { computeTruth } from "./truth.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -55,18 +56,8 @@ function foldDatabases(out: string, kept: string[]): void {
   }
 }
 
-const args = process.argv.slice(2);
-const vi = args.indexOf("--version");
-const version = vi === -1 ? undefined : args[vi + 1];
-const names = args.filter((a, i) => !a.startsWith("--") && (vi === -1 || i !== vi + 1));
-const todo = names.length > 0 ? names : DRIVERS.map((d) => d.name);
-let failed = 0;
-for (const name of todo) {
-  try {
-    await refresh(name, version);
-  } catch (error) {
-    failed++;
-    process.stderr.write(`[${name}] FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
-}
-process.exitCode = failed > 0 ? 1 : 0;
+await refreshEach(
+  process.argv.slice(2),
+  DRIVERS.map((d) => d.name),
+  refresh,
+);

@@ -110,3 +110,12 @@ export function faithfulBrief(ex: Exchange, drop: (fact: string) => boolean = ()
       return `- ${fact}${id ? ` [e:${id}]` : ""}\n`;
     });
 }
+
+/** A model that repeats its evidence: each block's first lines, citing it (the probes check what reaches it). */
+export function echoEvidence(ex: Exchange): string[] {
+  return ex.user
+    .split(/\n(?=\[e:)/)
+    .filter((block) => block.startsWith("[e:"))
+    .slice(0, 12)
+    .map((block) => `${block.split("\n").slice(0, 3).join(" ")} ${/^\[e:[^\]]+\]/.exec(block)![0]}.\n`);
+}

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprint } from "../../src/secrets/detect.ts";
-import { type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
+import { echoEvidence, type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
 import {
   buildIndex,
   type IndexedEvent,
@@ -168,13 +168,7 @@ describe("no command prints a planted secret", () => {
     let fake: FakeModel;
     beforeAll(async () => {
       fake = await startFakeModel();
-      // A model that repeats its evidence: each block's first line, citing it.
-      fake.reply = (ex) =>
-        ex.user
-          .split(/\n(?=\[e:)/)
-          .filter((block) => block.startsWith("[e:"))
-          .slice(0, 12)
-          .map((block) => `${block.split("\n").slice(0, 3).join(" ")} ${/^\[e:[^\]]+\]/.exec(block)![0]}.\n`);
+      fake.reply = echoEvidence;
     });
     afterAll(() => fake?.close());
 

@@ -6,7 +6,7 @@
  * person reads, nor the HTML may hold a 20-character piece of a planted secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
+import { echoEvidence, type FakeModel, startFakeModel } from "../helpers/fake-openai.ts";
 import { BROWSER_TEST_MS, buildWeb } from "../web/helpers/chromium.ts";
 import { buildIndex, type IndexedEvent, type IndexedSession, indexed, type ProbeIndex, run } from "./helpers/index.ts";
 import { LeakReport, writePlantedHome } from "./helpers/planted.ts";
@@ -30,13 +30,7 @@ beforeAll(async () => {
     ...new Set((JSON.parse(list.stdout) as { findings: Array<{ event_id: string }> }).findings.map((f) => f.event_id)),
   ];
   fake = await startFakeModel();
-  // A model that repeats its evidence: each block's first lines, citing it.
-  fake.reply = (ex) =>
-    ex.user
-      .split(/\n(?=\[e:)/)
-      .filter((block) => block.startsWith("[e:"))
-      .slice(0, 12)
-      .map((block) => `${block.split("\n").slice(0, 3).join(" ")} ${/^\[e:[^\]]+\]/.exec(block)![0]}.\n`);
+  fake.reply = echoEvidence;
   served = await startServe(index, { CAIRN_ASK_URL: fake.url, CAIRN_ASK_MODEL: "fake" });
   const t = await served.api("/api/history/threads?include_single=1&limit=100");
   threads = (JSON.parse(t.text) as { threads: Array<{ thread_id: string }> }).threads.map((x) => x.thread_id);

@@ -9,6 +9,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TASKS } from "../fake/script.ts";
 import { playClient } from "../play.ts";
+import { refreshEach } from "../run-each.ts";
 import { plantedSecrets, projectFiles, scrub, secretsPrompt, secretsSteps } from "./planted.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -46,17 +47,4 @@ async function refresh(name: string, version: string | undefined): Promise<void>
   process.stderr.write(`[${name}] ${played.kept.length} files → ${relative(REPO, out)}\n`);
 }
 
-const args = process.argv.slice(2);
-const vi = args.indexOf("--version");
-const version = vi === -1 ? undefined : args[vi + 1];
-const names = args.filter((a, i) => !a.startsWith("--") && (vi === -1 || i !== vi + 1));
-let failed = 0;
-for (const name of names.length > 0 ? names : ["claude", "codex", "pi"]) {
-  try {
-    await refresh(name, version);
-  } catch (error) {
-    failed++;
-    process.stderr.write(`[${name}] FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
-}
-process.exitCode = failed > 0 ? 1 : 0;
+await refreshEach(process.argv.slice(2), ["claude", "codex", "pi"], refresh);
