@@ -87,8 +87,9 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources
     },
     recall: {
       async search(req) {
-        return withIndexed(req.sessionFile, req.cwd, async (app) =>
-          (await app.search({ query: req.query, limit: req.limit })).hits.map((h) => ({
+        return withIndexed(req.sessionFile, req.cwd, async (app) => {
+          const result = await app.search({ query: req.query, limit: req.limit });
+          const hits = result.hits.map((h) => ({
             eventId: h.event_id,
             sessionId: h.session_id,
             provider: h.provider,
@@ -96,8 +97,9 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources
             kind: h.event_type,
             snippet: h.snippet,
             evidence: h.evidence.map((l) => l.event_id),
-          })),
-        );
+          }));
+          return { hits, meaningBy: result.meaning_by };
+        });
       },
       async resumeBrief(req) {
         return withIndexed(req.sessionFile, req.cwd, (app) => {

@@ -33,7 +33,7 @@ describe("pi recall and cairn search", () => {
         mode: string;
         hits: Array<{ event_id: string; evidence: { event_id: string }[]; signals: { source: string }[] }>;
       };
-      const hits = await recall.search({ query, limit: 10, cwd: dir });
+      const { hits } = await recall.search({ query, limit: 10, cwd: dir });
       expect(hits.map((h) => h.eventId)).toEqual(out.hits.map((h) => h.event_id));
       expect(hits.map((h) => h.evidence)).toEqual(out.hits.map((h) => h.evidence.map((l) => l.event_id)));
       expect(out.mode).toBe("hybrid");

@@ -24,7 +24,7 @@ it("cairn_search_history's text carries no planted secret", async () => {
   try {
     let shown = "";
     for (const query of ["key", "env", "token", "password", "kind:secret", "AKIA", "sk-proj"]) {
-      const hits = await sources.recall.search({ query, limit: 50, sessionFile: file, cwd: dir });
+      const { hits } = await sources.recall.search({ query, limit: 50, sessionFile: file, cwd: dir });
       shown += formatHits(query, hits);
     }
     expect(shown).toContain("[secret:");

@@ -295,7 +295,7 @@ describe.skipIf(skip !== null)(
       mkdirSync(cwd, { recursive: true });
       const sources = createIndexSources({ dbPath: url, env: home, background: false });
       try {
-        const hits = await sources.recall.search({ query: "shim binary", limit: 5, cwd });
+        const { hits } = await sources.recall.search({ query: "shim binary", limit: 5, cwd });
         expect(hits.length).toBeGreaterThan(0);
       } finally {
         await sources.close();

@@ -27,6 +27,12 @@ export interface RecallHit {
   evidence?: readonly string[];
 }
 
+export interface RecallSearchResult {
+  hits: readonly RecallHit[];
+  /** The embedder that judged meaning (`model:minilm-l6@…`, `static:…`); null when words alone ranked. */
+  meaningBy: string | null;
+}
+
 export interface RecallBriefRequest {
   /** Session to brief; when absent, the caller's current session (`sessionFile`). */
   sessionId?: string;
@@ -43,7 +49,7 @@ export interface RecallBrief {
 }
 
 export interface RecallSource {
-  search(request: RecallSearchRequest): Promise<readonly RecallHit[]>;
+  search(request: RecallSearchRequest): Promise<RecallSearchResult>;
   resumeBrief(request: RecallBriefRequest): Promise<RecallBrief>;
   /** Something the agent should know about the answers (e.g. the index is still being built), if anything. */
   status?(): string | undefined;

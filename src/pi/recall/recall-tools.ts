@@ -31,7 +31,7 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
     }),
     async execute(_id, params, signal, _onUpdate, ctx) {
       const sessionFile = ctx.sessionManager.getSessionFile();
-      const hits = await source.search({
+      const { hits, meaningBy } = await source.search({
         query: params.query,
         limit: Math.min(params.limit ?? 10, MAX_RESULTS),
         cwd: ctx.cwd,
@@ -39,7 +39,7 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
         ...(signal ? { signal } : {}),
       });
       return {
-        content: [{ type: "text", text: withStatus(formatHits(params.query, hits), source.status?.()) }],
+        content: [{ type: "text", text: withStatus(formatHits(params.query, hits, meaningBy), source.status?.()) }],
         details: { eventIds: hits.map((hit) => hit.eventId) },
       };
     },
@@ -75,14 +75,16 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
 }
 
 /** One line per hit, each led by its citation. */
-export function formatHits(query: string, hits: readonly RecallHit[]): string {
+export function formatHits(query: string, hits: readonly RecallHit[], meaningBy: string | null = null): string {
   if (hits.length === 0) return `No indexed events match ${JSON.stringify(query)}.`;
   const lines = hits.map((hit) => {
     const evidence = hit.evidence?.length ? ` (evidence: ${hit.evidence.map((id) => cite(id)).join(" ")})` : "";
     return `${cite(hit.eventId)} ${hit.timestamp} ${hit.provider} session ${hit.sessionId} ${hit.kind}: ${hit.snippet}${evidence}`;
   });
   // The hits passed the app's shaping step (index-sources.ts asks createCairn): secrets are markers already.
-  return [`${hits.length} hit(s) for ${JSON.stringify(query)}:`, ...lines].join("\n");
+  // The model is told what judged meaning, as every surface says: a static fallback's "meaning" is weaker evidence.
+  const by = meaningBy ? ` (meaning judged by ${meaningBy})` : "";
+  return [`${hits.length} hit(s) for ${JSON.stringify(query)}${by}:`, ...lines].join("\n");
 }
 
 function withStatus(text: string, status: string | undefined): string {

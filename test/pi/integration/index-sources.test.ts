@@ -57,7 +57,7 @@ describe("index-backed handoff and recall", () => {
       store.close();
     }
 
-    const hits = await sources.recall.search({ query: "escaped quotes", limit: 5, cwd: harness.cwd });
+    const { hits } = await sources.recall.search({ query: "escaped quotes", limit: 5, cwd: harness.cwd });
     expect(hits[0]).toMatchObject({ sessionId: firstId, provider: "pi" });
     expect(cited.length + hits.length).toBeGreaterThan(1);
     const brief = await sources.recall.resumeBrief({ sessionId: firstId, cwd: harness.cwd });
@@ -69,7 +69,7 @@ describe("index-backed handoff and recall", () => {
     dirs.push(dir);
     const db = join(dir, "missing.db");
     const sources = lazyIndexSources({ dbPath: db, env: { HOME: dir }, background: false });
-    await expect(sources.recall.search({ query: "x", limit: 1, cwd: dir })).resolves.toEqual([]);
+    await expect(sources.recall.search({ query: "x", limit: 1, cwd: dir })).resolves.toMatchObject({ hits: [] });
     expect(existsSync(db)).toBe(true);
   });
 });

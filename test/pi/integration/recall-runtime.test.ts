@@ -91,9 +91,10 @@ describe("recall tools on a fresh HOME with no index", () => {
     try {
       const cli = await app.search({ query: "TASK-A node test.js fails", limit: 5 });
       expect(cli.hits.some((hit) => hit.provider === "claude")).toBe(true);
-      const hits = await sources?.recall.search({ query: "TASK-A node test.js fails", limit: 5, cwd: harness.cwd });
-      // The same hits `cairn search` returns for this index.
-      expect(hits?.map((hit) => hit.eventId)).toEqual(cli.hits.map((hit) => hit.event_id));
+      const result = await sources?.recall.search({ query: "TASK-A node test.js fails", limit: 5, cwd: harness.cwd });
+      // The same hits `cairn search` returns for this index, judged by the same embedder.
+      expect(result?.hits.map((hit) => hit.eventId)).toEqual(cli.hits.map((hit) => hit.event_id));
+      expect(result?.meaningBy).toBe(cli.meaning_by);
     } finally {
       app.close();
     }

@@ -13,7 +13,7 @@ function fakeRecall(): RecallSource & { searches: RecallSearchRequest[]; briefs:
     briefs,
     async search(request) {
       searches.push(request);
-      return [
+      const hits = [
         {
           eventId: "ev-42",
           sessionId: "s-1",
@@ -24,6 +24,7 @@ function fakeRecall(): RecallSource & { searches: RecallSearchRequest[]; briefs:
           evidence: ["ev-41"],
         },
       ];
+      return { hits, meaningBy: "model:minilm-l6@c9745ed1d9f2:int8:7739478b" };
     },
     async resumeBrief(request) {
       briefs.push(request);
@@ -43,7 +44,7 @@ describe("recall tools", () => {
     expect(result?.content).toEqual([
       {
         type: "text",
-        text: '1 hit(s) for "error:TypeError":\n[e:ev-42] 2026-11-01T10:00:00Z claude-code session s-1 error: TypeError: x is undefined (evidence: [e:ev-41])',
+        text: '1 hit(s) for "error:TypeError" (meaning judged by model:minilm-l6@c9745ed1d9f2:int8:7739478b):\n[e:ev-42] 2026-11-01T10:00:00Z claude-code session s-1 error: TypeError: x is undefined (evidence: [e:ev-41])',
       },
     ]);
     expect(result?.details).toEqual({ eventIds: ["ev-42"] });
