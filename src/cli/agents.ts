@@ -2,7 +2,7 @@
 import { rootsWithoutOverrides } from "../readers/roots.ts";
 import { providerCell } from "./format.ts";
 
-export { AGENT_NAMES, PROVIDER_CHOICES } from "../readers/vocabulary.ts";
+export { AGENT_NAMES, PROVIDER_CHOICES } from "../readers/agents.ts";
 
 /** The variables that move the agents' folders: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …. */
 export const FOLDER_VARIABLES = rootsWithoutOverrides("~").overrides;

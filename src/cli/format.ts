@@ -1,5 +1,5 @@
 /** Shared terminal formatting for the history commands. */
-import { PROVIDER_WIDTH } from "../readers/vocabulary.ts";
+import { PROVIDER_WIDTH } from "../readers/agents.ts";
 import type { CliIo } from "./io.ts";
 
 export { noun, plural, pluralLarge } from "../common/plural.ts";

@@ -1,6 +1,6 @@
 /** The tools `cairn mcp` serves, in the order it lists them, and what the server says of itself. */
 import type { QuestionName } from "../app/cairn.ts";
-import { AGENT_NAMES } from "../readers/vocabulary.ts";
+import { AGENT_NAMES } from "../readers/agents.ts";
 import type { CairnTool } from "./tool.ts";
 import { getEventTool } from "./tools/get-event.ts";
 import { listThreadsTool } from "./tools/list-threads.ts";

@@ -1,32 +1,15 @@
-import { claudeReader } from "./claude-code.ts";
-import { cline } from "./cline/index.ts";
-import { codexReader } from "./codex.ts";
-import { copilot } from "./copilot/index.ts";
-import { droid } from "./droid/index.ts";
-import { gemini } from "./gemini/index.ts";
-import { kilo, opencode } from "./opencode/index.ts";
-import { piReader } from "./pi.ts";
-import { qwen, qwenLegacy } from "./qwen/index.ts";
+import { AGENTS } from "./agents.ts";
 import type { Reader } from "./types.ts";
 import type { Provider } from "./vocabulary.ts";
 
-/** Order matters where first lines look alike: Gemini's header names a `sessionId` as Claude's lines do. */
+/** Every format, in the order detection tries them: the registry's, with the general formats last. */
 export const READERS: readonly Reader<unknown>[] = [
-  piReader,
-  codexReader,
-  gemini,
-  qwen,
-  qwenLegacy,
-  copilot,
-  droid,
-  cline,
-  claudeReader,
-  opencode,
-  kilo,
-] as Reader<unknown>[];
+  ...AGENTS.flatMap((a) => a.readers).filter((r) => !r.general),
+  ...AGENTS.flatMap((a) => a.readers).filter((r) => r.general),
+];
 
 /** Readers that only their folder tells apart from another format's (a fork writing its parent's files). */
-const BY_FOLDER: readonly Reader<unknown>[] = [qwenLegacy] as Reader<unknown>[];
+const BY_FOLDER: readonly Reader<unknown>[] = READERS.filter((r) => r.byFolder);
 
 /**
  * Picks the reader for a file. The content of the first lines decides (so copied or renamed transcripts are read

@@ -141,6 +141,13 @@ export interface Reader<S = unknown> {
    */
   version: number;
   /**
+   * Its records carry keys other formats' headers carry too (Claude Code's `sessionId`, which Gemini CLI's header
+   * names): detection tries it after every other format.
+   */
+  general?: boolean;
+  /** Only its folder tells this format apart from another's (a fork writing its parent's files): tried first, by path. */
+  byFolder?: boolean;
+  /**
    * Whether the file at `path` is one JSON document rewritten in place as it grows (Gemini CLI's older chats): it
    * is read whole, as one line, every time it changes, instead of from where the last read stopped.
    */

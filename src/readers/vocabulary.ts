@@ -3,23 +3,11 @@
  * flow, so readers never import from `topology/` (which re-exports them).
  */
 
-/** The agents cairn reads, by the name `provider:` filters and facets use. */
-export const PROVIDERS = [
-  "claude",
-  "codex",
-  "pi",
-  "gemini",
-  "qwen",
-  "opencode",
-  "kilo",
-  "copilot",
-  "cline",
-  "droid",
-] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-/** The longest provider name: columns of provider names pad to it, so a new agent's name keeps them aligned. */
-export const PROVIDER_WIDTH = Math.max(...PROVIDERS.map((p) => p.length));
+/**
+ * An agent's id, as `provider:` filters and facets name it (`claude`, `codex`, `pi`, …): one per manifest in the
+ * registry (`readers/agents.ts`), which lists them.
+ */
+export type Provider = string;
 
 export const SESSION_KINDS = ["main", "subagent", "exec", "fork"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
@@ -33,20 +21,6 @@ export const WORK_KINDS = ["main", "fork", "exec"] as const satisfies readonly S
 
 export type Meta = Record<string, unknown>;
 
-/** How each agent is named to people (overview, inspect, messages). */
-export const PROVIDER_NAMES: Record<Provider, string> = {
-  claude: "Claude Code",
-  codex: "Codex",
-  pi: "pi",
-  gemini: "Gemini CLI",
-  qwen: "Qwen Code",
-  opencode: "OpenCode",
-  kilo: "Kilo Code",
-  copilot: "GitHub Copilot CLI",
-  cline: "Cline",
-  droid: "Factory Droid",
-};
-
 /** A folder an agent keeps its transcripts in. Here, not in roots.ts, so per-agent folders need not import it back. */
 export interface TranscriptRoot {
   provider: Provider;
@@ -54,9 +28,3 @@ export interface TranscriptRoot {
   /** Only the files directly in `dir` (a data folder whose subfolders hold other things: OpenCode's snapshots). */
   shallow?: boolean;
 }
-
-/** "Claude Code, Codex, …, Factory Droid": every agent cairn reads, by the name people know it by (help texts). */
-export const AGENT_NAMES = PROVIDERS.map((p) => PROVIDER_NAMES[p]).join(", ");
-
-/** `claude|codex|…`: the values the query language's `provider:` takes. */
-export const PROVIDER_CHOICES = PROVIDERS.join("|");

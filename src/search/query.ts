@@ -5,7 +5,8 @@
  * names the offending part, never an SQL error.
  */
 import { CairnError } from "../common/errors.ts";
-import { EVENT_TYPES, type EventType, PROVIDERS, type Provider } from "../topology/types.ts";
+import { PROVIDERS } from "../readers/agents.ts";
+import { EVENT_TYPES, type EventType, type Provider } from "../topology/types.ts";
 import { takeRecency } from "./recency.ts";
 
 export const PREFIXES = ["decision", "outcome", "error", "test", "tool", "resume", "file", "cmd"] as const;

@@ -2,6 +2,7 @@
  * Shell commands: which tool calls are shell-like, the canonical form that groups repeated runs of "the same"
  * command (research/resume-method §4.3), and the check family (test, typecheck, lint, build) of a command.
  */
+import { agentToolNames } from "../readers/agents.ts";
 import { readCommand, takesValue } from "./options.ts";
 import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
 import { runsTestScript } from "./test-script.ts";
@@ -13,21 +14,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Tool names that run a shell command, across Claude Code (`Bash`), Codex and pi. */
+/** Tool names that run a shell command: the common ones, and each agent's own (its manifest's `tools.shell`). */
 const SHELL_TOOLS = new Set([
   "bash",
   "shell",
-  "shell_command",
-  "exec_command",
-  "local_shell",
-  "run_terminal_cmd",
-  "run_command",
   "terminal",
-  // Gemini CLI and Qwen Code
-  "run_shell_command",
-  // Factory Droid, and Cline (a list of commands)
-  "execute",
-  "run_commands",
+  "run_command",
+  "run_terminal_cmd",
+  ...agentToolNames("shell"),
 ]);
 
 /**

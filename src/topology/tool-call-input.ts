@@ -3,6 +3,7 @@
  * the agent called them (`old_string`, `oldText`, `old_str`, `oldString` are all `edits[].old`). Derived once when a
  * call is normalized and kept in the event's `meta.input`, so later layers read fields instead of re-parsing text.
  */
+import { agentToolNames } from "../readers/agents.ts";
 import { shellCommandOf } from "./command.ts";
 
 export const TOOL_INPUT_KINDS = ["edit", "write", "read", "shell", "search", "plan", "patch", "other"] as const;
@@ -67,13 +68,14 @@ function baseName(toolName: string): string {
   return toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
 }
 
-const READ = new Set(["read", "read_file", "view", "notebookread", "read_text_file", "read_many_files"]);
-const WRITE = new Set(["write", "write_file", "create_file", "create"]);
-const EDIT = new Set(["edit", "edit_file", "multiedit", "replace", "notebookedit", "str_replace"]);
+// The names every agent might use; each agent's own come from its manifest (`tools` in readers/<agent>/agent.ts).
+const READ = new Set(["read", "read_file", "view", "read_text_file", ...agentToolNames("read")]);
+const WRITE = new Set(["write", "write_file", "create_file", "create", ...agentToolNames("write")]);
+const EDIT = new Set(["edit", "edit_file", "str_replace", ...agentToolNames("edit")]);
 const EDITOR = new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
-const SEARCH = new Set(["grep", "glob", "search_file_content", "find", "ls", "list_directory", "codebase_search"]);
-const PLAN = new Set(["todowrite", "todo_write", "write_todos", "update_plan", "update_todo", "todo"]);
-const PATCH = new Set(["apply_patch", "patch"]);
+const SEARCH = new Set(["grep", "glob", "find", "ls", "codebase_search", ...agentToolNames("search")]);
+const PLAN = new Set(["todo", "todo_write", "update_todo", ...agentToolNames("plan")]);
+const PATCH = new Set(["apply_patch", "patch", ...agentToolNames("patch")]);
 
 function isArgs(v: unknown): v is Args {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -5,7 +5,6 @@
 
 export {
   type Meta,
-  PROVIDERS,
   type Provider,
   SESSION_KINDS,
   type SessionKind,

@@ -4,7 +4,7 @@
  * follows. Everything here is pure: widths are the caller's, colours come from the style.
  */
 import type { EventWithChain } from "../app/event-chain.ts";
-import { PROVIDER_WIDTH } from "../readers/vocabulary.ts";
+import { PROVIDER_WIDTH } from "../readers/agents.ts";
 import { MARK_GLYPH, type TimelineMark, type TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import type { Style } from "./style.ts";

@@ -24,6 +24,16 @@ const ALLOWED: Record<string, true | readonly string[]> = {
   "src/topology/ids.ts": ["eventId"],
   "src/readers/vocabulary.ts": true,
   "src/readers/roots.ts": true,
+  // the registry: which agents there are, their names, and how each starts
+  "src/readers/agents.ts": [
+    "AGENTS",
+    "PROVIDERS",
+    "AGENT_NAMES",
+    "PROVIDER_CHOICES",
+    "PROVIDER_WIDTH",
+    "agentOf",
+    "agentName",
+  ],
   "src/store/pg-url.ts": true,
   "src/embedders/config.ts": ["describeEmbedder"],
   "src/embedders/setting.ts": ["isFloor"],

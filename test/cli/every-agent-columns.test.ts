@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
-import { PROVIDERS } from "../../src/readers/vocabulary.ts";
+import { PROVIDERS } from "../../src/readers/agents.ts";
 import { cairn } from "../helpers/cli.ts";
 import { REPO } from "../helpers/transcripts.ts";
 

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/io.ts";
 import { main } from "../../src/cli/main.ts";
+import { agentName, PROVIDERS } from "../../src/readers/agents.ts";
 import { defaultRoots } from "../../src/readers/roots.ts";
-import { PROVIDER_NAMES, PROVIDERS } from "../../src/readers/vocabulary.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-help-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +40,7 @@ describe("help texts name every agent", () => {
 
   it.each([["inspect"], ["overview"]])("%s --help names every agent", async (command) => {
     const help = flat(await run([command, "--help"]));
-    for (const p of PROVIDERS) expect(help).toContain(PROVIDER_NAMES[p]);
+    for (const p of PROVIDERS) expect(help).toContain(agentName(p));
   });
 
   it("search --help lists every provider: value", async () => {
@@ -57,7 +57,7 @@ describe("help texts name every agent", () => {
     const home = join(dir, "empty-home");
     const text = flat(await run([], { HOME: home, XDG_DATA_HOME: join(home, "data") }));
     expect(text).toContain("cairn found no transcripts yet.");
-    for (const p of PROVIDERS) expect(text).toContain(PROVIDER_NAMES[p]);
+    for (const p of PROVIDERS) expect(text).toContain(agentName(p));
     for (const v of ["CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "OPENCODE_DB"])
       expect(text).toContain(v);
   });

@@ -7,7 +7,6 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { historyPath } from "../../src/app/catalog/routes.ts";
 import type { SessionsAnswer } from "../../src/live/history-types.ts";
-import { PROVIDERS } from "../../src/topology/types.ts";
 import { useJson } from "../api.ts";
 import { Link, navigate, paths } from "../router.tsx";
 import { Empty, Failure } from "../ui/empty.tsx";
@@ -22,6 +21,11 @@ const SINCE = [
   { value: "365d", label: "last year" },
 ];
 const PAGE = 50;
+
+/** The part of the overview answer this page reads. */
+interface AgentsInIndex {
+  by_agent: Array<{ provider: string; sessions: number }>;
+}
 
 export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
   const q = props.query;
@@ -40,6 +44,10 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
       limit,
     }),
   );
+  // The agents with sessions in this index (cairn reads many more; a list of all of them would mostly be empty).
+  const overview = useJson<AgentsInIndex>(historyPath("overview"));
+  const agents = (overview.data?.by_agent ?? []).map((a) => a.provider);
+  if (provider && !agents.includes(provider)) agents.push(provider);
   const go = (change: Record<string, string | undefined>): void =>
     navigate(paths.sessions({ provider, project, since, all: all ? "1" : undefined, ...change, limit: undefined }), {
       replace: true,
@@ -65,7 +73,7 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
               onChange={(e) => go({ provider: e.currentTarget.value || undefined })}
             >
               <option value="">all agents</option>
-              {PROVIDERS.map((p) => (
+              {agents.map((p) => (
                 <option key={p} value={p}>
                   {p}
                 </option>

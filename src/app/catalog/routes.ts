@@ -6,6 +6,8 @@
  */
 export const HISTORY_ROUTES = [
   { question: "sessions", path: "sessions" },
+  // asked with no input: its query string means nothing
+  { question: "overview", path: "overview", bare: true },
   { question: "search", path: "search" },
   { question: "session", path: "sessions/:session" },
   { question: "timeline", path: "sessions/:session/timeline" },

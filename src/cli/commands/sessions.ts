@@ -1,4 +1,4 @@
-import { PROVIDERS } from "../../topology/types.ts";
+import { PROVIDERS } from "../../readers/agents.ts";
 import { readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
 import { dim, plural, providerCell, red, shortTime } from "../format.ts";

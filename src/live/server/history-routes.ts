@@ -25,8 +25,15 @@ const DEFAULTS: Partial<Record<HistoryQuestion, Record<string, unknown>>> = {
 
 const TRUE = new Set(["1", "true", "yes"]);
 
+/** The routes whose question takes no input. */
+const NO_INPUT: ReadonlySet<HistoryQuestion> = new Set(
+  HISTORY_ROUTES.filter((r) => "bare" in r && r.bare).map((r) => r.question),
+);
+
 /** The query string as the question's input fields, each read by its type in the schema. */
-function readQuery(question: HistoryQuestion, query: URLSearchParams): Record<string, unknown> {
+function readQuery(question: HistoryQuestion, query: URLSearchParams): Record<string, unknown> | undefined {
+  // A question without input (the overview) is asked with none: its query string means nothing.
+  if (NO_INPUT.has(question)) return undefined;
   const properties = (inputSchema(question)["properties"] ?? {}) as Record<string, { type?: string }>;
   const input: Record<string, unknown> = { ...DEFAULTS[question] };
   for (const [name, field] of Object.entries(properties)) {
@@ -76,7 +83,8 @@ export async function answerHistory(
     return { status: 404, body: { error: { code: "not_found", message: `no such history request; ask ${known}` } } };
   }
   try {
-    const input = { ...readQuery(match.question, query), ...match.fields };
+    const fields = readQuery(match.question, query);
+    const input = fields === undefined ? undefined : { ...fields, ...match.fields };
     const started = performance.now();
     const ask = app[match.question] as (input: unknown) => unknown;
     const body = await ask(input);

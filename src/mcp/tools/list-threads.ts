@@ -1,7 +1,7 @@
 /** `list_threads`: work threads, sessions of any agent joined by the rare files, errors and branches they share. */
 
 import type { z } from "zod";
-import { AGENT_NAMES } from "../../readers/vocabulary.ts";
+import { AGENT_NAMES } from "../../readers/agents.ts";
 import type { Thread } from "../../threads/types.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import { dotted, shortTime } from "../format.ts";

@@ -1,7 +1,7 @@
 /** `search_history`: cairn's query language over every indexed session, words and meaning fused. */
 
 import type { z } from "zod";
-import { AGENT_NAMES, PROVIDER_CHOICES } from "../../readers/vocabulary.ts";
+import { AGENT_NAMES, PROVIDER_CHOICES } from "../../readers/agents.ts";
 import type { HybridHit } from "../../search/hybrid.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import { cite, dotted, ID_NOTE, shortTime } from "../format.ts";

@@ -6,7 +6,7 @@
 
 import { Type } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { AGENT_NAMES } from "../../readers/vocabulary.ts";
+import { AGENT_NAMES } from "../../readers/agents.ts";
 import { cite } from "../../topology/citation.ts";
 import type { CairnState } from "../state.ts";
 import type { RecallHit } from "./recall-source.ts";

@@ -3,9 +3,9 @@
  * and archived layouts, the early Rust layout (bare meta line, bare response items, `record_type` lines) and the
  * TypeScript-era whole-file `.json`. See research/transcript-formats §3.2.
  */
-import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "./json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
-import type { LineProblem, MessageRecord, RawRecord, Reader, SourceLine } from "./types.ts";
+import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "../json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import type { LineProblem, MessageRecord, RawRecord, Reader, SourceLine } from "../types.ts";
 
 export interface CodexState extends LineState {
   /** TypeScript-era `.json` rollouts are one JSON document; its text is kept until it parses. */

@@ -3,9 +3,9 @@
  * beside them (2.0.x), and `<sessionId>/subagents/agent-<id>.jsonl` (2.1.x). See research/transcript-formats §3.1.
  */
 import { basename, dirname } from "node:path";
-import { arr, contentText, isObj, type Obj, obj, recordOf, str } from "./json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
-import type { RawRecord, Reader, SessionRecord, SourceLine } from "./types.ts";
+import { arr, contentText, isObj, type Obj, obj, recordOf, str } from "../json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import type { RawRecord, Reader, SessionRecord, SourceLine } from "../types.ts";
 
 const EXIT_LINE = /^Exit code (\d+)\n/;
 
@@ -121,6 +121,7 @@ function isClaudeRecord(o: Obj): boolean {
 export const claudeReader: Reader<ClaudeState> = {
   provider: "claude",
   version: 2,
+  general: true,
   detect(path, firstLine) {
     if (/[\\/](\.claude|claude)[\\/]projects[\\/].*\.jsonl$/.test(path)) return true;
     const record = recordOf(firstLine);

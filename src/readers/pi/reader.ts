@@ -3,9 +3,9 @@
  * v2 (tree by `id`/`parentId`) and v3 (`hookMessage` renamed `custom`). See research/transcript-formats §3.3.
  */
 import { basename } from "node:path";
-import { arr, contentText, isoTime, type Obj, obj, problem, recordOf, str } from "./json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "./line-loop.ts";
-import type { RawRecord, Reader, SourceLine } from "./types.ts";
+import { arr, contentText, isoTime, type Obj, obj, problem, recordOf, str } from "../json.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import type { RawRecord, Reader, SourceLine } from "../types.ts";
 
 export interface PiState extends LineState {
   version: number;
