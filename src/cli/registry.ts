@@ -53,6 +53,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "list work threads: sessions of any agent joined by the rare files, errors and branches they share",
     load: async () => (await import("./commands/threads.ts")).threadsCommand,
   },
+  doctor: {
+    summary: "check that every agent's transcripts still reach the index (moved stores, new formats, unreadable files)",
+    load: async () => (await import("./commands/doctor.ts")).doctorCommand,
+  },
   secrets: {
     summary: "list the secrets found in agent history (never their values); --purge removes them from the index",
     load: async () => (await import("./commands/secrets.ts")).secretsCommand,

@@ -60,7 +60,21 @@ function walk(dir: string, out: string[], depth: number, unreadable: Unreadable[
     if (e.isDirectory()) {
       if (e.name === "node_modules" || e.name.startsWith(".git")) continue;
       walk(p, out, depth + 1, unreadable);
-    } else if (e.isFile() && isTranscriptFile(e.name)) out.push(p);
+    } else if (isTranscriptFile(e.name) && (e.isFile() || (e.isSymbolicLink() && linksToFile(p, unreadable))))
+      out.push(p);
+  }
+}
+
+/**
+ * A transcript reached through a symbolic link is read like any other; a link to nothing is told to `unreadable`
+ * (a transcript folder kept elsewhere and since moved), never skipped in silence.
+ */
+function linksToFile(path: string, unreadable: Unreadable[]): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch (error) {
+    unreadable.push({ path, message: fsReason(error) });
+    return false;
   }
 }
 

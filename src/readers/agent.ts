@@ -47,6 +47,8 @@ export interface AgentManifest {
   transcriptFile?(name: string): boolean;
   tools?: ToolVocabulary;
   start?: StartCommand;
+  /** The session `meta` key its reader keeps the writing CLI's version (or format version) under, for `cairn doctor`. */
+  versionKey?: string;
 }
 
 /** The manifest as written, checked against the interface with its literal provider kept. */

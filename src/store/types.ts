@@ -108,6 +108,8 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite-read.ts). */
   expectLongUse?(): void;
   problems(limit?: number): Problem[];
+  /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
+  fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */
   listCheckpoints(sessionId: string): CheckpointRow[];
   /** Row counts; counting events reads the whole events index, so prefer `sessionCount` on hot paths. */
@@ -128,8 +130,6 @@ export interface Store extends ReadonlyStore, VectorUpkeep {
   inGroup(): boolean;
 
   getFileState(path: string): FileState | undefined;
-  /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
-  fileStamps(): Map<string, FileStamp>;
   /** Saves a file's position; a file saved is present (no longer marked gone). */
   putFileState(state: FileState): void;
   /** Removes everything that came from one file (before it is read again from the start); returns the events removed. */

@@ -6,6 +6,7 @@ import { aiResume } from "./ai-resume.ts";
 import { ask } from "./ask.ts";
 import { brief } from "./brief.ts";
 import { checkpoints } from "./checkpoints.ts";
+import { doctor } from "./doctor.ts";
 import { embedStatus } from "./embed-status.ts";
 import { event } from "./event.ts";
 import { eventChain } from "./event-chain.ts";
@@ -54,6 +55,7 @@ export const CATALOG = {
   problems,
   secrets,
   inspect,
+  doctor,
 };
 
 export type Catalog = typeof CATALOG;

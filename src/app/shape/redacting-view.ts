@@ -28,6 +28,7 @@ const PLAIN = new Set<string>([
   "vectorInfo",
   "similarities",
   "sessionEntityLinks",
+  "fileStamps",
 ]);
 
 /** A known value shorter than this is not looked for in other texts (it would match by chance). */

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { Shaped } from "../../app/cairn.ts";
+import type { DoctorAnswer } from "../../app/catalog/doctor.ts";
 import type { IndexResult } from "../../app/indexing.ts";
 import type { Overview } from "../../search/overview.ts";
 import { AGENT_NAMES, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
@@ -66,7 +67,11 @@ export const overviewCommand: Command = {
       }
       // In a terminal, once there is something to browse, the overview is the terminal UI.
       browse = overview.sessions > 0 && interactive(io);
-      if (!browse) print(io, overview, run.indexed, run.busy_pid, app.dbPath, rootDirs);
+      if (!browse) {
+        print(io, overview, run.indexed, run.busy_pid, app.dbPath, rootDirs);
+        // Drift is said where people look: an agent whose transcripts stopped reaching the index.
+        if (overview.sessions > 0) doctorLine(io, app.doctor());
+      }
     } finally {
       app.close();
     }
@@ -154,6 +159,15 @@ function print(
   out(`  cairn search "test:fail since:7d"        checks that failed this week`);
   out(`  cairn search "error: <words>"            where an error was seen before, with its evidence`);
   out(`  cairn resume --latest                    a cited brief to restart the latest session`);
+}
+
+/** One line when an agent's transcripts do not all reach the index; nothing when they do. */
+function doctorLine(io: CliIo, d: Shaped<DoctorAnswer>): void {
+  const wrong = d.agents.filter((a) => a.findings.length > 0);
+  if (wrong.length === 0) return;
+  const first = wrong[0]!;
+  const more = wrong.length > 1 ? ` (and ${wrong.length - 1} more agent${wrong.length > 2 ? "s" : ""})` : "";
+  io.stdout.write(`\n${red(io, "!")} ${first.name}: ${first.findings[0]}${more}; 'cairn doctor' says more\n`);
 }
 
 /** A main session that picks up another (after a compaction, or a fork) says which: its own counts may be nil. */

@@ -8,6 +8,7 @@ import { claudeReader } from "./reader.ts";
 
 export const claude = defineAgent({
   provider: "claude",
+  versionKey: "version",
   name: "Claude Code",
   readers: [claudeReader],
   roots(env, home) {

@@ -5,6 +5,7 @@ import { clineReader } from "./reader.ts";
 
 export const cline = defineAgent({
   provider: "cline",
+  versionKey: "cline_version",
   name: "Cline",
   readers: [clineReader],
   roots: (_env, home) => [{ provider: "cline", dir: join(home, ".cline", "data", "sessions") }],

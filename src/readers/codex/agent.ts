@@ -8,6 +8,7 @@ import { codexReader } from "./reader.ts";
 
 export const codex = defineAgent({
   provider: "codex",
+  versionKey: "cli_version",
   name: "Codex",
   readers: [codexReader],
   roots(env, home) {

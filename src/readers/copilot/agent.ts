@@ -5,6 +5,7 @@ import { copilotReader } from "./reader.ts";
 
 export const copilot = defineAgent({
   provider: "copilot",
+  versionKey: "copilot_version",
   name: "GitHub Copilot CLI",
   readers: [copilotReader],
   roots: (env, home) => [

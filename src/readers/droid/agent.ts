@@ -5,6 +5,7 @@ import { droidReader } from "./reader.ts";
 
 export const droid = defineAgent({
   provider: "droid",
+  versionKey: "droid_version",
   name: "Factory Droid",
   readers: [droidReader],
   roots: (_env, home) => [{ provider: "droid", dir: join(home, ".factory", "sessions") }],

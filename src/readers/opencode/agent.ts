@@ -24,6 +24,7 @@ function databaseRoots(provider: "opencode" | "kilo", variable: string) {
 export const opencode = defineAgent({
   provider: "opencode",
   name: "OpenCode",
+  versionKey: "version",
   readers: [opencodeReader("opencode", TABLES)],
   roots: databaseRoots("opencode", "OPENCODE_DB"),
   transcriptFile: (name) => /^opencode(-[\w.-]+)?\.db$/.test(name),
@@ -34,6 +35,7 @@ export const opencode = defineAgent({
 export const kilo = defineAgent({
   provider: "kilo",
   name: "Kilo Code",
+  versionKey: "version",
   readers: [opencodeReader("kilo", [...TABLES, "kilo_board"])],
   roots: databaseRoots("kilo", "KILO_DB"),
   transcriptFile: (name) => /^kilo(-[\w.-]+)?\.db$/.test(name),

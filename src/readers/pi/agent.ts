@@ -5,6 +5,7 @@ import { piReader } from "./reader.ts";
 
 export const pi = defineAgent({
   provider: "pi",
+  versionKey: "format_version",
   name: "pi",
   readers: [piReader],
   roots(env, home) {

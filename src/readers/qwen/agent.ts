@@ -12,6 +12,7 @@ const qwenLegacy = { ...geminiReader("qwen", /[\\/]\.qwen[\\/]tmp[\\/]/, "qwen-g
 
 export const qwen = defineAgent({
   provider: "qwen",
+  versionKey: "version",
   name: "Qwen Code",
   readers: [qwenReader, qwenLegacy],
   roots(env, home) {
