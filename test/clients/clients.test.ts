@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
 import type { Truth } from "../../scripts/clients/truth.ts";
 import { type InspectResult, inspectPaths } from "../../src/indexer/inspect.ts";
+import { rootsWithoutOverrides } from "../../src/readers/roots.ts";
 import { cairn } from "../helpers/cli.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
@@ -119,21 +120,9 @@ describe("transcripts written by the agents' current CLIs", () => {
           temps.push(home);
           cpSync(f.home, home, { recursive: true });
           const db = join(home, "cairn.db");
-          const env = {
-            HOME: home,
-            CAIRN_DB: db,
-            XDG_DATA_HOME: "",
-            XDG_CONFIG_HOME: "",
-            CLAUDE_CONFIG_DIR: "",
-            CODEX_HOME: "",
-            PI_CODING_AGENT_DIR: "",
-            PI_AGENT_DIR: "",
-            GEMINI_CLI_HOME: "",
-            QWEN_HOME: "",
-            COPILOT_HOME: "",
-            OPENCODE_DB: "",
-            KILO_DB: "",
-          };
+          // None of the agents' folder variables set (the registry's manifests name them), as on a fresh machine.
+          const env: Record<string, string> = { HOME: home, CAIRN_DB: db, XDG_DATA_HOME: "", XDG_CONFIG_HOME: "" };
+          for (const name of rootsWithoutOverrides("~").overrides) env[name] = "";
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);
           const listed = cairn(["sessions", "--all", "--json", "--provider", f.agent], { env });
