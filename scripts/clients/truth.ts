@@ -304,6 +304,36 @@ function droid(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Auggie: one `<session>.json` document per session, `chatHistory[]` of exchanges whose `request_nodes` hold what
+ * was typed (text `0`), tool results (`1`, with `is_error`) and a history summary (`10`: a compaction), and whose
+ * `response_nodes` hold tool calls (`5`). A summary's `history_end` re-states exchanges already counted. Each
+ * sub-agent's run is kept in its parent's document, under `subAgents[]` (its first text is the lead's words).
+ */
+function auggie(home: string, t: Tally): void {
+  const exchanges = (history: Rec[], sub: boolean) => {
+    for (const entry of history) {
+      const x = entry["exchange"] ?? {};
+      for (const n of x["request_nodes"] ?? []) {
+        const text = n["text_node"]?.["content"];
+        if (n["type"] === 0 && typeof text === "string" && !sub && isTyped(text)) t.prompts.push(text);
+        if (n["type"] === 1 && n["tool_result_node"]?.["is_error"] === true) t.failedResults++;
+        if (n["type"] === 10 && n["history_summary_node"]) t.compactions++;
+      }
+      for (const n of x["response_nodes"] ?? [])
+        if (n["type"] === 5 && n["tool_use"]) t.call(n["tool_use"]["tool_use_id"], n["tool_use"]["tool_name"]);
+    }
+  };
+  for (const f of files(home).filter((p) => p.endsWith(".json"))) {
+    const doc = JSON.parse(readFileSync(f, "utf8")) as Rec;
+    exchanges(doc["chatHistory"] ?? [], false);
+    for (const agent of doc["subAgents"] ?? []) {
+      t.subagents++;
+      exchanges(agent["chatHistory"] ?? [], true);
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -315,6 +345,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   kilo: opencodeDb,
   cline,
   droid,
+  auggie,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

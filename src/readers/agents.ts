@@ -4,6 +4,7 @@
  * filter, detection and `cairn doctor` all come from here.
  */
 import type { AgentManifest, ToolVocabulary } from "./agent.ts";
+import { auggie } from "./auggie/agent.ts";
 import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
 import { codex } from "./codex/agent.ts";
@@ -28,6 +29,7 @@ export const AGENTS: readonly AgentManifest[] = [
   cline,
   droid,
   cursor,
+  auggie,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

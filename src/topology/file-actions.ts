@@ -5,6 +5,7 @@
 import { posix } from "node:path";
 import { agentToolNames } from "../readers/agents.ts";
 import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
+import { type ToolInput, toolInputOf } from "./tool-call-input.ts";
 
 export const FILE_OPS = ["read", "edit", "write", "delete", "move"] as const;
 export type FileOp = (typeof FILE_OPS)[number];
@@ -112,8 +113,19 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
       return from && to ? [{ op: "move", path: from, to }] : [];
     }
     default:
-      return [];
+      return fileActionsOfInput(toolInputOf(toolName, input));
   }
+}
+
+/** An agent's own write and edit tools (its manifest's `tools`), by the typed input they were read as. */
+function fileActionsOfInput(typed: ToolInput): FileAction[] {
+  if (!typed.path) return [];
+  if (typed.kind === "write") return [{ op: "write", path: typed.path, added: lineCount(typed.content) }];
+  if (typed.kind !== "edit") return [];
+  const edits = typed.edits ?? [];
+  const added = edits.reduce((n, e) => n + lineCount(e.new), 0);
+  const removed = edits.reduce((n, e) => n + lineCount(e.old), 0);
+  return [{ op: "edit", path: typed.path, added, removed }];
 }
 
 /** The files an `apply_patch` envelope touches (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`). */

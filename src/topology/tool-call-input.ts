@@ -69,7 +69,7 @@ const PATH_KEYS = [
 ] as const;
 const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text"] as const;
 const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text"] as const;
-const CONTENT_KEYS = ["content", "contents", "file_text", "text"] as const;
+const CONTENT_KEYS = ["content", "contents", "file_text", "file_content", "text"] as const;
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"] as const;
 
 /** Tool names with the mcp server prefix removed (`mcp__fs__read_file` is `read_file`), lower-cased. */
@@ -90,8 +90,16 @@ function isArgs(v: unknown): v is Args {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+const hasKey = (v: unknown, keys: readonly string[]) => isArgs(v) && keys.some((k) => typeof v[k] === "string");
+const hasEditKey = (v: unknown) => hasKey(v, OLD_KEYS) || hasKey(v, NEW_KEYS);
+
+/**
+ * The replacements: `edits[]`, the call's own old/new text, or a list of replacements under another name. A list
+ * whose entries have no old text (insertions at a line) is no replacement: such a call cannot be replayed.
+ */
 function editsOf(a: Args): TextEdit[] | undefined {
-  const list = Array.isArray(a["edits"]) ? a["edits"] : [a];
+  const named = Object.values(a).find((v) => Array.isArray(v) && hasKey(v[0], OLD_KEYS));
+  const list = Array.isArray(a["edits"]) ? a["edits"] : !hasEditKey(a) && Array.isArray(named) ? named : [a];
   const all = a["replace_all"] === true;
   const out: TextEdit[] = [];
   for (const x of list) {
@@ -244,7 +252,7 @@ export function workdirOf(input: unknown): string | null {
 export function writtenText(input: unknown): string | null {
   if (typeof input !== "object" || input === null) return null;
   const a = input as Record<string, unknown>;
-  const v = a["content"] ?? a["new_string"] ?? a["newText"] ?? a["file_text"];
+  const v = a["content"] ?? a["new_string"] ?? a["newText"] ?? a["file_text"] ?? a["file_content"];
   return typeof v === "string" ? v : null;
 }
 

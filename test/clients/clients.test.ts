@@ -83,7 +83,7 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
+      new Set(["auggie", "claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
     );
   });
 

@@ -37,6 +37,19 @@ describe("file actions of tools", () => {
     ["mcp__filesystem__read_file", { path: "/w/r.md" }, [{ op: "read", path: "/w/r.md" }]],
     ["view_image", { path: "shot.png" }, [{ op: "read", path: "shot.png" }]],
     ["Grep", { pattern: "x", path: "/w" }, []],
+    // An agent's own write and edit tools, named in its manifest (Auggie's), with their own argument names.
+    ["save-file", { path: "NOTES.md", file_content: "a\nb\n" }, [{ op: "write", path: "NOTES.md", added: 2 }]],
+    [
+      "str-replace-editor",
+      { command: "str_replace", path: "m.js", str_replace_entries: [{ old_str: "a - b", new_str: "a + b\n// x" }] },
+      [{ op: "edit", path: "m.js", added: 2, removed: 1 }],
+    ],
+    // Insertions at a line carry no old text: the file is edited, by lines the call does not count.
+    [
+      "str-replace-editor",
+      { command: "insert", path: "m.js", insert_line_entries: [{ insert_line: 1, new_str: "// x" }] },
+      [{ op: "edit", path: "m.js", added: 0, removed: 0 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));

@@ -1,5 +1,6 @@
 /** Every agent the harness can drive, in the order `clients:refresh` runs them. */
 import type { AgentDriver } from "../driver.ts";
+import { auggie } from "./auggie.ts";
 import { claude } from "./claude.ts";
 import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
@@ -10,4 +11,4 @@ import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid];
+export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid, auggie];
