@@ -46,7 +46,13 @@ const OWN_NAMES = new Map<string, string>([
 /** File actions of a non-shell tool call, by tool name and arguments. */
 export function fileActionsOfTool(toolName: string, input: unknown): FileAction[] {
   const base = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
-  const name = OWN_NAMES.get(base) ?? base;
+  const own = OWN_NAMES.get(base);
+  // An agent's own write and edit tools are read through their typed input, which knows every argument name.
+  if (own === "write" || own === "edit") {
+    const typed = fileActionsOfInput(toolInputOf(toolName, input));
+    if (typed.length > 0) return typed;
+  }
+  const name = own ?? base;
   const a = rec(input);
   const path =
     s(a["file_path"]) ??
