@@ -3,6 +3,7 @@
  * pi's own tracking sees only its read/write/edit tools; `sed -i`, `mv`, redirections and `apply_patch` count here.
  */
 import { posix } from "node:path";
+import { agentToolNames } from "../readers/agents.ts";
 import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
 
 export const FILE_OPS = ["read", "edit", "write", "delete", "move"] as const;
@@ -33,12 +34,17 @@ function lineCount(text: string | undefined): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+/** Each agent's own read, write and edit tools (its manifest's `tools`), read as the common name of their kind. */
+const OWN_NAMES = new Map<string, string>(
+  (["read", "write", "edit"] as const).flatMap((kind) => agentToolNames(kind).map((n) => [n, kind] as const)),
+);
+
 /** File actions of a non-shell tool call, by tool name and arguments. */
 export function fileActionsOfTool(toolName: string, input: unknown): FileAction[] {
   const name = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
   const a = rec(input);
   const path = s(a["file_path"]) ?? s(a["path"]) ?? s(a["notebook_path"]) ?? s(a["filePath"]) ?? s(a["filename"]);
-  switch (name) {
+  switch (OWN_NAMES.get(name) ?? name) {
     case "read":
     case "read_file":
     case "view":
@@ -65,12 +71,16 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
       if (name.startsWith("str_replace") && s(a["command"]) === "view") return [{ op: "read", path }];
       if (name.startsWith("str_replace") && s(a["command"]) === "create")
         return [{ op: "write", path, added: lineCount(s(a["file_text"])) }];
-      const edits = Array.isArray(a["edits"]) ? a["edits"].map(rec) : [a];
+      // A list of edits, or one edit under `edit` (Kimi CLI's `{old, new}`, or a list of them), or the call itself.
+      const list = a["edits"] ?? a["edit"];
+      const edits = Array.isArray(list) ? list.map(rec) : typeof list === "object" && list !== null ? [rec(list)] : [a];
       let added = 0;
       let removed = 0;
       for (const e of edits) {
-        added += lineCount(s(e["new_string"]) ?? s(e["newText"]) ?? s(e["new_str"]) ?? s(e["new_source"]));
-        removed += lineCount(s(e["old_string"]) ?? s(e["oldText"]) ?? s(e["old_str"]));
+        added += lineCount(
+          s(e["new_string"]) ?? s(e["newText"]) ?? s(e["new_str"]) ?? s(e["new_source"]) ?? s(e["new"]),
+        );
+        removed += lineCount(s(e["old_string"]) ?? s(e["oldText"]) ?? s(e["old_str"]) ?? s(e["old"]));
       }
       return [{ op: "edit", path, added, removed }];
     }

@@ -58,8 +58,8 @@ function first(a: Args, keys: readonly string[]): string | undefined {
 }
 
 const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path", "absolute_path", "filename", "file"] as const;
-const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text"] as const;
-const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text"] as const;
+const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text", "old"] as const;
+const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text", "new"] as const;
 const CONTENT_KEYS = ["content", "contents", "file_text", "text"] as const;
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"] as const;
 
@@ -82,7 +82,9 @@ function isArgs(v: unknown): v is Args {
 }
 
 function editsOf(a: Args): TextEdit[] | undefined {
-  const list = Array.isArray(a["edits"]) ? a["edits"] : [a];
+  // A list of edits, or one edit under `edit` (Kimi CLI's `{old, new}`, or a list of them), or the call itself.
+  const given = a["edits"] ?? a["edit"];
+  const list = Array.isArray(given) ? given : isArgs(given) ? [given] : [a];
   const all = a["replace_all"] === true;
   const out: TextEdit[] = [];
   for (const x of list) {

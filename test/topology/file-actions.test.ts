@@ -37,6 +37,23 @@ describe("file actions of tools", () => {
     ["mcp__filesystem__read_file", { path: "/w/r.md" }, [{ op: "read", path: "/w/r.md" }]],
     ["view_image", { path: "shot.png" }, [{ op: "read", path: "shot.png" }]],
     ["Grep", { pattern: "x", path: "/w" }, []],
+    // One edit, or a list of them, under `edit`, each with `old` and `new` (Kimi CLI's StrReplaceFile)
+    [
+      "edit",
+      { path: "/w/m.js", edit: { old: "a - b", new: "a + b" } },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
+    [
+      "edit",
+      {
+        path: "/w/m.js",
+        edit: [
+          { old: "a", new: "b\nc" },
+          { old: "d", new: "e" },
+        ],
+      },
+      [{ op: "edit", path: "/w/m.js", added: 3, removed: 2 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));
