@@ -54,6 +54,14 @@ describe("file actions of tools", () => {
       },
       [{ op: "edit", path: "/w/m.js", added: 3, removed: 2 }],
     ],
+    // An agent's own tool names, from its manifest (Kimi CLI's)
+    ["ReadFile", { path: "/w/m.js" }, [{ op: "read", path: "/w/m.js" }]],
+    ["WriteFile", { path: "/w/N.md", content: "x\n" }, [{ op: "write", path: "/w/N.md", added: 1 }]],
+    [
+      "StrReplaceFile",
+      { path: "/w/m.js", edit: { old: "a - b", new: "a + b" } },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));
