@@ -9,7 +9,7 @@ export interface RunContext {
   /** The fake HOME the CLI runs under, and the project folder it works in. */
   home: string;
   dir: string;
-  /** The installed CLI's `node_modules/.bin`. */
+  /** The installed CLI's `node_modules/.bin` (its virtual environment's `bin` for a PyPI package). */
   binDir: string;
   version: string;
   server: FakeServer;
@@ -38,6 +38,10 @@ export interface AgentDriver {
   /** Folder name under test/fixtures/clients (cairn's provider name). */
   name: string;
   pkg: string;
+  /** Where `pkg` is published (default npm); a PyPI package is installed in a virtual environment of its own. */
+  registry?: "npm" | "pypi";
+  /** The published versions worth installing (default all). */
+  versions?(version: string): boolean;
   bin: string;
   protocols: Protocol[];
   script: AgentScript;

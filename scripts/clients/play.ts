@@ -50,7 +50,10 @@ export function listFiles(root: string): string[] {
 
 export async function playClient(name: string, version: string | undefined, opts: PlayOptions): Promise<Played> {
   const driver = findDriver(name);
-  const installed = installClient(driver.name, driver.pkg, version);
+  const installed = installClient(driver.name, driver.pkg, version, {
+    ...(driver.registry ? { registry: driver.registry } : {}),
+    ...(driver.versions ? { versions: driver.versions } : {}),
+  });
   rmSync(opts.root, { recursive: true, force: true });
   const home = join(opts.root, "home");
   const dir = join(opts.root, "project");
@@ -68,7 +71,7 @@ export async function playClient(name: string, version: string | undefined, opts
     log,
     extra: driver.extra?.bind(driver),
   });
-  const binDir = join(installed.prefix, "node_modules", ".bin");
+  const binDir = installed.binDir;
   const env: Record<string, string> = {
     HOME: home,
     PATH: [binDir, dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),

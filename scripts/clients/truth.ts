@@ -334,6 +334,27 @@ function auggie(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Kimi CLI: a `wire.jsonl` event log per session and per subagent (`subagents/<id>/wire.jsonl`), each line a
+ * `{timestamp, message: {type, payload}}`: prompts are `TurnBegin` inputs in sessions, calls `ToolCall`, failures
+ * `ToolResult`s whose `return_value.is_error` is true, compactions `CompactionBegin`. The parent's `SubagentEvent`s
+ * repeat the subagent's own log, and the `context*.jsonl` files beside the logs repeat the conversation.
+ */
+function kimi(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith("/wire.jsonl"))) {
+    const sub = /\/subagents\/[^/]+\/wire\.jsonl$/.test(f);
+    if (sub) t.subagents++;
+    for (const r of jsonl(f)) {
+      const type = r["message"]?.["type"];
+      const p = r["message"]?.["payload"] ?? {};
+      if (type === "TurnBegin" && !sub && isTyped(textOf(p["user_input"]))) t.prompts.push(textOf(p["user_input"]));
+      if (type === "ToolCall") t.call(p["id"], p["function"]?.["name"]);
+      if (type === "ToolResult" && p["return_value"]?.["is_error"] === true) t.failedResults++;
+      if (type === "CompactionBegin") t.compactions++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -346,6 +367,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   cline,
   droid,
   auggie,
+  kimi,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -12,6 +12,7 @@ import { copilot } from "./copilot/agent.ts";
 import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
+import { kimi } from "./kimi/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
@@ -30,6 +31,7 @@ export const AGENTS: readonly AgentManifest[] = [
   droid,
   cursor,
   auggie,
+  kimi,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

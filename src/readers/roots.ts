@@ -11,7 +11,7 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
 
 /** Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file). */
 export function isTranscriptFile(name: string): boolean {
-  if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl");
+  if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl") && !AGENTS.some((a) => a.sidecarFile?.(name));
   return AGENTS.some((a) => a.transcriptFile?.(name) === true);
 }
 

@@ -88,12 +88,16 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
       if (name.startsWith("str_replace") && s(a["command"]) === "view") return [{ op: "read", path }];
       if (name.startsWith("str_replace") && s(a["command"]) === "create")
         return [{ op: "write", path, added: lineCount(s(a["file_text"])) }];
-      const edits = Array.isArray(a["edits"]) ? a["edits"].map(rec) : [a];
+      // A list of edits, or one edit under `edit` (Kimi CLI's `{old, new}`, or a list of them), or the call itself.
+      const list = a["edits"] ?? a["edit"];
+      const edits = Array.isArray(list) ? list.map(rec) : typeof list === "object" && list !== null ? [rec(list)] : [a];
       let added = 0;
       let removed = 0;
       for (const e of edits) {
-        added += lineCount(s(e["new_string"]) ?? s(e["newText"]) ?? s(e["new_str"]) ?? s(e["new_source"]));
-        removed += lineCount(s(e["old_string"]) ?? s(e["oldText"]) ?? s(e["old_str"]));
+        added += lineCount(
+          s(e["new_string"]) ?? s(e["newText"]) ?? s(e["new_str"]) ?? s(e["new_source"]) ?? s(e["new"]),
+        );
+        removed += lineCount(s(e["old_string"]) ?? s(e["oldText"]) ?? s(e["old_str"]) ?? s(e["old"]));
       }
       return [{ op: "edit", path, added, removed }];
     }

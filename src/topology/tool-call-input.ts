@@ -67,8 +67,8 @@ const PATH_KEYS = [
   "file",
   "target_file",
 ] as const;
-const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text"] as const;
-const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text"] as const;
+const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text", "old"] as const;
+const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text", "new"] as const;
 const CONTENT_KEYS = ["content", "contents", "file_text", "file_content", "text"] as const;
 const PATTERN_KEYS = ["pattern", "query", "regex", "glob"] as const;
 
@@ -98,8 +98,17 @@ const hasEditKey = (v: unknown) => hasKey(v, OLD_KEYS) || hasKey(v, NEW_KEYS);
  * whose entries have no old text (insertions at a line) is no replacement: such a call cannot be replayed.
  */
 function editsOf(a: Args): TextEdit[] | undefined {
+  // A list of edits, or one edit under `edit` (Kimi CLI's `{old, new}`, or a list of them), a list under another
+  // name whose entries hold old text (Auggie's `str_replace_entries`), or the call itself.
   const named = Object.values(a).find((v) => Array.isArray(v) && hasKey(v[0], OLD_KEYS));
-  const list = Array.isArray(a["edits"]) ? a["edits"] : !hasEditKey(a) && Array.isArray(named) ? named : [a];
+  const given = a["edits"] ?? a["edit"];
+  const list = Array.isArray(given)
+    ? given
+    : isArgs(given)
+      ? [given]
+      : !hasEditKey(a) && Array.isArray(named)
+        ? named
+        : [a];
   const all = a["replace_all"] === true;
   const out: TextEdit[] = [];
   for (const x of list) {

@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DRIVERS } from "../../scripts/clients/agents/index.ts";
 import { compareVersions } from "../../scripts/clients/install.ts";
 import type { Truth } from "../../scripts/clients/truth.ts";
 import { type InspectResult, inspectPaths } from "../../src/indexer/inspect.ts";
@@ -82,9 +83,7 @@ afterAll(() => {
 describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
-    expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["auggie", "claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
-    );
+    expect(new Set(all.map((f) => f.agent))).toEqual(new Set(DRIVERS.map((d) => d.name)));
   });
 
   for (const f of all) {

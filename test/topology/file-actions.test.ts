@@ -50,6 +50,31 @@ describe("file actions of tools", () => {
       { command: "insert", path: "m.js", insert_line_entries: [{ insert_line: 1, new_str: "// x" }] },
       [{ op: "edit", path: "m.js", added: 0, removed: 0 }],
     ],
+    // One edit, or a list of them, under `edit`, each with `old` and `new` (Kimi CLI's StrReplaceFile)
+    [
+      "edit",
+      { path: "/w/m.js", edit: { old: "a - b", new: "a + b" } },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
+    [
+      "edit",
+      {
+        path: "/w/m.js",
+        edit: [
+          { old: "a", new: "b\nc" },
+          { old: "d", new: "e" },
+        ],
+      },
+      [{ op: "edit", path: "/w/m.js", added: 3, removed: 2 }],
+    ],
+    // An agent's own tool names, from its manifest (Kimi CLI's)
+    ["ReadFile", { path: "/w/m.js" }, [{ op: "read", path: "/w/m.js" }]],
+    ["WriteFile", { path: "/w/N.md", content: "x\n" }, [{ op: "write", path: "/w/N.md", added: 1 }]],
+    [
+      "StrReplaceFile",
+      { path: "/w/m.js", edit: { old: "a - b", new: "a + b" } },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));

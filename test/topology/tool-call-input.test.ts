@@ -150,6 +150,22 @@ describe("typed tool input on real transcripts", () => {
 });
 
 describe("tool output as the tool produced it", () => {
+  it("Kimi CLI: its own tool names, and StrReplaceFile's edit given as `edit: {old, new}`", () => {
+    const { events } = inspectPaths([join(CLIENTS, "kimi", "1.51.0", "home")], REPO);
+    expect(kinds(events)).toEqual({
+      Shell: "shell",
+      ReadFile: "read",
+      StrReplaceFile: "edit",
+      WriteFile: "write",
+      Agent: "other",
+    });
+    const edits = calls(events).flatMap((c) => (c.input.kind === "edit" ? [c.input.edits] : []));
+    expect(edits).toEqual([
+      [{ old: "return subtract(a, b);", new: "return a + b;" }],
+      [{ old: "return a - b;", new: "return a + b;" }],
+    ]);
+  });
+
   it("Claude Code reads lose their gutter and reminders; the count of reminders is kept", () => {
     const { events } = parseFile(realFixture("claude/codemie__session-624a4a58.jsonl"));
     const readIds = new Set(

@@ -7,8 +7,22 @@ import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { kimi } from "./kimi.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid, auggie];
+export const DRIVERS: AgentDriver[] = [
+  claude,
+  codex,
+  gemini,
+  pi,
+  qwen,
+  copilot,
+  opencode,
+  kilo,
+  cline,
+  droid,
+  auggie,
+  kimi,
+];
