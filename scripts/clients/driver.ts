@@ -9,7 +9,7 @@ export interface RunContext {
   /** The fake HOME the CLI runs under, and the project folder it works in. */
   home: string;
   dir: string;
-  /** The installed CLI's `node_modules/.bin`. */
+  /** The installed CLI's `node_modules/.bin` (a Go module's: the folder its command was built into). */
   binDir: string;
   version: string;
   server: FakeServer;
@@ -38,7 +38,14 @@ export interface AgentDriver {
   /** Folder name under test/fixtures/clients (cairn's provider name). */
   name: string;
   pkg: string;
+  /** The Go module the CLI is built from (`go install`), for a CLI whose npm package downloads a binary. */
+  go?: string;
   bin: string;
+  /**
+   * The CLI keeps its sessions in the project folder (Crush's `.crush/`): the project is made under HOME, so that
+   * what it wrote there is kept with the rest.
+   */
+  projectInHome?: boolean;
   protocols: Protocol[];
   script: AgentScript;
   /** Paths the server answers outside the protocols (model lists, quota probes). */
