@@ -8,6 +8,7 @@ import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
 import { codex } from "./codex/agent.ts";
 import { copilot } from "./copilot/agent.ts";
+import { crush } from "./crush/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
@@ -26,6 +27,7 @@ export const AGENTS: readonly AgentManifest[] = [
   kilo,
   cline,
   droid,
+  crush,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */
