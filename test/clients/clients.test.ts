@@ -5,7 +5,7 @@
  * without a single problem; `inspect` names the agent, and the files the CLI writes beside its transcripts (a
  * usage log, a hook log) are no agent's transcript; and `cairn` finds the transcripts in a fresh HOME by itself.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { compareVersions } from "../../scripts/clients/install.ts";
 import type { Truth } from "../../scripts/clients/truth.ts";
 import { type InspectResult, inspectPaths } from "../../src/indexer/inspect.ts";
 import { cairn } from "../helpers/cli.ts";
+import { copyClientHome } from "../helpers/client-home.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const ROOT = join(REPO, "test", "fixtures", "clients");
@@ -82,7 +83,7 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
+      new Set(["claude", "cline", "codex", "copilot", "crush", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
     );
   });
 
@@ -117,7 +118,7 @@ describe("transcripts written by the agents' current CLIs", () => {
         it("is discovered by `cairn` in a fresh HOME", () => {
           const home = mkdtempSync(join(tmpdir(), `cairn-${f.agent}-home-`));
           temps.push(home);
-          cpSync(f.home, home, { recursive: true });
+          copyClientHome(f.home, home);
           const db = join(home, "cairn.db");
           const env = {
             HOME: home,
@@ -133,6 +134,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             COPILOT_HOME: "",
             OPENCODE_DB: "",
             KILO_DB: "",
+            CRUSH_GLOBAL_DATA: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

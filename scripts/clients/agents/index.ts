@@ -4,10 +4,11 @@ import { claude } from "./claude.ts";
 import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
+import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid];
+export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid, crush];
