@@ -9,7 +9,7 @@ export interface RunContext {
   /** The fake HOME the CLI runs under, and the project folder it works in. */
   home: string;
   dir: string;
-  /** The installed CLI's `node_modules/.bin` (its virtual environment's `bin` for a PyPI package). */
+  /** The installed CLI's `node_modules/.bin` (its virtual environment's `bin` for a PyPI package, the folder a Go module's command was built into). */
   binDir: string;
   version: string;
   server: FakeServer;
@@ -42,7 +42,14 @@ export interface AgentDriver {
   registry?: "npm" | "pypi";
   /** The published versions worth installing (default all). */
   versions?(version: string): boolean;
+  /** The Go module the CLI is built from (`go install`), for a CLI whose npm package downloads a binary. */
+  go?: string;
   bin: string;
+  /**
+   * The CLI keeps its sessions in the project folder (Crush's `.crush/`): the project is made under HOME, so that
+   * what it wrote there is kept with the rest.
+   */
+  projectInHome?: boolean;
   protocols: Protocol[];
   script: AgentScript;
   /** Paths the server answers outside the protocols (model lists, quota probes). */

@@ -1,7 +1,7 @@
 /**
  * Installs an agent's CLI from the npm registry (or PyPI, into a virtual environment of its own) into a cache folder
  * (never into the project): the newest version that installs, walking back over versions whose dependencies the
- * registry cannot satisfy.
+ * registry cannot satisfy. A CLI written in Go (Crush) is built from its module instead (`installGoClient`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -146,4 +146,86 @@ function newestPython(): string {
       "no Python 3 with venv and ensurepip to install a PyPI package (apt-get install python3-venv, or set CAIRN_CLIENTS_PYTHON)",
     );
   return best.cmd;
+}
+
+/** The `go` command: on PATH, else where the Go distribution puts it. */
+function goCommand(): string {
+  return spawnSync("go", ["version"]).status === 0 ? "go" : "/usr/local/go/bin/go";
+}
+
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+}
+
+/**
+ * A checkout of a Go module's repository to build from when the module proxy does not serve the module (it refuses
+ * Crush's): `CAIRN_CLIENTS_GO_SOURCE`, a git repository whose `v<version>` tags are the releases.
+ */
+function goSource(): string | undefined {
+  return process.env["CAIRN_CLIENTS_GO_SOURCE"] || undefined;
+}
+
+/**
+ * Released versions of a Go module, newest first: as the module proxy lists them, else the checkout's tags, else the
+ * versions already built into the cache.
+ */
+export function goVersions(agent: string, module: string): string[] {
+  const listed = run(goCommand(), ["list", "-m", "-versions", module], { env: { GOFLAGS: "-mod=mod" } });
+  const source = goSource();
+  let tags: string[];
+  if (listed.ok) tags = listed.out.trim().split(/\s+/).slice(1);
+  else if (source) tags = run("git", ["-C", source, "tag", "--list", "v*"]).out.split("\n");
+  else {
+    const cached = join(cacheDir(), agent);
+    tags = existsSync(cached) ? readdirSync(cached).filter((v) => existsSync(join(cached, v, "installed"))) : [];
+    if (tags.length === 0)
+      throw new Error(
+        `the Go module proxy lists no version of ${module} (set CAIRN_CLIENTS_GO_SOURCE to a clone of its repository):\n${listed.out.trim()}`,
+      );
+  }
+  const stable = tags.map((t) => t.trim().replace(/^v/, "")).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
+  return stable.sort(compareVersions).reverse();
+}
+
+/**
+ * Builds a Go module's command at the requested version, or the newest one that builds, into
+ * `<cache>/<agent>/<version>/bin`: `go install module@v<version>` through the module proxy, or, when the proxy does
+ * not serve it, `go build` in a clone of `CAIRN_CLIENTS_GO_SOURCE` at the version's tag (version control stamping
+ * on, so the binary reports the tag as its version, as an installed one does).
+ */
+export function installGoClient(agent: string, module: string, version?: string, tries = 3): Installed {
+  const candidates = version ? [version] : goVersions(agent, module).slice(0, tries);
+  const failures: string[] = [];
+  for (const v of candidates) {
+    const prefix = join(cacheDir(), agent, v);
+    const binDir = join(prefix, "bin");
+    if (existsSync(join(prefix, "installed"))) return { version: v, prefix, binDir };
+    rmSync(prefix, { recursive: true, force: true });
+    mkdirSync(binDir, { recursive: true });
+    process.stderr.write(`building ${module}@v${v} into ${binDir}\n`);
+    let r = run(goCommand(), ["install", `${module}@v${v}`], { env: { GOBIN: binDir } });
+    const source = goSource();
+    if (!r.ok && source) {
+      const src = join(prefix, "src");
+      r = run("git", ["clone", "--quiet", "--depth", "1", "--branch", `v${v}`, `file://${source}`, src]);
+      if (r.ok)
+        r = run(goCommand(), ["build", "-buildvcs=true", "-o", join(binDir, module.split("/").pop()!), "."], {
+          cwd: src,
+        });
+      rmSync(src, { recursive: true, force: true });
+    }
+    if (r.ok) {
+      writeFileSync(join(prefix, "installed"), `${module}@v${v}\n`);
+      return { version: v, prefix, binDir };
+    }
+    failures.push(`${v}: ${r.out.trim().split("\n").slice(-3).join(" / ")}`);
+    rmSync(prefix, { recursive: true, force: true });
+  }
+  throw new Error(`could not build ${module}:\n  ${failures.join("\n  ")}`);
 }

@@ -8,7 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { DRIVERS } from "./agents/index.ts";
 import { type AgentDriver, makeExec, type RunContext, spawnLines } from "./driver.ts";
 import { startFakeServer } from "./fake/server.ts";
-import { installClient } from "./install.ts";
+import { installClient, installGoClient } from "./install.ts";
 
 export interface Played {
   driver: AgentDriver;
@@ -50,13 +50,15 @@ export function listFiles(root: string): string[] {
 
 export async function playClient(name: string, version: string | undefined, opts: PlayOptions): Promise<Played> {
   const driver = findDriver(name);
-  const installed = installClient(driver.name, driver.pkg, version, {
-    ...(driver.registry ? { registry: driver.registry } : {}),
-    ...(driver.versions ? { versions: driver.versions } : {}),
-  });
+  const installed = driver.go
+    ? installGoClient(driver.name, driver.go, version)
+    : installClient(driver.name, driver.pkg, version, {
+        ...(driver.registry ? { registry: driver.registry } : {}),
+        ...(driver.versions ? { versions: driver.versions } : {}),
+      });
   rmSync(opts.root, { recursive: true, force: true });
   const home = join(opts.root, "home");
-  const dir = join(opts.root, "project");
+  const dir = driver.projectInHome ? join(home, "project") : join(opts.root, "project");
   mkdirSync(home, { recursive: true });
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of Object.entries(opts.files)) {

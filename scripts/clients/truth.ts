@@ -355,6 +355,41 @@ function kimi(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Crush: one SQLite database per project (`.crush/crush.db`). Prompts are the text parts of user messages in
+ * sessions without a parent; tool calls are `tool_call` parts; a failure is a `tool_result` part with `is_error`, or
+ * a shell result whose output ends in `Exit code N` (N not 0); subagents are sessions with a parent; a compaction
+ * is a message marked `is_summary_message`.
+ */
+function crushDb(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith("/crush.db"))) {
+    const db = new Database(f, { readonly: true, fileMustExist: true });
+    try {
+      const sessions = db.prepare("SELECT id, parent_session_id FROM sessions").all() as Rec[];
+      const main = new Set(sessions.filter((s) => !s["parent_session_id"]).map((s) => s["id"]));
+      t.subagents += sessions.length - main.size;
+      const messages = db
+        .prepare("SELECT session_id, role, parts, is_summary_message FROM messages ORDER BY rowid")
+        .all() as Rec[];
+      for (const m of messages) {
+        if (m["is_summary_message"] === 1) t.compactions++;
+        for (const { type, data } of JSON.parse(m["parts"]) as Rec[]) {
+          if (type === "text" && m["role"] === "user" && main.has(m["session_id"]) && isTyped(data["text"]))
+            t.prompts.push(data["text"]);
+          if (type === "tool_call") t.call(data["id"], data["name"]);
+          if (type === "tool_result") {
+            const exit =
+              data["name"] === "bash" ? /\nExit code (-?\d+)\n/.exec(`\n${data["content"]}\n`)?.[1] : undefined;
+            if (data["is_error"] === true || (exit !== undefined && exit !== "0")) t.failedResults++;
+          }
+        }
+      }
+    } finally {
+      db.close();
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -368,6 +403,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   droid,
   auggie,
   kimi,
+  crush: crushDb,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

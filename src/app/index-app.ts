@@ -33,10 +33,11 @@ import type {
   VectorOutcome,
   WatchRequest,
 } from "./indexing.ts";
+import { withListedRoots } from "./listed-roots.ts";
 
 /** The agents' own transcript folders, honouring their environment overrides. */
 export function agentRoots(env: Record<string, string | undefined>): TranscriptRoot[] {
-  return defaultRoots(env, env["HOME"] || homedir());
+  return withListedRoots(defaultRoots(env, env["HOME"] || homedir()));
 }
 
 export interface PruneAnswer {

@@ -11,7 +11,10 @@ export const FOLDER_VARIABLES = rootsWithoutOverrides("~").overrides;
 export function agentFolderLines(indent: string): string[] {
   const byAgent = new Map<string, string[]>();
   for (const r of rootsWithoutOverrides("~").roots)
-    byAgent.set(r.provider, [...(byAgent.get(r.provider) ?? []), r.dir]);
+    byAgent.set(r.provider, [
+      ...(byAgent.get(r.provider) ?? []),
+      r.listing ? `${r.dir} (the folders it lists)` : r.dir,
+    ]);
   return [...byAgent].map(([provider, dirs]) => `${indent}${providerCell(provider)}  ${dirs.join(", ")}`);
 }
 

@@ -9,6 +9,7 @@ import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
 import { codex } from "./codex/agent.ts";
 import { copilot } from "./copilot/agent.ts";
+import { crush } from "./crush/agent.ts";
 import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
@@ -32,6 +33,7 @@ export const AGENTS: readonly AgentManifest[] = [
   cursor,
   auggie,
   kimi,
+  crush,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -9,6 +9,21 @@ export function defaultRoots(env: Record<string, string | undefined>, home: stri
   return AGENTS.flatMap((a) => a.roots(env, home));
 }
 
+/**
+ * The roots with each listing file (`TranscriptRoot.listing`) replaced by the folders it names. `read` gives a file's
+ * text, or null when there is none (the agent never ran): readers stay off the file system.
+ */
+export function expandListings(
+  roots: readonly TranscriptRoot[],
+  read: (path: string) => string | null,
+): TranscriptRoot[] {
+  return roots.flatMap((r) => {
+    if (!r.listing) return [r];
+    const text = read(r.dir);
+    return text === null ? [] : r.listing(text).map((dir) => ({ provider: r.provider, dir, shallow: true }));
+  });
+}
+
 /** Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file). */
 export function isTranscriptFile(name: string): boolean {
   if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl") && !AGENTS.some((a) => a.sidecarFile?.(name));

@@ -27,4 +27,9 @@ export interface TranscriptRoot {
   dir: string;
   /** Only the files directly in `dir` (a data folder whose subfolders hold other things: OpenCode's snapshots). */
   shallow?: boolean;
+  /**
+   * `dir` is a file the agent keeps listing the folders its transcripts are in (Crush's `projects.json`, the data
+   * folder of each project it ran in): the folders read off its text are the roots, each `shallow`.
+   */
+  listing?: (text: string) => string[];
 }

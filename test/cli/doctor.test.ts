@@ -11,6 +11,7 @@ import { compareVersions } from "../../scripts/clients/install.ts";
 import type { DoctorAnswer } from "../../src/app/doctor.ts";
 import { rootsWithoutOverrides } from "../../src/readers/roots.ts";
 import { cairn } from "../helpers/cli.ts";
+import { copyClientHome } from "../helpers/client-home.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const CLIENTS = join(REPO, "test", "fixtures", "clients");
@@ -57,7 +58,7 @@ beforeAll(() => {
   // Every agent's newest recorded version, side by side in one HOME, as a user of many agents has them.
   for (const agent of readdirSync(CLIENTS)) {
     const newest = readdirSync(join(CLIENTS, agent)).sort(compareVersions).at(-1)!;
-    cpSync(join(CLIENTS, agent, newest, "home"), clean, { recursive: true });
+    copyClientHome(join(CLIENTS, agent, newest, "home"), clean);
   }
   const index = cairn(["index"], { env: homeEnv(clean) });
   expect(index.code, index.stderr).toBe(0);

@@ -2,13 +2,18 @@
  * Tabular output over a row of every agent (what each agent's own CLI wrote, test/fixtures/clients): the column
  * after the provider starts at one place whichever agent a row is from, and counts of one are singular.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRIVERS } from "../../scripts/clients/agents/index.ts";
 import { compareVersions } from "../../scripts/clients/install.ts";
-import { PROVIDERS } from "../../src/readers/agents.ts";
+
+/** Every agent the harness drives (editors such as Cursor have no recorded CLI run here). */
+const PROVIDERS = DRIVERS.map((d) => d.name);
+
 import { cairn } from "../helpers/cli.ts";
+import { copyClientHome } from "../helpers/client-home.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const ROOT = join(REPO, "test", "fixtures", "clients");
@@ -19,7 +24,7 @@ let sessions: Array<{ session_id: string; provider: string }> = [];
 beforeAll(() => {
   for (const agent of readdirSync(ROOT)) {
     const newest = readdirSync(join(ROOT, agent)).sort(compareVersions).at(-1)!;
-    cpSync(join(ROOT, agent, newest, "home"), home, { recursive: true });
+    copyClientHome(join(ROOT, agent, newest, "home"), home);
   }
   expect(cairn(["index"], { env }).code).toBe(0);
   sessions = JSON.parse(cairn(["sessions", "--all", "--json"], { env }).stdout);

@@ -5,12 +5,13 @@
  * (and `--cwd` the project, and MCP's `resume_brief` without a session) briefs the newest work: a `codex exec` run,
  * the fork pi went on in, a Droid compaction's continuation together with the work before it.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
 import { cairn } from "../helpers/cli.ts";
+import { copyClientHome } from "../helpers/client-home.ts";
 import { REPO } from "../helpers/transcripts.ts";
 import { connectCairn } from "../mcp/client.ts";
 
@@ -27,7 +28,7 @@ const newestOf = (agent: string) => readdirSync(join(ROOT, agent)).sort(compareV
 let sessions: Array<{ session_id: string; provider: string; kind: string; started_at: string | null }> = [];
 
 beforeAll(() => {
-  for (const agent of agents) cpSync(join(ROOT, agent, newestOf(agent), "home"), home, { recursive: true });
+  for (const agent of agents) copyClientHome(join(ROOT, agent, newestOf(agent), "home"), home);
   expect(cairn(["index"], { env }).code).toBe(0);
   sessions = JSON.parse(cairn(["sessions", "--all", "--json"], { env }).stdout);
 }, 180_000);
@@ -68,7 +69,7 @@ describe.each(agents)("cairn resume --latest in %s's own HOME", (agent) => {
   const headerSession = (text: string) => /^# Resume brief — session (\S+),/m.exec(text)?.[1];
 
   beforeAll(() => {
-    cpSync(join(ROOT, agent, newestOf(agent), "home"), own, { recursive: true });
+    copyClientHome(join(ROOT, agent, newestOf(agent), "home"), own);
     expect(cairn(["index"], { env: ownEnv }).code).toBe(0);
     sessions = JSON.parse(cairn(["sessions", "--all", "--json"], { env: ownEnv }).stdout);
     const run = cairn(["resume", "--latest", "--budget", "8000"], { env: ownEnv });
@@ -98,7 +99,9 @@ describe.each(agents)("cairn resume --latest in %s's own HOME", (agent) => {
   });
 
   it("`--cwd` the project's folder and MCP without a session brief the same session", async () => {
-    const here = cairn(["resume", "--cwd", `/tmp/cairn-clients/${agent}/project`, "--budget", "2000"], { env: ownEnv });
+    // An agent that keeps its sessions in the project's folder (Crush) was run in a project inside its HOME.
+    const project = existsSync(join(own, "project")) ? join(own, "project") : `/tmp/cairn-clients/${agent}/project`;
+    const here = cairn(["resume", "--cwd", project, "--budget", "2000"], { env: ownEnv });
     expect(here.code, here.stderr).toBe(0);
     expect(headerSession(here.stdout)).toBe(headerSession(brief));
     const mcp = await connectCairn(join(own, ".local", "share", "cairn", "cairn.db"), ownEnv);

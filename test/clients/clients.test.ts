@@ -5,7 +5,7 @@
  * without a single problem; `inspect` names the agent, and the files the CLI writes beside its transcripts (a
  * usage log, a hook log) are no agent's transcript; and `cairn` finds the transcripts in a fresh HOME by itself.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import type { Truth } from "../../scripts/clients/truth.ts";
 import { type InspectResult, inspectPaths } from "../../src/indexer/inspect.ts";
 import { rootsWithoutOverrides } from "../../src/readers/roots.ts";
 import { cairn } from "../helpers/cli.ts";
+import { copyClientHome } from "../helpers/client-home.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const ROOT = join(REPO, "test", "fixtures", "clients");
@@ -117,7 +118,7 @@ describe("transcripts written by the agents' current CLIs", () => {
         it("is discovered by `cairn` in a fresh HOME", () => {
           const home = mkdtempSync(join(tmpdir(), `cairn-${f.agent}-home-`));
           temps.push(home);
-          cpSync(f.home, home, { recursive: true });
+          copyClientHome(f.home, home);
           const db = join(home, "cairn.db");
           // None of the agents' folder variables set (the registry's manifests name them), as on a fresh machine.
           const env: Record<string, string> = { HOME: home, CAIRN_DB: db, XDG_DATA_HOME: "", XDG_CONFIG_HOME: "" };

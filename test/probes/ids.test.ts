@@ -68,6 +68,7 @@ describe("the fixtures hold what the probe is about", () => {
         "droid",
         "auggie",
         "kimi",
+        "crush",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

@@ -5,6 +5,7 @@ import { claude } from "./claude.ts";
 import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
+import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { kimi } from "./kimi.ts";
@@ -25,4 +26,5 @@ export const DRIVERS: AgentDriver[] = [
   droid,
   auggie,
   kimi,
+  crush,
 ];

@@ -4,6 +4,7 @@ import { CairnError } from "../../common/errors.ts";
 import { AGENTS } from "../../readers/agents.ts";
 import type { ReadonlyStore } from "../../store/types.ts";
 import { type DoctorAnswer, diagnose } from "../doctor.ts";
+import { withListedRoots } from "../listed-roots.ts";
 import { question } from "./question.ts";
 
 export type { DoctorAnswer } from "../doctor.ts";
@@ -15,7 +16,11 @@ export const doctor = question({
   scan: true,
   answer(ctx, _req: undefined): DoctorAnswer {
     const home = ctx.env["HOME"] || homedir();
-    return diagnose({ agents: AGENTS, roots: (a) => a.roots(ctx.env, home), store: storeIfAny(() => ctx.store()) });
+    return diagnose({
+      agents: AGENTS,
+      roots: (a) => withListedRoots(a.roots(ctx.env, home)),
+      store: storeIfAny(() => ctx.store()),
+    });
   },
 });
 

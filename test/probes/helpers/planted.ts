@@ -3,9 +3,10 @@
  * put back together in a HOME, and the two checks every probe makes on what a surface printed: no 20-character
  * piece of a planted secret, and no terminal escape that came from transcript text.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { ESCAPES, type PlantedSecret, plantedSecrets, replant } from "../../../scripts/clients/planted/planted.ts";
+import { copyClientHome } from "../../helpers/client-home.ts";
 import { REPO } from "../../helpers/transcripts.ts";
 
 export { ESCAPED_NAME, ESCAPES, plantedSecrets, secret } from "../../../scripts/clients/planted/planted.ts";
@@ -49,7 +50,7 @@ export function writePlantedHome(home: string): string[] {
 
 /** The agents' client fixtures (every agent, every version) copied into one HOME. */
 export function writeClientHome(home: string): void {
-  for (const { home: from } of fixtureHomes(CLIENT_FIXTURES)) cpSync(from, home, { recursive: true });
+  for (const { home: from } of fixtureHomes(CLIENT_FIXTURES)) copyClientHome(from, home);
 }
 
 const WINDOW = 20;
