@@ -304,6 +304,55 @@ function droid(home: string, t: Tally): void {
   }
 }
 
+/**
+ * OpenClaw writes pi's entries: rows of `transcript_events` in its agent database (2026.8 on), or JSONL files
+ * beside a `sessions.json` index (before). A subagent is a session whose window names a parent session key
+ * (`session_windows`), or whose index entry says `spawnedBy`; a failure is `isError` or a shell exit code in the
+ * result's `details`.
+ */
+function openclaw(home: string, t: Tally): void {
+  const entries = (session: string, sub: boolean, events: Rec[]) => {
+    if (sub) t.subagents++;
+    for (const r of events) {
+      if (r["type"] === "compaction") t.compactions++;
+      const m = r["type"] === "message" ? r["message"] : null;
+      if (!m) continue;
+      if (m["role"] === "user" && !sub && isTyped(textOf(m["content"]))) t.prompts.push(textOf(m["content"]));
+      if (m["role"] === "assistant")
+        for (const b of m["content"] ?? []) if (b["type"] === "toolCall") t.call(`${session}#${b["id"]}`, b["name"]);
+      const exit = m["details"]?.["exitCode"];
+      if (m["role"] === "toolResult" && (m["isError"] === true || (typeof exit === "number" && exit !== 0)))
+        t.failedResults++;
+    }
+  };
+  for (const f of files(home).filter((p) => p.endsWith("/openclaw-agent.sqlite"))) {
+    const db = new Database(f, { readonly: true, fileMustExist: true });
+    try {
+      for (const w of db.prepare("SELECT session_id, parent_session_key FROM session_windows").all() as Rec[]) {
+        const rows = db
+          .prepare("SELECT event_json FROM transcript_events WHERE session_id = ? ORDER BY seq")
+          .all(w["session_id"]) as Rec[];
+        entries(
+          w["session_id"],
+          w["parent_session_key"] !== null,
+          rows.map((r) => JSON.parse(r["event_json"])),
+        );
+      }
+    } finally {
+      db.close();
+    }
+  }
+  for (const f of files(home).filter((p) => /\/sessions\/[^/]+\.jsonl$/.test(p) && !p.endsWith(".trajectory.jsonl"))) {
+    const index = join(f, "..", "sessions.json");
+    const sessions = statSync(index, { throwIfNoEntry: false })
+      ? Object.values(JSON.parse(readFileSync(index, "utf8")) as Record<string, Rec>)
+      : [];
+    const id = f.slice(f.lastIndexOf("/") + 1, -".jsonl".length);
+    const sub = sessions.some((s) => s["sessionId"] === id && typeof s["spawnedBy"] === "string");
+    entries(id, sub, jsonl(f));
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -315,6 +364,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   kilo: opencodeDb,
   cline,
   droid,
+  openclaw,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

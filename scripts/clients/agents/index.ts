@@ -6,8 +6,21 @@ import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid];
+export const DRIVERS: AgentDriver[] = [
+  claude,
+  codex,
+  gemini,
+  pi,
+  qwen,
+  copilot,
+  opencode,
+  kilo,
+  cline,
+  droid,
+  openclaw,
+];

@@ -103,7 +103,8 @@ function ensureSession(s: PiState, line: SourceLine, out: RawRecord[]): string {
   return s.sessionId;
 }
 
-function readEntry(s: PiState, o: Obj, line: SourceLine, sink: LineSink): void {
+/** One entry of a pi session, whatever holds it (a line of pi's file, a row of OpenClaw's database). */
+export function readEntry(s: PiState, o: Obj, line: SourceLine, sink: LineSink): void {
   const { out, problems } = sink;
   const type = str(o["type"]);
   if (type === "session") {
