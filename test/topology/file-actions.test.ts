@@ -37,6 +37,12 @@ describe("file actions of tools", () => {
     ["mcp__filesystem__read_file", { path: "/w/r.md" }, [{ op: "read", path: "/w/r.md" }]],
     ["view_image", { path: "shot.png" }, [{ op: "read", path: "shot.png" }]],
     ["Grep", { pattern: "x", path: "/w" }, []],
+    // An agent's own edit tool, as its manifest names it (Nanocoder's `string_replace`).
+    [
+      "string_replace",
+      { path: "/w/m.js", old_str: "a - b", new_str: "a + b" },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));
