@@ -353,6 +353,28 @@ function openclaw(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Nanocoder: one `<uuid>.json` document per session (chat-completions messages); a failure is `isError`, text
+ * starting `Error: ` or `⚒ Validation failed` (Nanocoder's own rule), or a shell `EXIT_CODE` other than 0; a
+ * compaction is the user message holding a `<conversation-summary>`. Subagents leave no file of their own.
+ */
+function nanocoder(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => /\/sessions\/[0-9a-f-]{36}\.json$/.test(p))) {
+    for (const m of (JSON.parse(readFileSync(f, "utf8")) as Rec)["messages"] as Rec[]) {
+      const text = typeof m["content"] === "string" ? m["content"] : "";
+      if (m["role"] === "user" && text.startsWith("<conversation-summary>")) t.compactions++;
+      else if (m["role"] === "user" && isTyped(text)) t.prompts.push(text);
+      for (const c of m["tool_calls"] ?? []) t.call(c["id"], c["function"]["name"]);
+      const exit = /^EXIT_CODE: (-?\d+)\n/.exec(text)?.[1];
+      if (
+        m["role"] === "tool" &&
+        (m["isError"] === true || /^(Error: |⚒ Validation failed)/.test(text) || (exit ?? "0") !== "0")
+      )
+        t.failedResults++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -365,6 +387,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   cline,
   droid,
   openclaw,
+  nanocoder,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

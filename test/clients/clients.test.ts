@@ -82,7 +82,20 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "openclaw", "opencode", "pi", "qwen"]),
+      new Set([
+        "claude",
+        "cline",
+        "codex",
+        "copilot",
+        "droid",
+        "gemini",
+        "kilo",
+        "nanocoder",
+        "openclaw",
+        "opencode",
+        "pi",
+        "qwen",
+      ]),
     );
   });
 
@@ -135,6 +148,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             KILO_DB: "",
             OPENCLAW_STATE_DIR: "",
             OPENCLAW_HOME: "",
+            NANOCODER_DATA_DIR: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

@@ -77,6 +77,14 @@ describe("detection by content", () => {
     it(line, () => expect(detectReader("", [line])?.provider ?? null).toBe(provider));
 });
 
+describe("a Nanocoder session copied out of its folder", () => {
+  it("is told by the head of its document: its id, its counters, when it was last used", () => {
+    const file = filesUnder(join(ROOT, "nanocoder")).find((f) => /[0-9a-f-]{36}\.json$/.test(f))!;
+    expect(detectReader("", head(file))?.provider).toBe("nanocoder");
+    expect(detectReader("", ["{", '  "id": "x",', '  "title": "t"', "}"])).toBeNull();
+  });
+});
+
 describe("a pi-format session OpenClaw wrote", () => {
   const header = `{"type":"session","version":3,"id":"01a2","timestamp":"2026","cwd":"/w"}`;
   const cases: Array<[string, string, string | null]> = [

@@ -26,4 +26,16 @@ describe("default roots of the newer agents", () => {
     expect(isTranscriptFile("openclaw.sqlite")).toBe(false);
     expect(isTranscriptFile("sessions.json")).toBe(false);
   });
+  it("Nanocoder: its data folder's sessions, moved by $NANOCODER_DATA_DIR or $XDG_DATA_HOME", () => {
+    expect(dirsOf({}, "nanocoder")).toEqual([
+      "/home/u/.local/share/nanocoder/sessions",
+      "/home/u/Library/Application Support/nanocoder/sessions",
+    ]);
+    expect(dirsOf({ XDG_DATA_HOME: "/x" }, "nanocoder")).toEqual(["/x/nanocoder/sessions"]);
+    expect(dirsOf({ NANOCODER_DATA_DIR: "/n", XDG_DATA_HOME: "/x" }, "nanocoder")).toEqual(["/n/sessions"]);
+  });
+  it("a Nanocoder session is a transcript file, its index is not", () => {
+    expect(isTranscriptFile("098383e5-2124-4244-b630-f32168b43895.json")).toBe(true);
+    expect(isTranscriptFile("sessions.json")).toBe(false);
+  });
 });

@@ -6,6 +6,7 @@ import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { nanocoder } from "./nanocoder.ts";
 import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
@@ -23,4 +24,5 @@ export const DRIVERS: AgentDriver[] = [
   cline,
   droid,
   openclaw,
+  nanocoder,
 ];
