@@ -46,7 +46,7 @@ async function refresh(name: string, version: string | undefined): Promise<void>
  * frames are, and reading the fixture in place never touches a shared-memory file.
  */
 function foldDatabases(out: string, kept: string[]): void {
-  for (const rel of kept.filter((f) => f.endsWith(".db"))) {
+  for (const rel of kept.filter((f) => /\.(db|sqlite)$/.test(f))) {
     const path = join(out, "home", rel);
     const db = new Database(path);
     db.pragma("wal_checkpoint(TRUNCATE)");

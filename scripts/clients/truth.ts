@@ -390,6 +390,77 @@ function crushDb(home: string, t: Tally): void {
   }
 }
 
+/**
+ * OpenClaw writes pi's entries: rows of `transcript_events` in its agent database (2026.8 on), or JSONL files
+ * beside a `sessions.json` index (before). A subagent is a session whose window names a parent session key
+ * (`session_windows`), or whose index entry says `spawnedBy`; a failure is `isError` or a shell exit code in the
+ * result's `details`.
+ */
+function openclaw(home: string, t: Tally): void {
+  const entries = (session: string, sub: boolean, events: Rec[]) => {
+    if (sub) t.subagents++;
+    for (const r of events) {
+      if (r["type"] === "compaction") t.compactions++;
+      const m = r["type"] === "message" ? r["message"] : null;
+      if (!m) continue;
+      if (m["role"] === "user" && !sub && isTyped(textOf(m["content"]))) t.prompts.push(textOf(m["content"]));
+      if (m["role"] === "assistant")
+        for (const b of m["content"] ?? []) if (b["type"] === "toolCall") t.call(`${session}#${b["id"]}`, b["name"]);
+      const exit = m["details"]?.["exitCode"];
+      if (m["role"] === "toolResult" && (m["isError"] === true || (typeof exit === "number" && exit !== 0)))
+        t.failedResults++;
+    }
+  };
+  for (const f of files(home).filter((p) => p.endsWith("/openclaw-agent.sqlite"))) {
+    const db = new Database(f, { readonly: true, fileMustExist: true });
+    try {
+      for (const w of db.prepare("SELECT session_id, parent_session_key FROM session_windows").all() as Rec[]) {
+        const rows = db
+          .prepare("SELECT event_json FROM transcript_events WHERE session_id = ? ORDER BY seq")
+          .all(w["session_id"]) as Rec[];
+        entries(
+          w["session_id"],
+          w["parent_session_key"] !== null,
+          rows.map((r) => JSON.parse(r["event_json"])),
+        );
+      }
+    } finally {
+      db.close();
+    }
+  }
+  for (const f of files(home).filter((p) => /\/sessions\/[^/]+\.jsonl$/.test(p) && !p.endsWith(".trajectory.jsonl"))) {
+    const index = join(f, "..", "sessions.json");
+    const sessions = statSync(index, { throwIfNoEntry: false })
+      ? Object.values(JSON.parse(readFileSync(index, "utf8")) as Record<string, Rec>)
+      : [];
+    const id = f.slice(f.lastIndexOf("/") + 1, -".jsonl".length);
+    const sub = sessions.some((s) => s["sessionId"] === id && typeof s["spawnedBy"] === "string");
+    entries(id, sub, jsonl(f));
+  }
+}
+
+/**
+ * Nanocoder: one `<uuid>.json` document per session (chat-completions messages); a failure is `isError`, text
+ * starting `Error: ` or `⚒ Validation failed` (Nanocoder's own rule), or a shell `EXIT_CODE` other than 0; a
+ * compaction is the user message holding a `<conversation-summary>`. Subagents leave no file of their own.
+ */
+function nanocoder(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => /\/sessions\/[0-9a-f-]{36}\.json$/.test(p))) {
+    for (const m of (JSON.parse(readFileSync(f, "utf8")) as Rec)["messages"] as Rec[]) {
+      const text = typeof m["content"] === "string" ? m["content"] : "";
+      if (m["role"] === "user" && text.startsWith("<conversation-summary>")) t.compactions++;
+      else if (m["role"] === "user" && isTyped(text)) t.prompts.push(text);
+      for (const c of m["tool_calls"] ?? []) t.call(c["id"], c["function"]["name"]);
+      const exit = /^EXIT_CODE: (-?\d+)\n/.exec(text)?.[1];
+      if (
+        m["role"] === "tool" &&
+        (m["isError"] === true || /^(Error: |⚒ Validation failed)/.test(text) || (exit ?? "0") !== "0")
+      )
+        t.failedResults++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -404,6 +475,8 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   auggie,
   kimi,
   crush: crushDb,
+  openclaw,
+  nanocoder,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -84,7 +84,7 @@ function linksToFile(path: string, unreadable: Unreadable[]): boolean {
  */
 export function statTranscript(path: string): Stats {
   const st = statSync(path);
-  if (!path.endsWith(".db")) return st;
+  if (!/\.(db|sqlite)$/.test(path)) return st;
   const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
   if (!wal) return st;
   return Object.assign(Object.create(Object.getPrototypeOf(st) as object) as Stats, st, {

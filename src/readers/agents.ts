@@ -14,6 +14,8 @@ import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { kimi } from "./kimi/agent.ts";
+import { nanocoder } from "./nanocoder/agent.ts";
+import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
@@ -34,6 +36,8 @@ export const AGENTS: readonly AgentManifest[] = [
   auggie,
   kimi,
   crush,
+  openclaw,
+  nanocoder,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

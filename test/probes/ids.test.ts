@@ -69,6 +69,8 @@ describe("the fixtures hold what the probe is about", () => {
         "auggie",
         "kimi",
         "crush",
+        "openclaw",
+        "nanocoder",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

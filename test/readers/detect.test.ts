@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
 import { inspectPaths } from "../../src/indexer/inspect.ts";
-import { detectReader } from "../../src/readers/detect.ts";
+import { detectReader, READERS } from "../../src/readers/detect.ts";
 import { projectFolder } from "../../src/readers/gemini/project.ts";
 import { isTranscriptFile } from "../../src/readers/roots.ts";
 import { REPO } from "../helpers/transcripts.ts";
@@ -41,7 +41,11 @@ function head(file: string): string[] {
 }
 
 describe("detection by content", () => {
-  const files = fixtureFiles().filter((f) => isTranscriptFile(f.file.replace(/^.*\//, "")) && !f.file.endsWith(".db"));
+  const files = fixtureFiles().filter(
+    (f) => isTranscriptFile(f.file.replace(/^.*\//, "")) && !/\.(db|sqlite)$/.test(f.file),
+  );
+  /** A fork's file whose content is its parent's format (OpenClaw's pi sessions): only its folder tells. */
+  const byFolder = (file: string) => READERS.some((r) => r.byFolder && r.detect(file, ""));
 
   it("covers the sidecars the clients wrote", () => {
     expect(files.filter((f) => f.sidecar).map((f) => relative(ROOT, f.file).split("/")[0])).toEqual(
@@ -52,7 +56,7 @@ describe("detection by content", () => {
   for (const { agent, file, sidecar } of files)
     it(`${relative(ROOT, file)}`, () => {
       // A line-per-record transcript says what it is in its first lines; Cline's one document on its own path.
-      const reader = detectReader(file.endsWith(".json") ? file : "", head(file));
+      const reader = detectReader(file.endsWith(".json") || byFolder(file) ? file : "", head(file));
       expect(reader?.provider ?? null).toBe(sidecar ? null : agent);
     });
 
@@ -71,6 +75,35 @@ describe("detection by content", () => {
   ];
   for (const [line, provider] of lines)
     it(line, () => expect(detectReader("", [line])?.provider ?? null).toBe(provider));
+});
+
+describe("a Nanocoder session copied out of its folder", () => {
+  it("is told by the head of its document: its id, its counters, when it was last used", () => {
+    const file = filesUnder(join(ROOT, "nanocoder")).find((f) => /[0-9a-f-]{36}\.json$/.test(f))!;
+    expect(detectReader("", head(file))?.provider).toBe("nanocoder");
+    expect(detectReader("", ["{", '  "id": "x",', '  "title": "t"', "}"])).toBeNull();
+  });
+});
+
+describe("a pi-format session OpenClaw wrote", () => {
+  const header = `{"type":"session","version":3,"id":"01a2","timestamp":"2026","cwd":"/w"}`;
+  const cases: Array<[string, string, string | null]> = [
+    [
+      "is OpenClaw's in an OpenClaw agent's sessions folder",
+      "/h/.openclaw/agents/main/sessions/01a2.jsonl",
+      "openclaw",
+    ],
+    ["…in a profile's state folder too", "/h/.openclaw-work/agents/ops/sessions/01a2.jsonl", "openclaw"],
+    ["is pi's in pi's folder", "/h/.pi/agent/sessions/--w--/2026_01a2.jsonl", "pi"],
+    ["is pi's anywhere else", "/tmp/copy/01a2.jsonl", "pi"],
+  ];
+  for (const [what, path, provider] of cases)
+    it(what, () => expect(detectReader(path, [header])?.provider ?? null).toBe(provider));
+
+  it("and the run trace beside it is no transcript", () => {
+    const trace = `{"traceSchema":"openclaw-trajectory","schemaVersion":1,"traceId":"01a2","source":"runtime","type":"session.started","sessionId":"01a2"}`;
+    expect(detectReader("/h/.openclaw/agents/main/sessions/01a2.trajectory.jsonl", [trace])).toBeNull();
+  });
 });
 
 describe("a Gemini CLI chat's folder", () => {

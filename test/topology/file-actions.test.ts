@@ -75,6 +75,12 @@ describe("file actions of tools", () => {
       { path: "/w/m.js", edit: { old: "a - b", new: "a + b" } },
       [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
     ],
+    // An agent's own edit tool, as its manifest names it (Nanocoder's `string_replace`).
+    [
+      "string_replace",
+      { path: "/w/m.js", old_str: "a - b", new_str: "a + b" },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));

@@ -9,6 +9,8 @@ import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { kimi } from "./kimi.ts";
+import { nanocoder } from "./nanocoder.ts";
+import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
@@ -27,4 +29,6 @@ export const DRIVERS: AgentDriver[] = [
   auggie,
   kimi,
   crush,
+  openclaw,
+  nanocoder,
 ];

@@ -46,7 +46,8 @@ export const piReader: Reader<PiState> = {
   },
 };
 
-function readEntry(s: PiState, o: Obj, line: SourceLine, sink: LineSink): void {
+/** One entry of a pi session, whatever holds it (a line of pi's file, a row of OpenClaw's database). */
+export function readEntry(s: PiState, o: Obj, line: SourceLine, sink: LineSink): void {
   const { out, problems } = sink;
   const type = str(o["type"]);
   if (type === "session") {
