@@ -10,6 +10,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { readTranscriptFile } from "../src/indexer/read-file.ts";
+import { detectDatabaseReader } from "../src/readers/detect.ts";
 import { splitLines } from "../src/readers/lines.ts";
 import { isTranscriptFile } from "../src/readers/roots.ts";
 import { generateCorpus, realFixtureFiles, realFixturesDir, realisticSizes } from "./corpus.ts";
@@ -68,7 +69,7 @@ function jsonParseOnly(path: string): number {
  * one JSON document (Gemini CLI's older chats); of every row's JSON for a database (the rows cairn's reader gets).
  */
 function baseline(path: string): number {
-  if (path.endsWith(".db")) return jsonParseRows(path);
+  if (/\.(db|sqlite|vscdb)$/.test(path)) return jsonParseRows(path);
   if (path.endsWith(".json")) {
     JSON.parse(readFileSync(path, "utf8"));
     return 1;
@@ -76,15 +77,20 @@ function baseline(path: string): number {
   return jsonParseOnly(path);
 }
 
+/** JSON.parse of the JSON each row of the reader's own query carries: the rows cairn's reader gets. */
 function jsonParseRows(path: string): number {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((t) => t.name);
+    const query = detectDatabaseReader(tables)?.database?.query;
+    if (!query) return 0;
     let n = 0;
-    for (const table of ["message", "part"])
-      for (const row of db.prepare(`SELECT data FROM ${table}`).iterate() as Iterable<{ data: string }>) {
-        JSON.parse(row.data);
-        n++;
-      }
+    for (const row of db.prepare(query).iterate() as Iterable<Record<string, unknown>>) {
+      for (const v of Object.values(row)) if (typeof v === "string" && /^[[{]/.test(v)) JSON.parse(v);
+      n++;
+    }
     return n;
   } finally {
     db.close();
