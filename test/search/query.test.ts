@@ -78,7 +78,7 @@ describe("query language", () => {
 
   const bad: Array<[string, RegExp, string]> = [
     ['foo "bar', /unclosed quote/, '"bar'],
-    ["provider:cursor", /unknown provider 'cursor'/, "provider:cursor"],
+    ["provider:windsurf", /unknown provider 'windsurf'/, "provider:windsurf"],
     ["kind:bogus", /unknown kind 'bogus'/, "kind:bogus"],
     ["since:yesterdayy x", /not a time/, "since:yesterdayy"],
     ["since:2026-13-45 x", /not a (date|time)/, "since:2026-13-45"],
