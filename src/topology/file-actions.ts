@@ -35,24 +35,19 @@ function lineCount(text: string | undefined): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-/** Each agent's own read, write, edit and patch tools (its manifest's `tools`), by the shared name of their kind. */
+/**
+ * Each agent's own read and patch tools (its manifest's `tools`), by the shared name of their kind. Its own write and
+ * edit tools need no entry: a name no case knows is read through its typed input, which knows every argument name.
+ */
 const OWN_NAMES = new Map<string, string>([
   ...agentToolNames("read").map((n) => [n, "read"] as const),
-  ...agentToolNames("write").map((n) => [n, "write"] as const),
-  ...agentToolNames("edit").map((n) => [n, "edit"] as const),
   ...agentToolNames("patch").map((n) => [n, "apply_patch"] as const),
 ]);
 
 /** File actions of a non-shell tool call, by tool name and arguments. */
 export function fileActionsOfTool(toolName: string, input: unknown): FileAction[] {
   const base = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
-  const own = OWN_NAMES.get(base);
-  // An agent's own write and edit tools are read through their typed input, which knows every argument name.
-  if (own === "write" || own === "edit") {
-    const typed = fileActionsOfInput(toolInputOf(toolName, input));
-    if (typed.length > 0) return typed;
-  }
-  const name = own ?? base;
+  const name = OWN_NAMES.get(base) ?? base;
   const a = rec(input);
   const path =
     s(a["file_path"]) ??
@@ -127,7 +122,7 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
   }
 }
 
-/** An agent's own write and edit tools (its manifest's `tools`), by the typed input they were read as. */
+/** A tool no case names (an agent's own write and edit tools, from its manifest), by the typed input it was read as. */
 function fileActionsOfInput(typed: ToolInput): FileAction[] {
   if (!typed.path) return [];
   if (typed.kind === "write") return [{ op: "write", path: typed.path, added: lineCount(typed.content) }];
