@@ -97,3 +97,18 @@ function textOfUnknown(o: Obj): string | undefined {
   if (text === undefined || text.trim() === "") return undefined;
   return text.length > UNKNOWN_TEXT_CHARS ? `${text.slice(0, UNKNOWN_TEXT_CHARS)}…` : text;
 }
+
+/**
+ * The JSON of a format kept as one document rewritten in place (`wholeFile`), which comes whole as one line; a
+ * document that does not parse (cut short while the agent rewrote it, or damaged) is a problem, and the file is
+ * read again once it changes. Null then.
+ */
+export function wholeDocument(line: SourceLine, sink: LineSink): { doc: unknown } | null {
+  try {
+    return { doc: JSON.parse(line.text) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : "parse error";
+    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
+    return null;
+  }
+}

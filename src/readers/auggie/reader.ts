@@ -8,7 +8,7 @@
  */
 import { basename } from "node:path";
 import { arr, isObj, type Obj, obj, problem, str } from "../json.ts";
-import { type LineSink, type LineState, parseLines } from "../line-loop.ts";
+import { type LineSink, type LineState, parseLines, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 import { type ExchangeContext, readEntry } from "./exchange.ts";
 
@@ -38,14 +38,9 @@ export const auggieReader: Reader<AuggieState> = {
 
 /** The document comes whole as one line (`wholeFile`); one cut short while Auggie rewrote it is read again later. */
 function gather(s: AuggieState, line: SourceLine, sink: LineSink): boolean {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(line.text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : "parse error";
-    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
-    return true;
-  }
+  const whole = wholeDocument(line, sink);
+  if (!whole) return true;
+  const { doc } = whole;
   const at = { text: "", line: line.line };
   const history = isObj(doc) ? arr(doc["chatHistory"]) : undefined;
   if (!isObj(doc) || !history) {

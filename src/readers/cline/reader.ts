@@ -9,7 +9,7 @@
 import { basename } from "node:path";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 
 export interface ClineState extends LineState {
@@ -46,14 +46,9 @@ export const clineReader: Reader<ClineState> = {
  * rewrote it, or damaged) is a problem; it is read again once the file changes.
  */
 function gather(s: ClineState, line: SourceLine, sink: LineSink): boolean {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(line.text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : "parse error";
-    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
-    return true;
-  }
+  const whole = wholeDocument(line, sink);
+  if (!whole) return true;
+  const { doc } = whole;
   const at = { text: "", line: line.line };
   if (!isObj(doc)) {
     sink.problems.push(problem(at, "not a Cline session document"));

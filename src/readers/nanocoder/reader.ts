@@ -10,7 +10,7 @@
 import { basename } from "node:path";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 
 export interface NanocoderState extends LineState {
@@ -45,14 +45,9 @@ export const nanocoderReader: Reader<NanocoderState> = {
 
 /** The document comes whole, as one line (`wholeFile`); one cut short while it was rewritten is read again later. */
 function gather(s: NanocoderState, line: SourceLine, sink: LineSink): boolean {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(line.text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : "parse error";
-    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
-    return true;
-  }
+  const whole = wholeDocument(line, sink);
+  if (!whole) return true;
+  const { doc } = whole;
   const at = { text: "", line: line.line };
   const messages = isObj(doc) ? arr(doc["messages"]) : undefined;
   if (!isObj(doc) || !messages) {
