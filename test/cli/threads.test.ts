@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROVIDER_WIDTH } from "../../src/readers/agents.ts";
 import { cairn } from "../helpers/cli.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 import { sid, Work, writeWork } from "../threads/work.ts";
@@ -116,8 +117,9 @@ describe("cairn threads", () => {
     const text = run(["threads", "--db", db]);
     const id = ((json(["threads", "--db", db])["threads"] as Obj[])[1]!["thread_id"] as string) ?? "";
     expect(text).toContain(`thread ${id}  open  2026-01-01 10:00 → 2026-01-01 10:00  2 sessions\n`);
-    expect(text).toContain(`  claude   app              ${sid("a")}`);
-    expect(text).toContain(`  codex    app              ${sid("b")}`);
+    // The agent's column is as wide as the longest agent id the registry has.
+    expect(text).toContain(`  ${"claude".padEnd(PROVIDER_WIDTH)} app              ${sid("a")}`);
+    expect(text).toContain(`  ${"codex".padEnd(PROVIDER_WIDTH)} app              ${sid("b")}`);
     expect(text).toContain(
       "  shared: file src/auth/refresh.ts (2), file src/auth/token.ts (2), branch feat-auth (2)\n",
     );
@@ -156,7 +158,7 @@ describe("cairn timeline --thread", () => {
     const id = ((json(["threads", "--db", db])["threads"] as Obj[])[1]!["thread_id"] as string).slice(0, 8);
     const text = run(["timeline", "--thread", id, "--db", db]);
     expect(text).toMatch(/^thread [0-9a-f]{12} \(open\) — 2 sessions: claude, codex\n/);
-    expect(text).toContain(`  s1  claude   ${sid("a")}  app\n`);
+    expect(text).toContain(`  s1  ${"claude".padEnd(PROVIDER_WIDTH)} ${sid("a")}  app\n`);
     expect(text).toContain("\n── 2026-01-01 ──\n");
     expect(text).toMatch(/\n10:00:00 s1 {2}claude\s+0 › fix the token refresh\n/);
     expect(text).toMatch(/\n10:00:03 s2 {2}codex\s+0 › review the token refresh\n/);
