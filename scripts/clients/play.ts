@@ -76,7 +76,7 @@ export async function playClient(name: string, version: string | undefined, opts
   const binDir = installed.binDir;
   const env: Record<string, string> = {
     HOME: home,
-    PATH: [binDir, dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+    PATH: [binDir, installed.nodeBin ?? dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
     LANG: "C.UTF-8",
     TERM: "dumb",
     NO_COLOR: "1",

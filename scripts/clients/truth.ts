@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { zstdDecompressSync } from "node:zlib";
 import Database from "better-sqlite3";
 
 export interface Truth {
@@ -391,10 +392,10 @@ function crushDb(home: string, t: Tally): void {
 }
 
 /**
- * OpenClaw writes pi's entries: rows of `transcript_events` in its agent database (2026.8 on), or JSONL files
- * beside a `sessions.json` index (before). A subagent is a session whose window names a parent session key
- * (`session_windows`), or whose index entry says `spawnedBy`; a failure is `isError` or a shell exit code in the
- * result's `details`.
+ * OpenClaw writes pi's entries: rows of `transcript_events` in its agent database (2026.8 on; a larger one
+ * compressed with zstd from 2026.9.3), or JSONL files beside a `sessions.json` index (before). A subagent is a
+ * session whose window names a parent session key (`session_windows`), or whose index entry says `spawnedBy`; a
+ * failure is `isError` or a shell exit code in the result's `details`.
  */
 function openclaw(home: string, t: Tally): void {
   const entries = (session: string, sub: boolean, events: Rec[]) => {
@@ -416,12 +417,14 @@ function openclaw(home: string, t: Tally): void {
     try {
       for (const w of db.prepare("SELECT session_id, parent_session_key FROM session_windows").all() as Rec[]) {
         const rows = db
-          .prepare("SELECT event_json FROM transcript_events WHERE session_id = ? ORDER BY seq")
+          .prepare("SELECT * FROM transcript_events WHERE session_id = ? ORDER BY seq")
           .all(w["session_id"]) as Rec[];
+        // From 2026.9.3 a larger entry is kept compressed (zstd) instead.
+        const json = (r: Rec): string => r["event_json"] ?? zstdDecompressSync(r["event_zstd"]).toString("utf8");
         entries(
           w["session_id"],
           w["parent_session_key"] !== null,
-          rows.map((r) => JSON.parse(r["event_json"])),
+          rows.map((r) => JSON.parse(json(r))),
         );
       }
     } finally {

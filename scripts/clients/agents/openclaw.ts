@@ -5,8 +5,8 @@
  * `--local` turn refuses it): the child's result comes back to the main session as a completion event that the
  * main session answers in a run of its own after the command returned, so the next prompt waits for that answer
  * (and queues behind its run instead of steering it). The context the fake reports full after TASK-B makes
- * OpenClaw compact the session before TASK-C. Releases from 2026.9.3 on refuse to install on Node 22 (they need
- * 24.16): on the harness's Node the newest that installs is 2026.9.2; 2026.7.35 is the last to write JSONL files.
+ * OpenClaw compact the session before TASK-C. Releases from 2026.9.3 need Node 24.16 or 26 (install.ts installs
+ * and runs them on one from the registry); 2026.7.35 is the last release that wrote JSONL files.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -14,35 +14,62 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentDriver, RunContext } from "../driver.ts";
 import { chat } from "../fake/chat.ts";
-import { PROMPTS } from "../fake/script.ts";
-import type { Conversation, Reply } from "../fake/types.ts";
+import { type AgentScript, PROMPTS, playScript, type Step } from "../fake/script.ts";
+import type { Conversation, Reply, ToolCallReply } from "../fake/types.ts";
 
-/** The event OpenClaw hands the parent when a subagent is done (in its runtime-context user message). */
+/** The event OpenClaw hands the parent when a subagent is done (in a user message of runtime context). */
 const COMPLETION = "[Internal task completion event]";
+/** How OpenClaw 2026.9 begins the runtime context it sends after the conversation (running and recent subagents). */
+const RUNTIME_CONTEXT = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>";
 
-/** How many subagent completions the fake has answered in this run. */
+/** How many subagent completions the fake has answered in this run, and the project it works in. */
 let answered = 0;
+let project = "";
 
-/** The parent's answer to a subagent's completion: the result, in a turn of its own. */
-function side(conv: Conversation): Reply | null {
-  const last = conv.msgs[conv.msgs.length - 1];
-  if (last?.role !== "user" || !last.text.includes(COMPLETION)) return null;
-  answered++;
-  return { text: "The helper counted 5 lines in math.js." };
+/**
+ * The parent's answer to a subagent's completion (among what came in since its last reply): the result. Otherwise,
+ * the runtime context trailing a request names the subagent's task (`TASK-SUB`) after the prompt: the script is
+ * played without it, so that it follows the user's prompt.
+ */
+function side(conv: Conversation, path: string, body: unknown): Reply | null {
+  const since = conv.msgs.slice(conv.msgs.map((m) => m.role).lastIndexOf("assistant") + 1);
+  if (since.some((m) => m.role === "user" && m.text.includes(COMPLETION))) {
+    answered++;
+    return { text: "The helper counted 5 lines in math.js." };
+  }
+  const msgs = conv.msgs.filter((m) => !(m.role === "user" && m.text.startsWith(RUNTIME_CONTEXT)));
+  return msgs.length === conv.msgs.length ? null : playScript({ ...conv, msgs }, base, project, path, body);
 }
+
+/**
+ * From 2026.9 the tools outside the core set are behind Tool Search: the model spawns a subagent with
+ * `tool_call` naming `sessions_spawn` (earlier releases offer `sessions_spawn` itself).
+ */
+function spawnThroughToolSearch(step: Step, conv: Conversation): ToolCallReply | null {
+  if (step.kind !== "subagent" || conv.tools.some((t) => t.name === "sessions_spawn")) return null;
+  return { name: "tool_call", args: { id: "sessions_spawn", args: { task: step.prompt } } };
+}
+
+const base: AgentScript = {
+  subagents: true,
+  tools: { shell: ["exec"], subagent: ["sessions_spawn", "tool_call"] },
+  encode: spawnThroughToolSearch,
+  compactAfter: "B",
+};
 
 export const openclaw: AgentDriver = {
   name: "openclaw",
   pkg: "openclaw",
   bin: "openclaw",
   protocols: [chat],
-  script: { subagents: true, tools: { shell: ["exec"], subagent: ["sessions_spawn"] }, compactAfter: "B", side },
+  script: { ...base, side },
   extra: (_method, path) =>
     path.startsWith("/v1/models") ? { object: "list", data: [{ id: "fake-coder", object: "model" }] } : null,
   async run(ctx) {
     const bin = join(ctx.binDir, "openclaw");
     configure(ctx, await freePort());
     answered = 0;
+    project = ctx.dir;
     const gateway = ctx.lines(bin, ["gateway", "run"]);
     try {
       await ready(ctx, bin);
@@ -76,6 +103,8 @@ function configure(ctx: RunContext, port: number): void {
         // The plain summary (the safeguard mode audits the summary's headings), and no memory-saving turn first.
         compaction: { mode: "default", memoryFlush: { enabled: false } },
         heartbeat: { every: "0m" },
+        // A turn the script does not end (a fake that keeps calling tools) fails in minutes, not in ten.
+        timeoutSeconds: 150,
       },
     },
     // A prompt sent while a run is active waits for it, instead of being steered into it.

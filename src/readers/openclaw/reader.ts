@@ -1,14 +1,16 @@
 /**
  * OpenClaw builds on pi's agent core and writes pi's session entries (format v3, `id`/`parentId` trees), in two
  * stores. Since 2026.8 they are rows of the agent's SQLite database (`agents/<agent>/agent/openclaw-agent.sqlite`:
- * `transcript_events.event_json` per session, ordered by `seq`; `session_windows` says which session a subagent's
- * parent is, by session key; `schema_meta.app_version` names the OpenClaw that wrote it). Before, each session was
- * a pi JSONL file in `agents/<agent>/sessions/`, and `sessions.json` beside them (the session index) named a
- * subagent's parent (`spawnedBy`). Both are read by pi's entry rules; what OpenClaw adds is read here: the shell's
+ * `transcript_events.event_json` per session, ordered by `seq`, or from 2026.9.3 for a larger entry its UTF-8
+ * compressed with zstd in `event_zstd`; `session_windows` says which session a subagent's parent is, by session
+ * key; `schema_meta.app_version` names the OpenClaw that wrote it). Before, each session was a pi JSONL file in
+ * `agents/<agent>/sessions/`, and `sessions.json` beside them (the session index) named a subagent's parent
+ * (`spawnedBy`). Both are read by pi's entry rules; what OpenClaw adds is read here: the shell's
  * exit code in a tool result's `details`, and which sessions are subagents.
  */
 import { basename, dirname, join } from "node:path";
-import { num, type Obj, obj, str } from "../json.ts";
+import { zstdDecompressSync } from "node:zlib";
+import { arr, num, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines } from "../line-loop.ts";
 import { type PiState, piReader, readEntry } from "../pi/reader.ts";
 import type { RawRecord, Reader, SourceLine } from "../types.ts";
@@ -110,10 +112,10 @@ export interface OpenClawDatabaseState extends LineState {
 
 /**
  * Every session's entries, sessions in the order they began, each session's in its own order; with each row, what
- * its session window says of it. Columns are named, so a column a newer release adds changes nothing.
+ * its session window says of it. The event's columns come whole (`e.*`): `event_zstd` exists only from 2026.9.3.
  */
 const QUERY = `
-SELECT e.session_id AS session_id, e.event_json AS event, w.session_key AS session_key,
+SELECT e.*, w.session_key AS session_key,
   COALESCE(w.parent_session_key, w.spawned_by) AS parent_key,
   (SELECT p.session_id FROM session_windows p
     WHERE p.session_key = COALESCE(w.parent_session_key, w.spawned_by) AND p.created_at <= w.created_at
@@ -146,13 +148,20 @@ function readRow(s: OpenClawDatabaseState, row: Obj, line: SourceLine, sink: Lin
     s.pi = piReader.initialState(`${sessionId}.jsonl`);
     s.noted = false;
   }
-  const event = obj(JSON.parse(str(row["event"]) ?? "null"));
+  const event = obj(JSON.parse(str(row["event_json"]) ?? decompressed(row["event_zstd"])));
   if (!event) throw new Error("the row's event is not a JSON object");
   readOpenClawEntry(s.pi, event, line, sink);
   if (!s.noted && s.pi.sessionId !== null) {
     s.noted = true;
     sink.out.push(sessionOf(s.pi.sessionId, line, windowSpawn(row)));
   }
+}
+
+/** An entry's JSON compressed with zstd, as the row's BLOB comes (a serialized Buffer). */
+function decompressed(blob: unknown): string {
+  const bytes = arr(obj(blob)?.["data"]);
+  if (!bytes) throw new Error("the row holds no event");
+  return zstdDecompressSync(Buffer.from(bytes as number[])).toString("utf8");
 }
 
 function windowSpawn(row: Obj): Spawn {
