@@ -4,12 +4,13 @@ import { appendFileSync } from "node:fs";
 import type { AgentScript } from "./fake/script.ts";
 import type { FakeServer } from "./fake/server.ts";
 import type { Protocol } from "./fake/types.ts";
+import type { PipPackage } from "./install-pip.ts";
 
 export interface RunContext {
   /** The fake HOME the CLI runs under, and the project folder it works in. */
   home: string;
   dir: string;
-  /** The installed CLI's `node_modules/.bin`. */
+  /** The installed CLI's `node_modules/.bin` (its virtual environment's `bin` for a `pip` package). */
   binDir: string;
   version: string;
   server: FakeServer;
@@ -39,6 +40,8 @@ export interface AgentDriver {
   name: string;
   pkg: string;
   bin: string;
+  /** Set for a CLI published on PyPI (`pkg` is then its PyPI name): installed into a virtual environment. */
+  pip?: PipPackage;
   protocols: Protocol[];
   script: AgentScript;
   /** Paths the server answers outside the protocols (model lists, quota probes). */

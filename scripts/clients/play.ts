@@ -9,6 +9,7 @@ import { DRIVERS } from "./agents/index.ts";
 import { type AgentDriver, makeExec, type RunContext, spawnLines } from "./driver.ts";
 import { startFakeServer } from "./fake/server.ts";
 import { installClient } from "./install.ts";
+import { installPipClient } from "./install-pip.ts";
 
 export interface Played {
   driver: AgentDriver;
@@ -50,7 +51,9 @@ export function listFiles(root: string): string[] {
 
 export async function playClient(name: string, version: string | undefined, opts: PlayOptions): Promise<Played> {
   const driver = findDriver(name);
-  const installed = installClient(driver.name, driver.pkg, version);
+  const installed: { version: string; prefix: string; binDir?: string } = driver.pip
+    ? installPipClient(driver.name, driver.pkg, driver.pip, version)
+    : installClient(driver.name, driver.pkg, version);
   rmSync(opts.root, { recursive: true, force: true });
   const home = join(opts.root, "home");
   const dir = join(opts.root, "project");
@@ -68,7 +71,7 @@ export async function playClient(name: string, version: string | undefined, opts
     log,
     extra: driver.extra?.bind(driver),
   });
-  const binDir = join(installed.prefix, "node_modules", ".bin");
+  const binDir = installed.binDir ?? join(installed.prefix, "node_modules", ".bin");
   const env: Record<string, string> = {
     HOME: home,
     PATH: [binDir, dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
