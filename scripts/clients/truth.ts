@@ -304,6 +304,44 @@ function droid(home: string, t: Tally): void {
   }
 }
 
+/** A JSON document of a Mistral Vibe session store, by its path relative to the session's folder. */
+function vibeDoc(dir: string, rel: string): Rec {
+  return JSON.parse(readFileSync(join(dir, rel), "utf8")) as Rec;
+}
+
+/**
+ * Mistral Vibe 3: one store per session under `logs/session/unified/<id>/`. `CURRENT` names the generation whose
+ * manifest lists, in order, the chunks of the session's projection (what its screen shows: messages, tool effects,
+ * checkpoints); older chunks and generations linger beside them until swept, so only the manifest's count. Prompts
+ * are user messages that started a turn, a tool call is an effect (by its `toolName`), a failure is an effect that
+ * failed or a command that exited other than 0, a subagent is a session whose projection names a parent, and a
+ * compaction is a `compaction` checkpoint.
+ */
+function vibe(home: string, t: Tally): void {
+  for (const current of files(home).filter((p) => /\/unified\/[^/]+\/CURRENT$/.test(p))) {
+    const dir = join(current, "..");
+    const manifest = vibeDoc(dir, `generations/${vibeDoc(dir, "CURRENT")["generation"]}/manifest.json`);
+    const state = vibeDoc(dir, `generations/${manifest["generation"]}/projection-state.json`);
+    const sub = typeof state["snapshot"]?.["session"]?.["parentSessionId"] === "string";
+    if (sub) t.subagents++;
+    const entries: Rec[] = (manifest["projection_state"]["chunks"] as string[]).flatMap(
+      (c) => vibeDoc(dir, `chunks/${c}.json`) as unknown as Rec[],
+    );
+    for (const e of entries) {
+      if (e["type"] === "message" && e["role"] === "user" && e["source"] === "turn_start" && !sub) {
+        const text = textOf(e["content"]);
+        if (isTyped(text)) t.prompts.push(text);
+      }
+      if (e["type"] === "effect") {
+        t.call(e["id"], e["detail"]["toolName"]);
+        const code = e["state"]?.["output"]?.["structured_content"]?.["returncode"];
+        if (e["state"]?.["status"] === "failed" || (typeof code === "number" && code !== 0)) t.failedResults++;
+      }
+      if (e["type"] === "checkpoint" && e["kind"] === "compaction") t.compactions++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -315,6 +353,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   kilo: opencodeDb,
   cline,
   droid,
+  vibe,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

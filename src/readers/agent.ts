@@ -45,6 +45,8 @@ export interface AgentManifest {
   roots(env: Record<string, string | undefined>, home: string): TranscriptRoot[];
   /** A file name under its roots that is a transcript although not `.jsonl` (a database, a JSON document). */
   transcriptFile?(name: string): boolean;
+  /** A file under its roots named like a transcript that is not one (a store's journal): never looked at. */
+  notTranscript?(path: string): boolean;
   tools?: ToolVocabulary;
   start?: StartCommand;
   /** The session `meta` key its reader keeps the writing CLI's version (or format version) under, for `cairn doctor`. */

@@ -13,6 +13,7 @@ import { gemini } from "./gemini/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
+import { vibe } from "./vibe/agent.ts";
 import type { Provider } from "./vocabulary.ts";
 
 export const AGENTS: readonly AgentManifest[] = [
@@ -26,6 +27,7 @@ export const AGENTS: readonly AgentManifest[] = [
   kilo,
   cline,
   droid,
+  vibe,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

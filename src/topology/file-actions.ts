@@ -3,6 +3,7 @@
  * pi's own tracking sees only its read/write/edit tools; `sed -i`, `mv`, redirections and `apply_patch` count here.
  */
 import { posix } from "node:path";
+import { agentToolNames } from "../readers/agents.ts";
 import { effectiveWords, type ListItem, parseShell, type SimpleCommand, unwrapShell } from "./shell.ts";
 
 export const FILE_OPS = ["read", "edit", "write", "delete", "move"] as const;
@@ -33,9 +34,17 @@ function lineCount(text: string | undefined): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+/** Each agent's own read, write and edit tools (its manifest's `tools`), as the names below know them. */
+const AGENT_TOOLS = new Map<string, string>([
+  ...agentToolNames("read").map((n) => [n, "read"] as const),
+  ...agentToolNames("write").map((n) => [n, "write"] as const),
+  ...agentToolNames("edit").map((n) => [n, "edit"] as const),
+]);
+
 /** File actions of a non-shell tool call, by tool name and arguments. */
 export function fileActionsOfTool(toolName: string, input: unknown): FileAction[] {
-  const name = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
+  const base = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
+  const name = AGENT_TOOLS.get(base) ?? base;
   const a = rec(input);
   const path = s(a["file_path"]) ?? s(a["path"]) ?? s(a["notebook_path"]) ?? s(a["filePath"]) ?? s(a["filename"]);
   switch (name) {

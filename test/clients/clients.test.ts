@@ -82,7 +82,7 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
+      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen", "vibe"]),
     );
   });
 
@@ -133,6 +133,8 @@ describe("transcripts written by the agents' current CLIs", () => {
             COPILOT_HOME: "",
             OPENCODE_DB: "",
             KILO_DB: "",
+            VIBE_HOME: "",
+            VIBE_SESSION_LOGGING__SAVE_DIR: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

@@ -9,5 +9,6 @@ import { gemini } from "./gemini.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
+import { vibe } from "./vibe.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid];
+export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid, vibe];
