@@ -342,6 +342,29 @@ function vibe(home: string, t: Tally): void {
   }
 }
 
+/**
+ * mini-swe-agent: one trajectory document per run (`*.traj.json`). The harness's prompts are the user messages
+ * carrying a task marker (the first inside the agent's task template, later ones after "The user added a new
+ * task: "), tool calls are the assistant messages' `tool_calls`, and a failure is a result whose `returncode` is not
+ * 0, unless mini says it did not run the command (the one that submitted the task).
+ */
+function mini(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".traj.json"))) {
+    for (const m of (JSON.parse(readFileSync(f, "utf8")) as Rec)["messages"] as Rec[]) {
+      const task = m["role"] === "user" ? /TASK-[A-Z]+:[^\n]*/.exec(textOf(m["content"]))?.[0] : undefined;
+      if (task && isTyped(task)) t.prompts.push(task);
+      for (const c of m["role"] === "assistant" ? (m["tool_calls"] ?? []) : []) t.call(c["id"], c["function"]["name"]);
+      const x = m["extra"] ?? {};
+      if (
+        typeof x["returncode"] === "number" &&
+        x["returncode"] !== 0 &&
+        x["exception_info"] !== "action was not executed"
+      )
+        t.failedResults++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -354,6 +377,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   cline,
   droid,
   vibe,
+  mini,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

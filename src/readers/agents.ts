@@ -10,6 +10,7 @@ import { codex } from "./codex/agent.ts";
 import { copilot } from "./copilot/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
+import { mini } from "./mini/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
@@ -28,6 +29,7 @@ export const AGENTS: readonly AgentManifest[] = [
   cline,
   droid,
   vibe,
+  mini,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -82,7 +82,20 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen", "vibe"]),
+      new Set([
+        "claude",
+        "cline",
+        "codex",
+        "copilot",
+        "droid",
+        "gemini",
+        "kilo",
+        "opencode",
+        "pi",
+        "qwen",
+        "vibe",
+        "mini",
+      ]),
     );
   });
 
@@ -135,6 +148,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             KILO_DB: "",
             VIBE_HOME: "",
             VIBE_SESSION_LOGGING__SAVE_DIR: "",
+            MSWEA_GLOBAL_CONFIG_DIR: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

@@ -55,7 +55,20 @@ const subagents = () => sessions.filter((s) => s.kind === "subagent");
 describe("the fixtures hold what the probe is about", () => {
   it("every agent, subagent sessions, and two agents' sessions that share their first 8 characters", () => {
     expect(new Set(sessions.map((s) => s.provider))).toEqual(
-      new Set(["claude", "codex", "pi", "gemini", "qwen", "copilot", "opencode", "kilo", "cline", "droid", "vibe"]),
+      new Set([
+        "claude",
+        "codex",
+        "pi",
+        "gemini",
+        "qwen",
+        "copilot",
+        "opencode",
+        "kilo",
+        "cline",
+        "droid",
+        "vibe",
+        "mini",
+      ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);
     const heads = sessions.map((s) => s.session_id.slice(0, 8));

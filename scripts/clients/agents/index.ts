@@ -6,9 +6,23 @@ import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { mini } from "./mini.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 import { vibe } from "./vibe.ts";
 
-export const DRIVERS: AgentDriver[] = [claude, codex, gemini, pi, qwen, copilot, opencode, kilo, cline, droid, vibe];
+export const DRIVERS: AgentDriver[] = [
+  claude,
+  codex,
+  gemini,
+  pi,
+  qwen,
+  copilot,
+  opencode,
+  kilo,
+  cline,
+  droid,
+  vibe,
+  mini,
+];
