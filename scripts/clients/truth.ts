@@ -318,6 +318,7 @@ function vibeDoc(dir: string, rel: string): Rec {
  * compaction is a `compaction` checkpoint.
  */
 function vibe(home: string, t: Tally): void {
+  vibeMessages(home, t);
   for (const current of files(home).filter((p) => /\/unified\/[^/]+\/CURRENT$/.test(p))) {
     const dir = join(current, "..");
     const manifest = vibeDoc(dir, `generations/${vibeDoc(dir, "CURRENT")["generation"]}/manifest.json`);
@@ -359,6 +360,31 @@ function mini(home: string, t: Tally): void {
         typeof x["returncode"] === "number" &&
         x["returncode"] !== 0 &&
         x["exception_info"] !== "action was not executed"
+      )
+        t.failedResults++;
+    }
+  }
+}
+
+/**
+ * Mistral Vibe 2: `session_<time>_<id>/messages.jsonl` per session (a subagent's under `agents/` in its parent's folder, its
+ * `meta.json` naming the parent). Prompts are user messages not injected, calls the assistants' `tool_calls`, a
+ * failure a `<tool_error>` result or a command's `returncode` other than 0, a compaction the injected message that
+ * marks a `context_boundary`.
+ */
+function vibeMessages(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => /\/session_[^/]+\/(agents\/[^/]+\/)?messages\.jsonl$/.test(p))) {
+    const sub = typeof vibeDoc(join(f, ".."), "meta.json")["parent_session_id"] === "string";
+    if (sub) t.subagents++;
+    for (const m of jsonl(f)) {
+      if (m["role"] === "user" && m["context_boundary"] === "compaction") t.compactions++;
+      if (m["role"] === "user" && m["injected"] === false && !sub && isTyped(textOf(m["content"])))
+        t.prompts.push(textOf(m["content"]));
+      for (const c of m["role"] === "assistant" ? (m["tool_calls"] ?? []) : []) t.call(c["id"], c["function"]["name"]);
+      const code = m["tool_result"]?.["output"]?.["returncode"];
+      if (
+        m["role"] === "tool" &&
+        (/^<tool_error>/.test(textOf(m["content"])) || (typeof code === "number" && code !== 0))
       )
         t.failedResults++;
     }

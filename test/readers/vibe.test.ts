@@ -106,3 +106,28 @@ describe("Mistral Vibe: a damaged store", () => {
     expect(r.events.some((e) => e.text.includes("TASK-Z"))).toBe(false);
   });
 });
+
+describe("Mistral Vibe 2: one messages.jsonl per session", () => {
+  const home = join(REPO, "test", "fixtures", "clients", "vibe", "2.24.5", "home");
+  const r = inspectPaths([home], REPO);
+
+  it("its session is the one meta.json beside it names, and a subagent's is under it", () => {
+    const main = r.sessions.find((s) => s.kind === "main");
+    const sub = r.sessions.find((s) => s.kind === "subagent");
+    expect(main).toMatchObject({ cwd: "/tmp/cairn-clients/vibe/project", model: "fake-coder" });
+    expect(sub?.parent_session_id).toBe(main?.session_id);
+    const task = r.events.find((e) => e.session_id === sub?.session_id && e.event_type === "user_message");
+    expect(task?.text).toBe("TASK-SUB: count the lines of math.js and report the number.");
+  });
+
+  it("a command that failed keeps its output as it printed it, and its exit code", () => {
+    const failed = r.events.find((e) => e.event_type === "tool_result" && e.command === "node test.js");
+    expect(failed).toMatchObject({ status: "error", text: "FAIL add(2, 2) = 0, expected 4\n" });
+    expect(failed?.meta["exit_code"]).toBe(1);
+  });
+
+  it("a compaction is the summary its injected message carries", () => {
+    const points = r.events.filter((e) => e.event_type === "resume_point");
+    expect(points.map((p) => p.text)).toEqual([expect.stringMatching(/^1\. Primary request: fix the failing test/)]);
+  });
+});

@@ -1,16 +1,18 @@
 /**
- * Mistral Vibe (`vibe`): session stores under its session folder, `$VIBE_HOME/logs/session` (`~/.vibe` by default;
- * `session_logging.save_dir` in its config moves it, as does `VIBE_SESSION_LOGGING__SAVE_DIR`).
+ * Mistral Vibe (`vibe`): sessions under its session folder, `$VIBE_HOME/logs/session` (`~/.vibe` by default;
+ * `session_logging.save_dir` in its config moves it, as does `VIBE_SESSION_LOGGING__SAVE_DIR`): Vibe 3's stores in
+ * `unified/`, Vibe 2's `session_<time>_<id>/messages.jsonl`.
  */
 import { join } from "node:path";
 import { defineAgent } from "../agent.ts";
+import { vibeMessagesReader } from "./messages.ts";
 import { vibeReader } from "./reader.ts";
 
 export const vibe = defineAgent({
   provider: "vibe",
   versionKey: "vibe_store_format",
   name: "Mistral Vibe",
-  readers: [vibeReader],
+  readers: [vibeReader, vibeMessagesReader],
   roots: (env, home) => [
     {
       provider: "vibe",
