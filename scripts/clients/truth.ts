@@ -464,6 +464,93 @@ function nanocoder(home: string, t: Tally): void {
   }
 }
 
+/** A JSON document of a Mistral Vibe session store, by its path relative to the session's folder. */
+function vibeDoc(dir: string, rel: string): Rec {
+  return JSON.parse(readFileSync(join(dir, rel), "utf8")) as Rec;
+}
+
+/**
+ * Mistral Vibe 3: one store per session under `logs/session/unified/<id>/`. `CURRENT` names the generation whose
+ * manifest lists, in order, the chunks of the session's projection (what its screen shows: messages, tool effects,
+ * checkpoints); older chunks and generations linger beside them until swept, so only the manifest's count. Prompts
+ * are user messages that started a turn, a tool call is an effect (by its `toolName`), a failure is an effect that
+ * failed or a command that exited other than 0, a subagent is a session whose projection names a parent, and a
+ * compaction is a `compaction` checkpoint.
+ */
+function vibe(home: string, t: Tally): void {
+  vibeMessages(home, t);
+  for (const current of files(home).filter((p) => /\/unified\/[^/]+\/CURRENT$/.test(p))) {
+    const dir = join(current, "..");
+    const manifest = vibeDoc(dir, `generations/${vibeDoc(dir, "CURRENT")["generation"]}/manifest.json`);
+    const state = vibeDoc(dir, `generations/${manifest["generation"]}/projection-state.json`);
+    const sub = typeof state["snapshot"]?.["session"]?.["parentSessionId"] === "string";
+    if (sub) t.subagents++;
+    const entries: Rec[] = (manifest["projection_state"]["chunks"] as string[]).flatMap(
+      (c) => vibeDoc(dir, `chunks/${c}.json`) as unknown as Rec[],
+    );
+    for (const e of entries) {
+      if (e["type"] === "message" && e["role"] === "user" && e["source"] === "turn_start" && !sub) {
+        const text = textOf(e["content"]);
+        if (isTyped(text)) t.prompts.push(text);
+      }
+      if (e["type"] === "effect") {
+        t.call(e["id"], e["detail"]["toolName"]);
+        const code = e["state"]?.["output"]?.["structured_content"]?.["returncode"];
+        if (e["state"]?.["status"] === "failed" || (typeof code === "number" && code !== 0)) t.failedResults++;
+      }
+      if (e["type"] === "checkpoint" && e["kind"] === "compaction") t.compactions++;
+    }
+  }
+}
+
+/**
+ * mini-swe-agent: one trajectory document per run (`*.traj.json`). The harness's prompts are the user messages
+ * carrying a task marker (the first inside the agent's task template, later ones after "The user added a new
+ * task: "), tool calls are the assistant messages' `tool_calls`, and a failure is a result whose `returncode` is not
+ * 0, unless mini says it did not run the command (the one that submitted the task).
+ */
+function mini(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".traj.json"))) {
+    for (const m of (JSON.parse(readFileSync(f, "utf8")) as Rec)["messages"] as Rec[]) {
+      const task = m["role"] === "user" ? /TASK-[A-Z]+:[^\n]*/.exec(textOf(m["content"]))?.[0] : undefined;
+      if (task && isTyped(task)) t.prompts.push(task);
+      for (const c of m["role"] === "assistant" ? (m["tool_calls"] ?? []) : []) t.call(c["id"], c["function"]["name"]);
+      const x = m["extra"] ?? {};
+      if (
+        typeof x["returncode"] === "number" &&
+        x["returncode"] !== 0 &&
+        x["exception_info"] !== "action was not executed"
+      )
+        t.failedResults++;
+    }
+  }
+}
+
+/**
+ * Mistral Vibe 2: `session_<time>_<id>/messages.jsonl` per session (a subagent's under `agents/` in its parent's folder, its
+ * `meta.json` naming the parent). Prompts are user messages not injected, calls the assistants' `tool_calls`, a
+ * failure a `<tool_error>` result or a command's `returncode` other than 0, a compaction the injected message that
+ * marks a `context_boundary`.
+ */
+function vibeMessages(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => /\/session_[^/]+\/(agents\/[^/]+\/)?messages\.jsonl$/.test(p))) {
+    const sub = typeof vibeDoc(join(f, ".."), "meta.json")["parent_session_id"] === "string";
+    if (sub) t.subagents++;
+    for (const m of jsonl(f)) {
+      if (m["role"] === "user" && m["context_boundary"] === "compaction") t.compactions++;
+      if (m["role"] === "user" && m["injected"] === false && !sub && isTyped(textOf(m["content"])))
+        t.prompts.push(textOf(m["content"]));
+      for (const c of m["role"] === "assistant" ? (m["tool_calls"] ?? []) : []) t.call(c["id"], c["function"]["name"]);
+      const code = m["tool_result"]?.["output"]?.["returncode"];
+      if (
+        m["role"] === "tool" &&
+        (/^<tool_error>/.test(textOf(m["content"])) || (typeof code === "number" && code !== 0))
+      )
+        t.failedResults++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -480,6 +567,8 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   crush: crushDb,
   openclaw,
   nanocoder,
+  vibe,
+  mini,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -60,7 +60,7 @@ function walk(dir: string, out: string[], depth: number, unreadable: Unreadable[
     if (e.isDirectory()) {
       if (e.name === "node_modules" || e.name.startsWith(".git")) continue;
       walk(p, out, depth + 1, unreadable);
-    } else if (isTranscriptFile(e.name) && (e.isFile() || (e.isSymbolicLink() && linksToFile(p, unreadable))))
+    } else if (isTranscriptFile(e.name, p) && (e.isFile() || (e.isSymbolicLink() && linksToFile(p, unreadable))))
       out.push(p);
   }
 }

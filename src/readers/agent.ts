@@ -47,6 +47,8 @@ export interface AgentManifest {
   transcriptFile?(name: string): boolean;
   /** A `.jsonl` file name under its roots that is not a transcript (a copy of what the model was last sent). */
   sidecarFile?(name: string): boolean;
+  /** A file under its roots named like a transcript that is not one (a store's journal): never looked at. */
+  notTranscript?(path: string): boolean;
   tools?: ToolVocabulary;
   start?: StartCommand;
   /** The session `meta` key its reader keeps the writing CLI's version (or format version) under, for `cairn doctor`. */

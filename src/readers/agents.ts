@@ -14,11 +14,13 @@ import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { kimi } from "./kimi/agent.ts";
+import { mini } from "./mini/agent.ts";
 import { nanocoder } from "./nanocoder/agent.ts";
 import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
+import { vibe } from "./vibe/agent.ts";
 import type { Provider } from "./vocabulary.ts";
 
 export const AGENTS: readonly AgentManifest[] = [
@@ -38,6 +40,8 @@ export const AGENTS: readonly AgentManifest[] = [
   crush,
   openclaw,
   nanocoder,
+  vibe,
+  mini,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

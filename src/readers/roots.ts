@@ -24,8 +24,12 @@ export function expandListings(
   });
 }
 
-/** Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file). */
-export function isTranscriptFile(name: string): boolean {
+/**
+ * Whether a file name under a root is a transcript (not an index, metadata sidecar or settings file); with its
+ * path, also not a file an agent says is none although named like one.
+ */
+export function isTranscriptFile(name: string, path?: string): boolean {
+  if (path !== undefined && AGENTS.some((a) => a.notTranscript?.(path) === true)) return false;
   if (name.endsWith(".jsonl")) return !name.endsWith(".meta.jsonl") && !AGENTS.some((a) => a.sidecarFile?.(name));
   return AGENTS.some((a) => a.transcriptFile?.(name) === true);
 }

@@ -162,9 +162,11 @@ export interface Reader<S = unknown> {
   detect(path: string, firstLine: string): boolean;
   /**
    * Small files beside a transcript that say what its records do not (Gemini CLI's `.project_root`, naming the
-   * folder a chat was for): the indexer reads those that exist and hands `initialState` their text by path.
+   * folder a chat was for): the indexer reads those that exist and hands `initialState` their text by path. Which
+   * files may depend on what earlier ones say (a pointer naming the snapshot to read, a manifest naming its parts):
+   * it is asked again with the texts read so far (`read`) until it names no file it has not been given.
    */
-  context?(path: string): string[];
+  context?(path: string, read: Readonly<Record<string, string>>): string[];
   initialState(path: string, context?: Readonly<Record<string, string>>): S;
   parse(lines: Iterable<SourceLine>, state: S): ParseOutput<S>;
 }

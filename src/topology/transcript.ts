@@ -61,12 +61,7 @@ export function databaseQuery(state: TranscriptState): string | undefined {
 
 function stateFor(reader: Reader<unknown> | null, path: string, readContext?: ReadContextFile): TranscriptState | null {
   if (!reader) return null;
-  const context: Record<string, string> = {};
-  if (readContext && reader.context)
-    for (const file of reader.context(path)) {
-      const text = readContext(file);
-      if (text !== null) context[file] = text;
-    }
+  const context = readContext && reader.context ? contextOf(reader, path, readContext) : {};
   return {
     provider: reader.provider,
     ...(reader.id ? { readerId: reader.id } : {}),
@@ -76,6 +71,25 @@ function stateFor(reader: Reader<unknown> | null, path: string, readContext?: Re
     reader: reader.initialState(path, context),
     topology: initialNormalizerState(reader.provider, path),
   };
+}
+
+/** How many times a reader is asked for files named by the ones it was given (a pointer, a manifest, its parts). */
+const CONTEXT_ROUNDS = 4;
+
+/** The files a reader asks for beside a transcript, each asked for once, following what the files read name. */
+function contextOf(reader: Reader<unknown>, path: string, readContext: ReadContextFile): Record<string, string> {
+  const context: Record<string, string> = {};
+  const asked = new Set<string>();
+  for (let round = 0; round < CONTEXT_ROUNDS; round++) {
+    const files = reader.context!(path, context).filter((f) => !asked.has(f));
+    if (files.length === 0) break;
+    for (const file of files) {
+      asked.add(file);
+      const text = readContext(file);
+      if (text !== null) context[file] = text;
+    }
+  }
+  return context;
 }
 
 /**

@@ -98,21 +98,26 @@ describe.each(agents)("cairn resume --latest in %s's own HOME", (agent) => {
     expect(listed.map((s) => s.session_id)).toContain(headerSession(brief));
   });
 
-  it("`--cwd` the project's folder and MCP without a session brief the same session", async () => {
-    // An agent that keeps its sessions in the project's folder (Crush) was run in a project inside its HOME.
-    const project = existsSync(join(own, "project")) ? join(own, "project") : `/tmp/cairn-clients/${agent}/project`;
-    const here = cairn(["resume", "--cwd", project, "--budget", "2000"], { env: ownEnv });
-    expect(here.code, here.stderr).toBe(0);
-    expect(headerSession(here.stdout)).toBe(headerSession(brief));
-    const mcp = await connectCairn(join(own, ".local", "share", "cairn", "cairn.db"), ownEnv);
-    try {
-      const r = await mcp.call("resume_brief", {});
-      expect(r.isError, r.text).toBe(false);
-      expect(headerSession(r.text)).toBe(headerSession(brief));
-    } finally {
-      await mcp.close();
-    }
-  }, 120_000);
+  // mini-swe-agent's trajectory names no folder: no session is the project's.
+  it.skipIf(agent === "mini")(
+    "`--cwd` the project's folder and MCP without a session brief the same session",
+    async () => {
+      // An agent that keeps its sessions in the project's folder (Crush) was run in a project inside its HOME.
+      const project = existsSync(join(own, "project")) ? join(own, "project") : `/tmp/cairn-clients/${agent}/project`;
+      const here = cairn(["resume", "--cwd", project, "--budget", "2000"], { env: ownEnv });
+      expect(here.code, here.stderr).toBe(0);
+      expect(headerSession(here.stdout)).toBe(headerSession(brief));
+      const mcp = await connectCairn(join(own, ".local", "share", "cairn", "cairn.db"), ownEnv);
+      try {
+        const r = await mcp.call("resume_brief", {});
+        expect(r.isError, r.text).toBe(false);
+        expect(headerSession(r.text)).toBe(headerSession(brief));
+      } finally {
+        await mcp.close();
+      }
+    },
+    120_000,
+  );
 
   if (agent === "droid")
     it("a compaction's continuation is briefed with the session it carries on", () => {

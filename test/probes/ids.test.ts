@@ -71,6 +71,8 @@ describe("the fixtures hold what the probe is about", () => {
         "crush",
         "openclaw",
         "nanocoder",
+        "vibe",
+        "mini",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

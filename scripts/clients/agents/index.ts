@@ -9,11 +9,13 @@ import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { kimi } from "./kimi.ts";
+import { mini } from "./mini.ts";
 import { nanocoder } from "./nanocoder.ts";
 import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
+import { vibe } from "./vibe.ts";
 
 export const DRIVERS: AgentDriver[] = [
   claude,
@@ -31,4 +33,6 @@ export const DRIVERS: AgentDriver[] = [
   crush,
   openclaw,
   nanocoder,
+  vibe,
+  mini,
 ];
