@@ -37,7 +37,13 @@ function lineCount(text: string | undefined): number {
 export function fileActionsOfTool(toolName: string, input: unknown): FileAction[] {
   const name = toolName.toLowerCase().replace(/^mcp__[^_]+(?:_[^_]+)*__/, "");
   const a = rec(input);
-  const path = s(a["file_path"]) ?? s(a["path"]) ?? s(a["notebook_path"]) ?? s(a["filePath"]) ?? s(a["filename"]);
+  const path =
+    s(a["file_path"]) ??
+    s(a["path"]) ??
+    s(a["notebook_path"]) ??
+    s(a["filePath"]) ??
+    s(a["filepath"]) ??
+    s(a["filename"]);
   switch (name) {
     case "read":
     case "read_file":

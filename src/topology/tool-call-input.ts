@@ -57,7 +57,16 @@ function first(a: Args, keys: readonly string[]): string | undefined {
   return undefined;
 }
 
-const PATH_KEYS = ["file_path", "path", "filePath", "notebook_path", "absolute_path", "filename", "file"] as const;
+const PATH_KEYS = [
+  "file_path",
+  "path",
+  "filePath",
+  "filepath",
+  "notebook_path",
+  "absolute_path",
+  "filename",
+  "file",
+] as const;
 const OLD_KEYS = ["old_string", "oldText", "old_str", "oldString", "old_text"] as const;
 const NEW_KEYS = ["new_string", "newText", "new_str", "newString", "new_source", "new_text"] as const;
 const CONTENT_KEYS = ["content", "contents", "file_text", "text"] as const;
