@@ -7,6 +7,7 @@ import type { AgentManifest, ToolVocabulary } from "./agent.ts";
 import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
 import { codex } from "./codex/agent.ts";
+import { cont } from "./continue/agent.ts";
 import { copilot } from "./copilot/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
@@ -26,6 +27,7 @@ export const AGENTS: readonly AgentManifest[] = [
   kilo,
   cline,
   droid,
+  cont,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

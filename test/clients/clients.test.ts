@@ -82,7 +82,7 @@ describe("transcripts written by the agents' current CLIs", () => {
   const all = fixtures();
   it("cover the agents the harness drives", () => {
     expect(new Set(all.map((f) => f.agent))).toEqual(
-      new Set(["claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
+      new Set(["claude", "cline", "codex", "continue", "copilot", "droid", "gemini", "kilo", "opencode", "pi", "qwen"]),
     );
   });
 
@@ -133,6 +133,7 @@ describe("transcripts written by the agents' current CLIs", () => {
             COPILOT_HOME: "",
             OPENCODE_DB: "",
             KILO_DB: "",
+            CONTINUE_GLOBAL_DIR: "",
           };
           const index = cairn(["index", "--json"], { env });
           expect(index.code, index.stderr).toBe(0);

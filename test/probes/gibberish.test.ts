@@ -1,6 +1,6 @@
 /**
  * Issue 34, "gibberish gets exit 1 and no hits on every surface": words no transcript holds, asked of an index of
- * every agent's own CLI transcripts (test/fixtures/clients, all ten agents) and the shared real transcripts, with
+ * every agent's own CLI transcripts (test/fixtures/clients) and the shared real transcripts, with
  * the evidence bundles embedded (so search is hybrid, as users get it). The CLI exits 1 with "no matches" and
  * prints nothing on stdout; --json, MCP, the web API, the page and the TUI all answer with no hits, in every mode.
  */
