@@ -551,6 +551,27 @@ function vibeMessages(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Continue CLI: one `<id>.json` document per session (the `sessions.json` beside them is an index). Prompts are user
+ * messages; tool calls are an assistant message's `toolCalls`, and their results the item's `toolCallStates`, failed
+ * when `errored` or `canceled`; a compaction is the history item carrying a `conversationSummary`. A subagent runs in
+ * memory and leaves no file.
+ */
+function cont(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".json") && !p.endsWith("/sessions.json"))) {
+    const doc = JSON.parse(readFileSync(f, "utf8")) as Rec;
+    for (const item of (doc["history"] ?? []) as Rec[]) {
+      const m = item["message"] ?? {};
+      if (m["role"] === "user" && isTyped(textOf(m["content"]))) t.prompts.push(textOf(m["content"]));
+      // A fork's file starts as a copy of its parent's history, under the same call ids.
+      for (const c of m["toolCalls"] ?? []) t.call(`${f}#${c["id"]}`, c["function"]?.["name"]);
+      for (const s of item["toolCallStates"] ?? [])
+        if (["errored", "canceled"].includes(s["status"])) t.failedResults++;
+      if (typeof item["conversationSummary"] === "string") t.compactions++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -569,6 +590,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   nanocoder,
   vibe,
   mini,
+  continue: cont,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

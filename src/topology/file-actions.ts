@@ -54,6 +54,7 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
     s(a["path"]) ??
     s(a["notebook_path"]) ??
     s(a["filePath"]) ??
+    s(a["filepath"]) ??
     s(a["filename"]) ??
     s(a["target_file"]);
   switch (name) {

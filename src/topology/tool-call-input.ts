@@ -61,6 +61,7 @@ const PATH_KEYS = [
   "file_path",
   "path",
   "filePath",
+  "filepath",
   "notebook_path",
   "absolute_path",
   "filename",

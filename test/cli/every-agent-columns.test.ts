@@ -75,7 +75,7 @@ describe("columns line up for every agent", () => {
   });
 
   it("search: the event kind starts at one column", () => {
-    // A hit's line starts with its time, or a dash when the agent records none (Nanocoder's sessions).
+    // A hit's line starts with its time, or a dash when the agent records none (Nanocoder's and Continue's sessions).
     const lines = printed(["search", "math.js", "--limit", "5000"]).filter((l) => /^(\d{4}-|— )/.test(l));
     const kindAt = new Map<string, number>();
     for (const line of lines) {

@@ -73,6 +73,7 @@ describe("the fixtures hold what the probe is about", () => {
         "nanocoder",
         "vibe",
         "mini",
+        "continue",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);
