@@ -19,6 +19,7 @@ import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
+import { roo } from "./roo/agent.ts";
 import type { Provider } from "./vocabulary.ts";
 
 export const AGENTS: readonly AgentManifest[] = [
@@ -38,6 +39,7 @@ export const AGENTS: readonly AgentManifest[] = [
   crush,
   openclaw,
   nanocoder,
+  roo,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */
