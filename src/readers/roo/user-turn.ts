@@ -73,6 +73,8 @@ export function userTurn(
       if (rest) open.parts.push(rest);
       return;
     }
+    // The person's new instructions after a resume end the result they were appended to.
+    if (/^\s*(<task>|New instructions for task continuation:)/.test(text)) close();
     if (open) {
       open.parts.push(text);
       if (REPLIED.has(open.name)) words(REPLY, text, k, base, sink);
@@ -97,8 +99,7 @@ function words(pattern: RegExp, text: string, key: string, base: Base, sink: Lin
 }
 
 function take(pending: Pending[], callId: string | null, name: string | null): Pending | undefined {
-  let i = pending.findIndex((p) => (callId !== null ? p.callId === callId : p.name === name));
-  if (i === -1 && callId === null) i = pending.length > 0 ? 0 : -1;
+  const i = pending.findIndex((p) => (callId !== null ? p.callId === callId : p.name === name));
   return i === -1 ? undefined : pending.splice(i, 1)[0];
 }
 

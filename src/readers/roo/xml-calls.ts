@@ -1,7 +1,8 @@
 /**
  * Roo Code before native tool calling wrote each tool call into the reply's text as XML: `<read_file><args>…</args>
  * </read_file>`, `<execute_command><command>…</command></execute_command>`. Only its own tool names open a call (as
- * its parser has it), each parameter is a child element, and a call runs to its closing tag.
+ * its parser has it), each parameter is a child element, and a call runs to its closing tag, or to the end of the
+ * text when the reply was cut off inside it (Roo runs such a call with the parameters it got).
  */
 
 /** The tools Roo Code (and its parser) knows by name. */
@@ -50,11 +51,11 @@ export function splitReply(text: string): { words: string; thinking: string; cal
   for (const m of text.matchAll(OPEN)) {
     const name = m[1]!;
     if (m.index < from || !ROO_TOOLS.has(name)) continue;
-    const close = text.indexOf(`</${name}>`, m.index + m[0].length);
-    if (close === -1) continue;
+    const found = text.indexOf(`</${name}>`, m.index + m[0].length);
+    const close = found === -1 ? text.length : found;
     calls.push({ name, input: paramsOf(text.slice(m.index + m[0].length, close)) });
     kept.push(text.slice(from, m.index));
-    from = close + name.length + 3;
+    from = found === -1 ? close : close + name.length + 3;
   }
   kept.push(text.slice(from));
   const thoughts: string[] = [];
