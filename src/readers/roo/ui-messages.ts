@@ -21,21 +21,51 @@ export interface UiFacts {
 /** `ask` entries that mean the harness stopped on a failure, with what the entry's text says. */
 const FAILED_ASKS = new Set(["api_req_failed", "mistake_limit_reached"]);
 
+/**
+ * The list is mostly command output and file contents the conversation holds too; rather than decode all of it, only
+ * the entries that matter are found by their `say`/`ask` (a quoted key cannot occur unescaped inside a string) and
+ * decoded alone. Roo writes each entry starting with its `ts`.
+ */
+const WANTED = /"(?:say":"(?:condense_context|error)|ask":"(?:api_req_failed|mistake_limit_reached))"/g;
+
 export function uiFacts(text: string | undefined): UiFacts | null {
-  if (text === undefined) return null;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return null; // being rewritten: the conversation is read without it, and again when it changes
+  if (text === undefined || !/^\s*\[/.test(text)) return null;
+  const first = /^\s*\[\s*\{"ts":(\d+)/.exec(text);
+  const starts = new Set<number>();
+  for (const m of text.matchAll(WANTED)) {
+    const start = text.lastIndexOf('{"ts":', m.index);
+    if (start !== -1) starts.add(start);
   }
-  if (!Array.isArray(doc)) return null;
-  const entries = doc.filter(isObj);
-  const first = entries.find((e) => typeof e["ts"] === "number");
-  return {
-    startedAt: first ? iso(first["ts"] as number) : null,
-    events: entries.flatMap((e) => eventOf(e) ?? []),
-  };
+  const events: UiEvent[] = [];
+  for (const start of starts) {
+    const entry = entryAt(text, start);
+    const e = entry ? eventOf(entry) : null;
+    if (e) events.push(e);
+  }
+  return { startedAt: first ? iso(Number(first[1])) : null, events };
+}
+
+/** The JSON object that starts at `start`: to its matching brace, outside strings. */
+function entryAt(text: string, start: number): Obj | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) {
+      try {
+        const o: unknown = JSON.parse(text.slice(start, i + 1));
+        return isObj(o) ? o : null;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null; // cut short while Roo rewrote it: read again when the conversation changes
 }
 
 function eventOf(e: Obj): UiEvent | null {
