@@ -15,10 +15,16 @@ import { splitLines } from "../src/readers/lines.ts";
 import { isTranscriptFile } from "../src/readers/roots.ts";
 import { generateCorpus, realFixtureFiles, realFixturesDir, realisticSizes } from "./corpus.ts";
 
-const CLIENTS = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "clients");
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures");
+const CLIENTS = join(FIXTURES, "clients");
+/** Real files of the agents that are editors or apps, published in public repositories. */
+const EDITORS = join(FIXTURES, "editors");
 
-/** The transcripts the agents' own CLIs wrote in the real-client harness (test/fixtures/clients). */
-function clientFixtureFiles(): string[] {
+/**
+ * The transcripts under `root`, one folder per agent: what the agents' own CLIs wrote in the real-client harness
+ * (test/fixtures/clients), or the editors' real files (test/fixtures/editors).
+ */
+function agentFixtureFiles(root: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const n of readdirSync(d).sort()) {
@@ -27,7 +33,7 @@ function clientFixtureFiles(): string[] {
       else if (isTranscriptFile(n)) out.push(p);
     }
   };
-  walk(CLIENTS);
+  walk(root);
   return out;
 }
 
@@ -146,16 +152,18 @@ function measure(label: string, files: string[], repeat: number, base: (p: strin
 const real = realFixtureFiles();
 measure(`real fixtures (${real.length} files, ×10)`, real, 10);
 
-// Per agent: its real transcripts from public repositories and what its current CLI wrote in the harness.
+// Per agent: its real transcripts from public repositories and what its current CLI wrote in the harness (or, for
+// an editor, its real files).
 const agents = new Map<string, string[]>();
 for (const f of real) {
   const agent = relative(realFixturesDir(), f).split(sep)[0]!;
   agents.set(agent, [...(agents.get(agent) ?? []), f]);
 }
-for (const f of clientFixtureFiles()) {
-  const agent = relative(CLIENTS, f).split(sep)[0]!;
-  agents.set(agent, [...(agents.get(agent) ?? []), f]);
-}
+for (const root of [CLIENTS, EDITORS])
+  for (const f of agentFixtureFiles(root)) {
+    const agent = relative(root, f).split(sep)[0]!;
+    agents.set(agent, [...(agents.get(agent) ?? []), f]);
+  }
 for (const [agent, files] of [...agents].sort(([a], [b]) => a.localeCompare(b))) {
   const mb = files.reduce((a, f) => a + statSync(f).size, 0) / 1048576;
   // Repeat small sets up to some 20 MB, so the figure is not a timer's noise.

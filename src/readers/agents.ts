@@ -21,6 +21,7 @@ import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
+import { roo } from "./roo/agent.ts";
 import { vibe } from "./vibe/agent.ts";
 import type { Provider } from "./vocabulary.ts";
 
@@ -44,6 +45,7 @@ export const AGENTS: readonly AgentManifest[] = [
   vibe,
   mini,
   cont,
+  roo,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */
