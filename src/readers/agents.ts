@@ -20,6 +20,7 @@ import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
 import type { Provider } from "./vocabulary.ts";
+import { vscode } from "./vscode/agent.ts";
 
 export const AGENTS: readonly AgentManifest[] = [
   claude,
@@ -38,6 +39,7 @@ export const AGENTS: readonly AgentManifest[] = [
   crush,
   openclaw,
   nanocoder,
+  vscode,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */
