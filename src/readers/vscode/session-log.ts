@@ -44,7 +44,8 @@ export function replayLog(text: string, firstLine: number): Replayed {
 function apply(out: Replayed, entry: Obj, at: number): void {
   const kind = entry["kind"];
   if (kind === 0) {
-    out.doc = isObj(entry["v"]) ? structuredClone(entry["v"]) : null;
+    // Just parsed from its own line: nothing else holds it.
+    out.doc = isObj(entry["v"]) ? entry["v"] : null;
     return;
   }
   if (kind !== 1 && kind !== 2 && kind !== 3) {
