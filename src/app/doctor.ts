@@ -116,7 +116,7 @@ function checkAgent(agent: AgentManifest, roots: TranscriptRoot[], known: Known)
 
 function safeFind(root: TranscriptRoot, unreadable: Unreadable[]): string[] {
   try {
-    return findTranscripts(root.dir, root.shallow === true, unreadable);
+    return findTranscripts(root.dir, root.shallow === true, unreadable, root.folder);
   } catch (error) {
     unreadable.push({ path: root.dir, message: fsReason(error) });
     return [];

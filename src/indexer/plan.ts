@@ -47,7 +47,8 @@ export function listTranscripts(
         unreadable.push({ path: dir, message: "a symbolic link to something that is not there" });
       continue;
     }
-    for (const f of findTranscripts(dir, typeof p !== "string" && p.shallow === true, unreadable)) files.add(f);
+    const root = typeof p === "string" ? undefined : p;
+    for (const f of findTranscripts(dir, root?.shallow === true, unreadable, root?.folder)) files.add(f);
   }
   return [...files].sort();
 }

@@ -1,6 +1,6 @@
 /** Finds transcript files under folders. */
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { isTranscriptFile } from "../readers/roots.ts";
 
 /** A file or folder the indexer could not read, and why in words. */
@@ -13,11 +13,16 @@ export interface Unreadable {
  * Transcript files under `path` (or `path` itself when it is a file), sorted for a stable order. A folder that
  * cannot be listed is skipped and told to `unreadable`: the rest is still indexed, and the run says what it missed.
  */
-export function findTranscripts(path: string, shallow = false, unreadable: Unreadable[] = []): string[] {
+export function findTranscripts(
+  path: string,
+  shallow = false,
+  unreadable: Unreadable[] = [],
+  folder?: string,
+): string[] {
   const st = statSync(path);
   if (st.isFile()) return [path];
   const out: string[] = [];
-  walk(path, out, shallow ? MAX_DEPTH : 0, unreadable);
+  walk(path, out, shallow ? MAX_DEPTH : 0, unreadable, folder);
   return out.sort();
 }
 
@@ -43,7 +48,7 @@ export function fsReason(error: unknown): string {
 
 const MAX_DEPTH = 12;
 
-function walk(dir: string, out: string[], depth: number, unreadable: Unreadable[]): void {
+function walk(dir: string, out: string[], depth: number, unreadable: Unreadable[], folder?: string): void {
   if (depth > MAX_DEPTH) return;
   let entries: Dirent[];
   try {
@@ -55,12 +60,17 @@ function walk(dir: string, out: string[], depth: number, unreadable: Unreadable[
   // What `join(dir, name)` gives for any entry's name, found once: normalizing each entry's path again cost a tenth
   // of a no-change run over 300 files. A folder entry is never "." or "..", the only names join would rewrite.
   const prefix = join(dir, "x").slice(0, -1);
+  const here = folder === undefined || basename(dir) === folder;
   for (const e of entries) {
     const p = prefix + e.name;
     if (e.isDirectory()) {
       if (e.name === "node_modules" || e.name.startsWith(".git")) continue;
-      walk(p, out, depth + 1, unreadable);
-    } else if (isTranscriptFile(e.name, p) && (e.isFile() || (e.isSymbolicLink() && linksToFile(p, unreadable))))
+      walk(p, out, depth + 1, unreadable, folder);
+    } else if (
+      here &&
+      isTranscriptFile(e.name, p) &&
+      (e.isFile() || (e.isSymbolicLink() && linksToFile(p, unreadable)))
+    )
       out.push(p);
   }
 }

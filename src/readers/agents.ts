@@ -24,6 +24,7 @@ import { qwen } from "./qwen/agent.ts";
 import { roo } from "./roo/agent.ts";
 import { vibe } from "./vibe/agent.ts";
 import type { Provider } from "./vocabulary.ts";
+import { vscode } from "./vscode/agent.ts";
 
 export const AGENTS: readonly AgentManifest[] = [
   claude,
@@ -46,6 +47,7 @@ export const AGENTS: readonly AgentManifest[] = [
   mini,
   cont,
   roo,
+  vscode,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -32,4 +32,9 @@ export interface TranscriptRoot {
    * folder of each project it ran in): the folders read off its text are the roots, each `shallow`.
    */
   listing?: (text: string) => string[];
+  /**
+   * Only the files directly in folders of this name under `dir` (VS Code's `chatSessions`, one in each workspace's
+   * storage folder beside other extensions' files and databases).
+   */
+  folder?: string;
 }
