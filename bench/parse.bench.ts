@@ -150,7 +150,7 @@ function measure(label: string, files: string[], repeat: number, base: (p: strin
 }
 
 const real = realFixtureFiles();
-measure(`real fixtures (${real.length} files, ×10)`, real, 10);
+if (!process.env["CAIRN_BENCH_AGENTS"]) measure(`real fixtures (${real.length} files, ×10)`, real, 10);
 
 // Per agent: its real transcripts from public repositories and what its current CLI wrote in the harness (or, for
 // an editor, its real files).
@@ -164,12 +164,16 @@ for (const root of [CLIENTS, EDITORS])
     const agent = relative(root, f).split(sep)[0]!;
     agents.set(agent, [...(agents.get(agent) ?? []), f]);
   }
+// `CAIRN_BENCH_AGENTS=pi,cline` measures only those agents (and no corpus), when working on their readers.
+const only = process.env["CAIRN_BENCH_AGENTS"]?.split(",");
 for (const [agent, files] of [...agents].sort(([a], [b]) => a.localeCompare(b))) {
+  if (only && !only.includes(agent)) continue;
   const mb = files.reduce((a, f) => a + statSync(f).size, 0) / 1048576;
   // Repeat small sets up to some 20 MB, so the figure is not a timer's noise.
   measure(`${agent} (${files.length} files)`, files, Math.max(1, Math.min(200, Math.round(20 / mb))), baseline);
 }
 
+if (only) process.exit(0);
 const dir = join(process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench"), "parse-corpus");
 const target = Number(process.env["CAIRN_BENCH_MB"] ?? 220) * 1_000_000;
 const sizes: number[] = [];
