@@ -165,6 +165,14 @@ function pi(home: string, t: Tally): void {
   }
 }
 
+/** Oh My Pi writes pi's entries; a subagent's session is a file in the folder named after its parent's file. */
+function omp(home: string, t: Tally): void {
+  pi(home, t);
+  const sessions = join(home, ".omp", "agent", "sessions");
+  for (const f of files(sessions).filter((p) => p.endsWith(".jsonl")))
+    if (f.slice(sessions.length + 1).split("/").length > 2) t.subagents++;
+}
+
 /** The prompt among a user message's parts (Qwen puts a `<system-reminder>` part before it on resume). */
 function typedPart(parts: unknown): string | undefined {
   if (!Array.isArray(parts)) return undefined;
@@ -480,6 +488,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   crush: crushDb,
   openclaw,
   nanocoder,
+  omp,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

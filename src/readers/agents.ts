@@ -15,6 +15,7 @@ import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { kimi } from "./kimi/agent.ts";
 import { nanocoder } from "./nanocoder/agent.ts";
+import { omp } from "./omp/agent.ts";
 import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
@@ -38,6 +39,7 @@ export const AGENTS: readonly AgentManifest[] = [
   crush,
   openclaw,
   nanocoder,
+  omp,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -10,6 +10,7 @@ import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { kimi } from "./kimi.ts";
 import { nanocoder } from "./nanocoder.ts";
+import { omp } from "./omp.ts";
 import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
@@ -31,4 +32,5 @@ export const DRIVERS: AgentDriver[] = [
   crush,
   openclaw,
   nanocoder,
+  omp,
 ];

@@ -23,7 +23,7 @@ export const piReader: Reader<PiState> = {
   provider: "pi",
   version: 2,
   detect(path, firstLine) {
-    if (/[\\/]\.(pi|omp)[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
+    if (/[\\/]\.pi[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
     // The session header: its type, its id and where it ran.
     const o = recordOf(firstLine);
     if (o) return o["type"] === "session" && typeof o["id"] === "string" && "cwd" in o;
