@@ -8,6 +8,7 @@ import { auggie } from "./auggie/agent.ts";
 import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
 import { codex } from "./codex/agent.ts";
+import { commandcode } from "./commandcode/agent.ts";
 import { copilot } from "./copilot/agent.ts";
 import { crush } from "./crush/agent.ts";
 import { cursor } from "./cursor/agent.ts";
@@ -40,6 +41,7 @@ export const AGENTS: readonly AgentManifest[] = [
   openclaw,
   nanocoder,
   omp,
+  commandcode,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -4,6 +4,7 @@ import { auggie } from "./auggie.ts";
 import { claude } from "./claude.ts";
 import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
+import { commandcode } from "./commandcode.ts";
 import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
@@ -33,4 +34,5 @@ export const DRIVERS: AgentDriver[] = [
   openclaw,
   nanocoder,
   omp,
+  commandcode,
 ];
