@@ -165,6 +165,34 @@ function pi(home: string, t: Tally): void {
   }
 }
 
+/** Oh My Pi writes pi's entries; a subagent's session is a file in the folder named after its parent's file. */
+function omp(home: string, t: Tally): void {
+  pi(home, t);
+  const sessions = join(home, ".omp", "agent", "sessions");
+  for (const f of files(sessions).filter((p) => p.endsWith(".jsonl")))
+    if (f.slice(sessions.length + 1).split("/").length > 2) t.subagents++;
+}
+
+/**
+ * Command Code: pi's envelope around Anthropic blocks; a prompt is a user message its `meta.source` says the user
+ * wrote; a failed command's output starts `Exit code: N` (tool results carry no error flag).
+ */
+function commandcode(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith(".jsonl") && !p.endsWith(".checkpoints.jsonl"))) {
+    for (const r of jsonl(f)) {
+      const m = r["type"] === "message" ? r["message"] : null;
+      if (!m) continue;
+      for (const b of m["content"] ?? []) {
+        if (m["role"] === "user" && m["meta"]?.["source"] === "user" && b["type"] === "text" && isTyped(b["text"]))
+          t.prompts.push(b["text"]);
+        if (b["type"] === "tool_use") t.call(b["id"], b["name"]);
+        const exit = b["type"] === "tool_result" ? /^Exit code: (-?\d+)\n/.exec(textOf(b["content"])) : null;
+        if (exit && exit[1] !== "0") t.failedResults++;
+      }
+    }
+  }
+}
+
 /** The prompt among a user message's parts (Qwen puts a `<system-reminder>` part before it on resume). */
 function typedPart(parts: unknown): string | undefined {
   if (!Array.isArray(parts)) return undefined;
@@ -591,6 +619,8 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   vibe,
   mini,
   continue: cont,
+  omp,
+  commandcode,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

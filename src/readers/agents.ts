@@ -8,6 +8,7 @@ import { auggie } from "./auggie/agent.ts";
 import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
 import { codex } from "./codex/agent.ts";
+import { commandcode } from "./commandcode/agent.ts";
 import { cont } from "./continue/agent.ts";
 import { copilot } from "./copilot/agent.ts";
 import { crush } from "./crush/agent.ts";
@@ -17,6 +18,7 @@ import { gemini } from "./gemini/agent.ts";
 import { kimi } from "./kimi/agent.ts";
 import { mini } from "./mini/agent.ts";
 import { nanocoder } from "./nanocoder/agent.ts";
+import { omp } from "./omp/agent.ts";
 import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
 import { pi } from "./pi/agent.ts";
@@ -48,6 +50,8 @@ export const AGENTS: readonly AgentManifest[] = [
   cont,
   roo,
   vscode,
+  omp,
+  commandcode,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

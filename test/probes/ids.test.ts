@@ -74,6 +74,8 @@ describe("the fixtures hold what the probe is about", () => {
         "vibe",
         "mini",
         "continue",
+        "omp",
+        "commandcode",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

@@ -4,6 +4,7 @@ import { auggie } from "./auggie.ts";
 import { claude } from "./claude.ts";
 import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
+import { commandcode } from "./commandcode.ts";
 import { cont } from "./continue.ts";
 import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
@@ -12,6 +13,7 @@ import { gemini } from "./gemini.ts";
 import { kimi } from "./kimi.ts";
 import { mini } from "./mini.ts";
 import { nanocoder } from "./nanocoder.ts";
+import { omp } from "./omp.ts";
 import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
 import { pi } from "./pi.ts";
@@ -37,4 +39,6 @@ export const DRIVERS: AgentDriver[] = [
   vibe,
   mini,
   cont,
+  omp,
+  commandcode,
 ];

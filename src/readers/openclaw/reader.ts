@@ -12,7 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { zstdDecompressSync } from "node:zlib";
 import { arr, num, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines } from "../line-loop.ts";
-import { type PiState, piReader, readEntry } from "../pi/reader.ts";
+import { type PiState, piReader, readEntry } from "../pi-format/reader.ts";
 import type { RawRecord, Reader, SourceLine } from "../types.ts";
 
 /** Where an OpenClaw state folder (`~/.openclaw`, a profile's `~/.openclaw-<name>`) keeps an agent's JSONL sessions. */

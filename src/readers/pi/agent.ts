@@ -1,7 +1,7 @@
 /** pi: sessions under `$PI_CODING_AGENT_DIR` (or `$PI_AGENT_DIR`, default `~/.pi/agent`) `/sessions`. */
 import { join } from "node:path";
 import { defineAgent } from "../agent.ts";
-import { piReader } from "./reader.ts";
+import { piReader } from "../pi-format/reader.ts";
 
 export const pi = defineAgent({
   provider: "pi",

@@ -1,7 +1,8 @@
 /**
  * pi coding agent sessions: `~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl`, format v1 (linear, no ids),
  * v2 (tree by `id`/`parentId`) and v3 (`hookMessage` renamed `custom`). See research/transcript-formats §3.3.
- * This file detects a session, places each entry in the tree and sends it to the reader of its type.
+ * This file detects a session, places each entry in the tree and sends it to the reader of its type. The agents
+ * built on pi that write its entries (OpenClaw, Oh My Pi) read them with `readEntry`, from their own folders.
  */
 import { basename } from "node:path";
 import { isoTime, type Obj, obj, problem, recordOf, str } from "../json.ts";
@@ -22,7 +23,7 @@ export const piReader: Reader<PiState> = {
   provider: "pi",
   version: 2,
   detect(path, firstLine) {
-    if (/[\\/]\.(pi|omp)[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
+    if (/[\\/]\.pi[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
     // The session header: its type, its id and where it ran.
     const o = recordOf(firstLine);
     if (o) return o["type"] === "session" && typeof o["id"] === "string" && "cwd" in o;
