@@ -4,7 +4,7 @@
  * cairn's readers; cairn's reading must give the same session, prompts, tool calls and failures, with no problem,
  * find it in a fresh HOME by itself, and its brief must name the failed step.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -132,6 +132,16 @@ describe("cairn finds Windsurf's transcripts by itself", () => {
     const brief = cairn(["resume", SESSION], { env: env(home) });
     expect(brief.code, brief.stderr).toBe(0);
     expect(brief.stdout).toContain("list_resources");
+    const doctor = cairn(["doctor", "--json"], { env: env(home) });
+    const answer = JSON.parse(doctor.stdout) as { agents: Array<{ provider: string; findings: string[] }> };
+    expect(answer.agents.find((a) => a.provider === "windsurf")?.findings).toEqual([]);
+  });
+
+  it("and a Windsurf with no transcript hook (its folder, no transcripts in it) is no finding", () => {
+    const home = mkdtempSync(join(tmpdir(), "cairn-windsurf-nohook-"));
+    temps.push(home);
+    mkdirSync(join(home, ".windsurf", "extensions"), { recursive: true });
+    writeFileSync(join(home, ".windsurf", "argv.json"), "{}");
     const doctor = cairn(["doctor", "--json"], { env: env(home) });
     const answer = JSON.parse(doctor.stdout) as { agents: Array<{ provider: string; findings: string[] }> };
     expect(answer.agents.find((a) => a.provider === "windsurf")?.findings).toEqual([]);
