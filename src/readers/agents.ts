@@ -27,6 +27,7 @@ import { roo } from "./roo/agent.ts";
 import { vibe } from "./vibe/agent.ts";
 import type { Provider } from "./vocabulary.ts";
 import { vscode } from "./vscode/agent.ts";
+import { windsurf } from "./windsurf/agent.ts";
 
 export const AGENTS: readonly AgentManifest[] = [
   claude,
@@ -52,6 +53,7 @@ export const AGENTS: readonly AgentManifest[] = [
   vscode,
   omp,
   commandcode,
+  windsurf,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */
