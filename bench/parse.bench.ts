@@ -94,12 +94,21 @@ function jsonParseRows(path: string): number {
     if (!query) return 0;
     let n = 0;
     for (const row of db.prepare(query).iterate() as Iterable<Record<string, unknown>>) {
-      for (const v of Object.values(row)) if (typeof v === "string" && /^[[{]/.test(v)) JSON.parse(v);
+      for (const v of Object.values(row)) if (typeof v === "string" && /^[[{]/.test(v)) parseIfJson(v);
       n++;
     }
     return n;
   } finally {
     db.close();
+  }
+}
+
+/** Text that only starts like JSON (a message beginning `[CONTEXT …]`) is no JSON to parse. */
+function parseIfJson(text: string): void {
+  try {
+    JSON.parse(text);
+  } catch {
+    // not JSON: nothing the reader decodes either
   }
 }
 

@@ -600,6 +600,46 @@ function cont(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Hermes Agent: one SQLite database per profile (`state.db`). A compaction in place archives the session's rows and
+ * inserts copies of the turns it keeps, so every fact is counted once by its identity: a prompt by its text per
+ * session (the harness's prompts differ), a call and its result by the call id, a compaction by its summary's text.
+ * Prompts are user messages of sessions that are no subagent's (a subagent's session names the one it was delegated
+ * from as `_delegate_from`); a failure is a result whose JSON says `success: false`, an `error`, or an `exit_code`
+ * other than 0.
+ */
+function hermes(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith("/state.db"))) {
+    const db = new Database(f, { readonly: true, fileMustExist: true });
+    try {
+      const sessions = db.prepare("SELECT id, model_config FROM sessions").all() as Rec[];
+      const subs = new Set(
+        sessions.filter((s) => "_delegate_from" in JSON.parse(s["model_config"] ?? "{}")).map((s) => s["id"]),
+      );
+      t.subagents += subs.size;
+      const seen = new Set<string>();
+      const once = (key: string) => !seen.has(key) && seen.add(key) !== undefined;
+      const rows = db.prepare("SELECT session_id, role, content, tool_calls, tool_call_id FROM messages ORDER BY id");
+      for (const m of rows.all() as Rec[]) {
+        const sid = m["session_id"];
+        const text = typeof m["content"] === "string" ? m["content"] : "";
+        if (text.includes("[CONTEXT COMPACTION — REFERENCE ONLY]")) {
+          if (once(`${sid}#summary#${text}`)) t.compactions++;
+        } else if (m["role"] === "user" && !subs.has(sid) && isTyped(text) && once(`${sid}#prompt#${text}`))
+          t.prompts.push(text);
+        for (const c of JSON.parse(m["tool_calls"] ?? "[]") as Rec[])
+          t.call(`${sid}#${c["id"]}`, c["function"]["name"]);
+        if (m["role"] !== "tool" || !once(`${sid}#result#${m["tool_call_id"]}`) || !text.startsWith("{")) continue;
+        const r = JSON.parse(text) as Rec;
+        if (r["success"] === false || r["error"] || (typeof r["exit_code"] === "number" && r["exit_code"] !== 0))
+          t.failedResults++;
+      }
+    } finally {
+      db.close();
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -621,6 +661,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   continue: cont,
   omp,
   commandcode,
+  hermes,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -15,6 +15,7 @@ import { crush } from "./crush/agent.ts";
 import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
+import { hermes } from "./hermes/agent.ts";
 import { kimi } from "./kimi/agent.ts";
 import { mini } from "./mini/agent.ts";
 import { nanocoder } from "./nanocoder/agent.ts";
@@ -54,6 +55,7 @@ export const AGENTS: readonly AgentManifest[] = [
   omp,
   commandcode,
   windsurf,
+  hermes,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

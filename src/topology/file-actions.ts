@@ -109,7 +109,7 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
     }
     case "apply_patch": {
       const patch = s(a["input"]) ?? s(a["patch"]) ?? (typeof input === "string" ? input : undefined);
-      return patch ? fileActionsOfPatch(patch) : [];
+      return patch ? fileActionsOfPatch(patch) : fileActionsOfInput(toolInputOf(toolName, input));
     }
     case "delete_file":
       return path ? [{ op: "delete", path }] : [];

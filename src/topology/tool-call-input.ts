@@ -189,6 +189,8 @@ export function toolInputOf(toolName: string, input: unknown): ToolInput {
   }
   if (PATCH.has(name)) {
     const patch = first(a, ["input", "patch", "patchText"]);
+    // A patch tool can also take one replacement instead of an envelope (Hermes Agent's `patch`, mode `replace`).
+    if (!patch && hasEditKey(a)) return editInput(a, path);
     return { kind: "patch", ...(patch ? { patch } : {}) };
   }
   if (PLAN.has(name)) {

@@ -76,6 +76,7 @@ describe("the fixtures hold what the probe is about", () => {
         "continue",
         "omp",
         "commandcode",
+        "hermes",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

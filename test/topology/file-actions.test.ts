@@ -81,6 +81,12 @@ describe("file actions of tools", () => {
       { path: "/w/m.js", old_str: "a - b", new_str: "a + b" },
       [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
     ],
+    // A patch tool given one replacement instead of an envelope (Hermes Agent's `patch`, mode `replace`).
+    [
+      "patch",
+      { mode: "replace", path: "/w/m.js", old_string: "a - b", new_string: "a + b" },
+      [{ op: "edit", path: "/w/m.js", added: 1, removed: 1 }],
+    ],
   ];
   for (const [name, input, expected] of table)
     it(`${name}`, () => expect(fileActionsOfTool(name, input)).toEqual(expected));

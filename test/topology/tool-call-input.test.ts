@@ -166,6 +166,16 @@ describe("tool output as the tool produced it", () => {
     ]);
   });
 
+  it("Hermes Agent: its `patch` tool given one replacement (mode `replace`) is an edit, not an envelope", () => {
+    const { events } = inspectPaths([join(CLIENTS, "hermes", "0.19.0", "home")], REPO);
+    expect(kinds(events)).toMatchObject({ terminal: "shell", read_file: "read", write_file: "write", patch: "edit" });
+    const edits = calls(events).flatMap((c) => (c.input.kind === "edit" ? [c.input.edits] : []));
+    expect(edits).toEqual([
+      [{ old: "return subtract(a, b);", new: "return a + b;" }],
+      [{ old: "return a - b;", new: "return a + b;" }],
+    ]);
+  });
+
   it("Claude Code reads lose their gutter and reminders; the count of reminders is kept", () => {
     const { events } = parseFile(realFixture("claude/codemie__session-624a4a58.jsonl"));
     const readIds = new Set(

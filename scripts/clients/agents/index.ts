@@ -10,6 +10,7 @@ import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { hermes } from "./hermes.ts";
 import { kimi } from "./kimi.ts";
 import { mini } from "./mini.ts";
 import { nanocoder } from "./nanocoder.ts";
@@ -41,4 +42,5 @@ export const DRIVERS: AgentDriver[] = [
   cont,
   omp,
   commandcode,
+  hermes,
 ];
