@@ -14,6 +14,7 @@ import { crush } from "./crush/agent.ts";
 import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
+import { gptme } from "./gptme/agent.ts";
 import { kimi } from "./kimi/agent.ts";
 import { mini } from "./mini/agent.ts";
 import { nanocoder } from "./nanocoder/agent.ts";
@@ -44,6 +45,7 @@ export const AGENTS: readonly AgentManifest[] = [
   vibe,
   mini,
   cont,
+  gptme,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

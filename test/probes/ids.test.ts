@@ -74,6 +74,7 @@ describe("the fixtures hold what the probe is about", () => {
         "vibe",
         "mini",
         "continue",
+        "gptme",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

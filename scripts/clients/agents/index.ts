@@ -9,6 +9,7 @@ import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { gptme } from "./gptme.ts";
 import { kimi } from "./kimi.ts";
 import { mini } from "./mini.ts";
 import { nanocoder } from "./nanocoder.ts";
@@ -37,4 +38,5 @@ export const DRIVERS: AgentDriver[] = [
   vibe,
   mini,
   cont,
+  gptme,
 ];
