@@ -9,6 +9,7 @@ import { gptmeReader } from "./reader.ts";
 
 export const gptme = defineAgent({
   provider: "gptme",
+  versionKey: "gptme_version",
   name: "gptme",
   readers: [gptmeReader],
   roots: (env, home) =>

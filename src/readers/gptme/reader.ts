@@ -45,6 +45,8 @@ const KEYS = new Set([
 ]);
 /** A native tool call as gptme writes it into the assistant's text. */
 const CALL = /(?:^|\n)@([\w.-]+)\(([^()\s]+)\): /g;
+/** The system prompt names the version that wrote it. */
+const VERSION = /^You are gptme v(\S+?),/;
 const WORKDIR = /^\*\*Working Directory:\*\* (.+)$/m;
 const RETURN_CODE = /^Return code: (-?\d+)$/m;
 const FAILED = /^Error during execution\b/;
@@ -104,9 +106,9 @@ type Base = { line: number; ts: string | null; key: string };
 
 function readLine(s: GptmeState, o: Obj, line: SourceLine, sink: LineSink): void {
   const ts = localTime(o["timestamp"]);
-  if (s.sessionId === null) start(s, line, ts, sink);
   const role = str(o["role"]) ?? "";
   const content = str(o["content"]) ?? "";
+  if (s.sessionId === null) start(s, line, ts, VERSION.exec(content)?.[1] ?? null, sink);
   const base: Base = { line: line.line, ts, key: `L${line.line}` };
   if (role === "system") return system(s, o, content, base, sink);
   if (role === "user") return user(content, base, sink);
@@ -114,7 +116,7 @@ function readLine(s: GptmeState, o: Obj, line: SourceLine, sink: LineSink): void
   unknownRecord(s, `role/${role}`, o, line, ts, sink);
 }
 
-function start(s: GptmeState, line: SourceLine, ts: string | null, sink: LineSink): void {
+function start(s: GptmeState, line: SourceLine, ts: string | null, version: string | null, sink: LineSink): void {
   s.sessionId = s.folder;
   sink.out.push({
     kind: "session",
@@ -126,7 +128,7 @@ function start(s: GptmeState, line: SourceLine, ts: string | null, sink: LineSin
     startedAt: ts,
     ...(s.parentId ? { parentSessionId: s.parentId } : {}),
     ...(s.title ? { title: s.title } : {}),
-    meta: s.agentId ? { subagent_id: s.agentId } : {},
+    meta: { gptme_version: version, ...(s.agentId ? { subagent_id: s.agentId } : {}) },
   });
 }
 
