@@ -640,6 +640,38 @@ function hermes(home: string, t: Tally): void {
   }
 }
 
+/**
+ * gptme: `<logs>/<name>/conversation.jsonl`, one message a line; a subagent's folder holds `subagent-meta.json`.
+ * Prompts are user messages with a task marker (the text before the files gptme attached); tool calls the
+ * `@<tool>(<id>): ` lines of assistant messages; a failure a result (a `system` message with a `call_id`) saying
+ * `Error during execution`, a `Return code` other than 0, or a file the read tool could not read; a compaction the `system` message marked as its intro.
+ */
+function gptme(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith("/conversation.jsonl"))) {
+    const sub = files(join(f, "..")).some((p) => p.endsWith("/subagent-meta.json"));
+    if (sub) t.subagents++;
+    const tools = new Map<string, string>();
+    for (const m of jsonl(f)) {
+      const text: string = m["content"];
+      if (m["role"] === "user" && !sub && isTyped(text)) t.prompts.push(text.split("\n\n````")[0]!);
+      if (m["role"] === "assistant")
+        for (const c of text.matchAll(/^@([\w.-]+)\(([^()\s]+)\): /gm)) {
+          t.call(c[2]!, c[1]!);
+          tools.set(c[2]!, c[1]!);
+        }
+      const code = /^Return code: (-?\d+)$/m.exec(text)?.[1];
+      const unread = tools.get(m["call_id"]) === "read" && /^(File not found|Not a file|Permission denied)/.test(text);
+      if (
+        m["role"] === "system" &&
+        m["call_id"] &&
+        (/^Error during execution/.test(text) || (code && code !== "0") || unread)
+      )
+        t.failedResults++;
+      if (m["metadata"]?.["compaction_artifact"] === "intro") t.compactions++;
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -662,6 +694,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   omp,
   commandcode,
   hermes,
+  gptme,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -15,6 +15,7 @@ import { crush } from "./crush/agent.ts";
 import { cursor } from "./cursor/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
+import { gptme } from "./gptme/agent.ts";
 import { hermes } from "./hermes/agent.ts";
 import { kimi } from "./kimi/agent.ts";
 import { mini } from "./mini/agent.ts";
@@ -56,6 +57,7 @@ export const AGENTS: readonly AgentManifest[] = [
   commandcode,
   windsurf,
   hermes,
+  gptme,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

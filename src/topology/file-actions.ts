@@ -109,7 +109,10 @@ export function fileActionsOfTool(toolName: string, input: unknown): FileAction[
     }
     case "apply_patch": {
       const patch = s(a["input"]) ?? s(a["patch"]) ?? (typeof input === "string" ? input : undefined);
-      return patch ? fileActionsOfPatch(patch) : fileActionsOfInput(toolInputOf(toolName, input));
+      if (!patch) return fileActionsOfInput(toolInputOf(toolName, input));
+      const actions = fileActionsOfPatch(patch);
+      // A patch whose text names no file (gptme's conflict-marker blocks) edits the file the call names.
+      return actions.length === 0 && path ? [{ op: "edit", path }] : actions;
     }
     case "delete_file":
       return path ? [{ op: "delete", path }] : [];

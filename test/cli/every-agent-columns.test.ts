@@ -42,7 +42,8 @@ function startsByAgent(lines: string[], rows: Array<{ provider: string; marker: 
   const at = new Map<string, number>();
   for (const { provider, marker } of rows) {
     const line = lines.find((l) => l.includes(marker) && l.includes(` ${provider} `));
-    if (line) at.set(provider, line.indexOf(marker));
+    // After the provider: an id that starts with a date (gptme's `2026-12-06-…`) is also the row's time.
+    if (line) at.set(provider, line.indexOf(marker, line.indexOf(` ${provider} `)));
   }
   return at;
 }

@@ -77,6 +77,7 @@ describe("the fixtures hold what the probe is about", () => {
         "omp",
         "commandcode",
         "hermes",
+        "gptme",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

@@ -42,7 +42,8 @@ function head(file: string): string[] {
 
 describe("detection by content", () => {
   const files = fixtureFiles().filter(
-    (f) => isTranscriptFile(f.file.replace(/^.*\//, "")) && !/\.(db|sqlite)$/.test(f.file),
+    // A file its agent says is none although named like one (gptme's `lossless.jsonl` copy) is never looked at.
+    (f) => isTranscriptFile(f.file.replace(/^.*\//, ""), f.file) && !/\.(db|sqlite)$/.test(f.file),
   );
   /** A fork's file whose content is its parent's format (OpenClaw's pi sessions): only its folder tells. */
   const byFolder = (file: string) => READERS.some((r) => r.byFolder && r.detect(file, ""));

@@ -10,6 +10,7 @@ import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
+import { gptme } from "./gptme.ts";
 import { hermes } from "./hermes.ts";
 import { kimi } from "./kimi.ts";
 import { mini } from "./mini.ts";
@@ -43,4 +44,5 @@ export const DRIVERS: AgentDriver[] = [
   omp,
   commandcode,
   hermes,
+  gptme,
 ];
