@@ -127,12 +127,14 @@ export function normalizeSignature(line: string): string {
   // A URL keeps its scheme and host and the last part of its path; the path rule below would read `p:` of
   // `http:` as a drive letter and fold `http://host/org/repo.git` into `httrepo.git`.
   const urls: string[] = [];
-  s = s.replace(URL, (_m, head: string, path: string | undefined) => {
-    urls.push(`${head}${(path ?? "").replace(/^\/.*\/(?=[^/]+\/?$)/, "/…/")}`);
-    return `\uE000${urls.length - 1}\uE000`;
-  });
-  // Absolute and relative paths with a directory part keep only their base name.
-  s = s.replace(/(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w.@+-]+)/g, "$1");
+  if (s.includes("://"))
+    s = s.replace(URL, (_m, head: string, path: string | undefined) => {
+      urls.push(`${head}${(path ?? "").replace(/^\/.*\/(?=[^/]+\/?$)/, "/…/")}`);
+      return `\uE000${urls.length - 1}\uE000`;
+    });
+  // Absolute and relative paths with a directory part keep only their base name. The rule backtracks over every
+  // word of a line without a separator, so such a line is not given to it.
+  if (s.includes("/") || s.includes("\\")) s = s.replace(/(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w.@+-]+)/g, "$1");
   if (urls.length > 0) s = s.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => urls[Number(i)]!);
   s = s.replace(/\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,}\b/g, "H");
   s = s.replace(/\d+/g, "N");
