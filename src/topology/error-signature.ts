@@ -160,7 +160,8 @@ export function normalizeSignature(line: string): string {
   if (urls.length > 0) s = s.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => urls[Number(i)]!);
   s = s.replace(/\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,}\b/g, "H");
   s = s.replace(/\d+/g, "N");
-  s = s.replace(/\s+/g, " ").trim();
+  // Only a run of spaces, or a tab or newline, has anything for the space rule to fold.
+  s = (/\s\s|[^\S ]/.test(s) ? s.replace(/\s+/g, " ") : s).trim();
   return s.length > 140 ? s.slice(0, 140) : s;
 }
 
