@@ -182,11 +182,14 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
 /** The largest file beside a transcript read for its reader (a project registry, a folder marker). */
 const CONTEXT_MAX = 4 * 1024 * 1024;
 
-/** A file a reader asks for beside its transcript (`Reader.context`): its text, or null when absent or too big. */
-function readContextFile(path: string): string | null {
+/**
+ * A file a reader asks for beside its transcript (`Reader.context`): its text (or its bytes as latin1, see
+ * `Reader.contextAsBytes`), or null when absent or too big.
+ */
+function readContextFile(path: string, asBytes?: boolean): string | null {
   try {
     const st = statSync(path);
-    return st.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, "utf8") : null;
+    return st.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, asBytes ? "latin1" : "utf8") : null;
   } catch {
     return null;
   }

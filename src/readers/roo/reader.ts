@@ -33,6 +33,7 @@ export const rooReader: Reader<RooState> = {
     return /^\s*\[\s*\{\s*"role"/.test(head) && /<slug>[^<]*<\/slug>/.test(head);
   },
   context: (path) => (path.endsWith(CONVERSATION) ? [join(dirname(path), "ui_messages.json")] : []),
+  contextAsBytes: (file) => file.endsWith("ui_messages.json"),
   initialState(path, context = {}) {
     const ui = uiFacts(context[join(dirname(path), "ui_messages.json")]);
     return { sessionId: null, unknown: {}, taskId: basename(dirname(path)), ui };
