@@ -136,7 +136,9 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
         }
         state = detect(path, buf, longLine?.text);
         if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
-        if (state.wholeFile) return yield* readWhole(fd, path, state);
+        // A file read to its end from its start is in hand already: it is not read a second time.
+        if (state.wholeFile)
+          return yield* readWhole(fd, path, state, eof && longLine === null && offset === 0 ? buf : null);
       }
       const first = longLine ? line + 1 : line;
       const split = splitLines(buf, first, eof && (opts.takeUnterminated ?? false));
@@ -180,11 +182,14 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
 /** The largest file beside a transcript read for its reader (a project registry, a folder marker). */
 const CONTEXT_MAX = 4 * 1024 * 1024;
 
-/** A file a reader asks for beside its transcript (`Reader.context`): its text, or null when absent or too big. */
-function readContextFile(path: string): string | null {
+/**
+ * A file a reader asks for beside its transcript (`Reader.context`): its text (or its bytes as latin1, see
+ * `Reader.contextAsBytes`), or null when absent or too big.
+ */
+function readContextFile(path: string, asBytes?: boolean): string | null {
   try {
     const st = statSync(path);
-    return st.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, "utf8") : null;
+    return st.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, asBytes ? "latin1" : "utf8") : null;
   } catch {
     return null;
   }
@@ -259,10 +264,19 @@ function utf8Problem(path: string, line: number, text: string): Problem {
 }
 
 /** A file that is one JSON document: all of it, as one line, whatever ends it. */
-function* readWhole(fd: number, path: string, state: TranscriptState): Generator<ReadChunk, ReadFileResult> {
-  const size = fstatSync(fd).size;
-  const buf = Buffer.allocUnsafe(size);
-  const n = size > 0 ? readSync(fd, buf, 0, size, 0) : 0;
+function* readWhole(
+  fd: number,
+  path: string,
+  state: TranscriptState,
+  whole: Buffer | null,
+): Generator<ReadChunk, ReadFileResult> {
+  let buf = whole;
+  let n = whole?.length ?? 0;
+  if (buf === null) {
+    const size = fstatSync(fd).size;
+    buf = Buffer.allocUnsafe(size);
+    n = size > 0 ? readSync(fd, buf, 0, size, 0) : 0;
+  }
   const text = buf.toString("utf8", 0, n);
   // Counted in the bytes: splitting a pretty-printed document into its lines cost more than reading it.
   let lines = 1;

@@ -167,6 +167,11 @@ export interface Reader<S = unknown> {
    * it is asked again with the texts read so far (`read`) until it names no file it has not been given.
    */
   context?(path: string, read: Readonly<Record<string, string>>): string[];
+  /**
+   * Context files handed over as their bytes, one character per byte (latin1), not decoded as UTF-8: for a big
+   * file in which the reader only looks for a few ASCII markers and decodes what it keeps itself.
+   */
+  contextAsBytes?(file: string): boolean;
   initialState(path: string, context?: Readonly<Record<string, string>>): S;
   parse(lines: Iterable<SourceLine>, state: S): ParseOutput<S>;
 }

@@ -42,6 +42,12 @@ const REVIEW =
 const WRONG_APPROACH = /\b(?:was|is) (?:the )?wrong approach\b|\bthe (?:right|correct) approach is\b/i;
 const DEFER =
   /\bfor (?:future|later) consideration\b|\b(?:defer(?:red)?|postpone(?:d)?) (?:\w+ )?(?:to|until|for)\b|\bout of scope\b|\bin a (?:separate|follow-?up|later) (?:effort|pr|change|issue|task)\b/i;
+/**
+ * Words one of the sentence rules above needs (each rule fails without one of them): most lines of a reply have
+ * none, and are not split into sentences and tried against every rule. Keep in step with the rules.
+ */
+const ANY_RULE =
+  /decision|approach|resolution|recommend|best|final|design|verdict|go with|going with|decided to|chose|choose|opt(?:ed)? (?:for|to)|let'?s |option|solution|fix (?:is|would be|here is)|choice|suggest|pick|instead|rather than|should|needed|required|necessary|review|feedback|apply th|consideration|defer|postpone|out of scope|in a (?:separate|follow|later)/i;
 /** The message ends by asking which alternative is wanted ("…, or do you want a patch release?"). */
 const ASKS_WHICH = /\b(?:or|which|prefer|rather)\b[^?]*\?\s*$/i;
 
@@ -76,8 +82,10 @@ export function assistantDecisions(text: string): DecisionCandidate[] {
       continue;
     }
     if (inOptions || raw.length < 12) continue;
+    const line = plain(raw);
+    if (!ANY_RULE.test(line)) continue;
     const before = found.length;
-    for (const s of sentences(plain(raw))) {
+    for (const s of sentences(line)) {
       if (s.length < 12 || s.endsWith("?")) continue;
       const label = LABEL.exec(s);
       if (label) found.push(make("assistant_decision", s, afterLabel(s), label[1]!.toLowerCase()));

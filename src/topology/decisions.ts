@@ -176,6 +176,8 @@ const ASK_STOP = new Set(
 /** What the closing question of an agent's reply asks, if it ends with one. */
 export function askOf(text: string): AskContext | null {
   const tail = text.trim().slice(-700);
+  // Most replies ask nothing: without a question mark no sentence is a question.
+  if (!tail.includes("?")) return null;
   const qs = sentences(tail).filter((s) => s.includes("?"));
   if (qs.length === 0) return null;
   const last = qs[qs.length - 1]!;

@@ -33,10 +33,30 @@ const EDGE_RE = /^[\u2500-\u257f\u2800-\u28ff\s]+|[\u2500-\u257f\u2800-\u28ff\s]
 /** Harness markup around tool errors, e.g. Claude Code's `<tool_use_error>`. */
 const TAG_RE = /<\/?[a-z_]+>/g;
 
-function lines(output: string): string[] {
+function rawLines(output: string): string[] {
   const text = stripAnsi(output.length > 200_000 ? output.slice(0, 100_000) + output.slice(-100_000) : output);
   // Progress output rewrites its line with a carriage return; each rewrite is a line of its own here.
-  return text.split(/\r?\n|\r/).map(cleanLine);
+  return text.split(/\r?\n|\r/);
+}
+
+function lines(output: string): string[] {
+  return rawLines(output).map(cleanLine);
+}
+
+/** An output's lines, each cleaned when first read: the error line is mostly found long before the end. */
+class CleanLines {
+  private readonly raw: string[];
+  private readonly clean: string[] = [];
+  constructor(output: string) {
+    this.raw = rawLines(output);
+  }
+  get length(): number {
+    return this.raw.length;
+  }
+  at(i: number): string {
+    for (let j = this.clean.length; j <= i; j++) this.clean.push(cleanLine(this.raw[j]!));
+    return this.clean[i]!;
+  }
 }
 
 function cleanLine(raw: string): string {
@@ -52,9 +72,9 @@ function cleanLine(raw: string): string {
 
 export function errorSignature(output: string): ErrorSignature | null {
   let fallback: string | null = null;
-  const all = lines(output);
+  const all = new CleanLines(output);
   for (let i = 0; i < all.length; i++) {
-    const line = all[i]!;
+    const line = all.at(i);
     if (line.length === 0 || line.length >= 300) continue;
     if (!ERROR_RE.test(line) || NOT_ERROR_RE.test(line)) continue;
     if (letterShare(line) < 0.6) continue;
@@ -71,10 +91,10 @@ export function errorSignature(output: string): ErrorSignature | null {
  * A heading that announces a list (`Unused devDependencies (1)`, `error: these files would be overwritten:`) says
  * little without its first item (`tailwindcss  package.json:94:6`), so the item is joined to it.
  */
-function withItem(line: string, all: string[], i: number): string {
+function withItem(line: string, all: { length: number; at(i: number): string | undefined }, i: number): string {
   if (!/(\(\d+\)|:)$/.test(line)) return line;
   for (let j = i + 1; j < all.length && j < i + 4; j++) {
-    const next = all[j]!;
+    const next = all.at(j)!;
     if (next === "") continue;
     // Only an item that reads as words: a diff's line numbers after "would have printed:" add nothing.
     return next.length < 200 && letterShare(next) >= 0.5 ? `${line.replace(/:$/, "")}: ${next}` : line;
@@ -85,7 +105,9 @@ function withItem(line: string, all: string[], i: number): string {
 /** The first distinct error lines of an output (the signature's line first), for the error event's text. */
 export function topErrorLines(output: string, max = 5): string[] {
   const out: string[] = [];
-  for (const line of lines(output)) {
+  const all = new CleanLines(output);
+  for (let i = 0; i < all.length; i++) {
+    const line = all.at(i);
     if (
       line.length === 0 ||
       line.length >= 300 ||
@@ -127,16 +149,19 @@ export function normalizeSignature(line: string): string {
   // A URL keeps its scheme and host and the last part of its path; the path rule below would read `p:` of
   // `http:` as a drive letter and fold `http://host/org/repo.git` into `httrepo.git`.
   const urls: string[] = [];
-  s = s.replace(URL, (_m, head: string, path: string | undefined) => {
-    urls.push(`${head}${(path ?? "").replace(/^\/.*\/(?=[^/]+\/?$)/, "/…/")}`);
-    return `\uE000${urls.length - 1}\uE000`;
-  });
-  // Absolute and relative paths with a directory part keep only their base name.
-  s = s.replace(/(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w.@+-]+)/g, "$1");
+  if (s.includes("://"))
+    s = s.replace(URL, (_m, head: string, path: string | undefined) => {
+      urls.push(`${head}${(path ?? "").replace(/^\/.*\/(?=[^/]+\/?$)/, "/…/")}`);
+      return `\uE000${urls.length - 1}\uE000`;
+    });
+  // Absolute and relative paths with a directory part keep only their base name. The rule backtracks over every
+  // word of a line without a separator, so such a line is not given to it.
+  if (s.includes("/") || s.includes("\\")) s = s.replace(/(?:[A-Za-z]:)?(?:[\w.@~+-]*[/\\])+([\w.@+-]+)/g, "$1");
   if (urls.length > 0) s = s.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => urls[Number(i)]!);
   s = s.replace(/\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,}\b/g, "H");
   s = s.replace(/\d+/g, "N");
-  s = s.replace(/\s+/g, " ").trim();
+  // Only a run of spaces, or a tab or newline, has anything for the space rule to fold.
+  s = (/\s\s|[^\S ]/.test(s) ? s.replace(/\s+/g, " ") : s).trim();
   return s.length > 140 ? s.slice(0, 140) : s;
 }
 

@@ -6,7 +6,10 @@ import type { Provider } from "./types.ts";
  * than SHA-1 on the indexing hot path; at 64 bits, collisions within one index are not a practical concern.
  */
 export function hash64(s: string): string {
-  return finish(absorb(0xdeadbeef, 0x41c6ce57, s), s.length);
+  start(0xdeadbeef, 0x41c6ce57);
+  absorb(s);
+  finish(s.length);
+  return hex8(lane2) + hex8(lane1);
 }
 
 /** Hash state after a prefix, so ids that share it (every event of a session) skip re-reading it. */
@@ -17,12 +20,16 @@ export interface HashPrefix {
 }
 
 export function hashPrefix(prefix: string): HashPrefix {
-  const [h1, h2] = absorb(0xdeadbeef, 0x41c6ce57, prefix);
-  return { h1, h2, length: prefix.length };
+  start(0xdeadbeef, 0x41c6ce57);
+  absorb(prefix);
+  return { h1: lane1, h2: lane2, length: prefix.length };
 }
 
 export function hashWithPrefix(p: HashPrefix, rest: string): string {
-  return finish(absorb(p.h1, p.h2, rest), p.length + rest.length);
+  start(p.h1, p.h2);
+  absorb(rest);
+  finish(p.length + rest.length);
+  return hex8(lane2) + hex8(lane1);
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
@@ -31,23 +38,40 @@ function hex8(n: number): string {
   return HEX[(n >>> 24) & 255]! + HEX[(n >>> 16) & 255]! + HEX[(n >>> 8) & 255]! + HEX[n & 255]!;
 }
 
-function absorb(a: number, b: number, s: string): [number, number] {
-  let h1 = a;
-  let h2 = b;
+/** The last 12 of the 16 digits: what an event id keeps after its 4-digit session bucket. */
+function hex12(): string {
+  return HEX[(lane2 >>> 8) & 255]! + HEX[lane2 & 255]! + hex8(lane1);
+}
+
+// The two lanes of the hash being computed. Ids are made by the million: module state instead of a tuple per
+// call keeps the hot path free of allocations (nothing here is re-entrant or asynchronous).
+let lane1 = 0;
+let lane2 = 0;
+
+function start(a: number, b: number): void {
+  lane1 = a;
+  lane2 = b;
+}
+
+function absorb(s: string): void {
+  let h1 = lane1;
+  let h2 = lane2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
-  return [h1, h2];
+  lane1 = h1;
+  lane2 = h2;
 }
 
-function finish([a, b]: [number, number], length: number): string {
-  let h1 = a ^ length;
-  let h2 = b ^ length;
+function finish(length: number): void {
+  let h1 = lane1 ^ length;
+  let h2 = lane2 ^ length;
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return hex8(h2) + hex8(h1);
+  lane1 = h1;
+  lane2 = h2;
 }
 
 /**
@@ -68,10 +92,26 @@ export function sessionIdHasher(provider: Provider, sessionId: string): (key: st
   const base = `${provider}\u0000${sessionId}\u0000`;
   const prefix = hashPrefix(base);
   const bucket = hash64(base).slice(0, 4);
-  return (key) => bucket + hashWithPrefix(prefix, key).slice(4);
+  return (key) => {
+    start(prefix.h1, prefix.h2);
+    absorb(key);
+    finish(prefix.length + key.length);
+    return bucket + hex12();
+  };
 }
 
 /** Ids of derived events: the source's session bucket, then a hash of the source, the derivation and its index. */
 export function derivedEventId(sourceId: string, kind: string, index: number): string {
-  return sourceId.slice(0, 4) + hash64(`${sourceId}\u0000${kind}\u0000${index}`).slice(4);
+  // The hash of `${sourceId}\0${kind}\0${index}`, read in parts rather than built as one string first.
+  const n = `${index}`;
+  start(0xdeadbeef, 0x41c6ce57);
+  absorb(sourceId);
+  absorb(NUL);
+  absorb(kind);
+  absorb(NUL);
+  absorb(n);
+  finish(sourceId.length + kind.length + n.length + 2);
+  return sourceId.slice(0, 4) + hex12();
 }
+
+const NUL = "\u0000";

@@ -3,6 +3,7 @@
  * typed edges, entities and the derived events. Like the readers it is resumable: its state is plain JSON and
  * normalizing records in two batches equals normalizing them at once.
  */
+import { cloneJson } from "../common/clone.ts";
 import type {
   NoticeRecord,
   RawRecord,
@@ -69,7 +70,7 @@ export function normalize(
   records: readonly RawRecord[],
   state: NormalizerState,
 ): { batch: TopologyBatch; state: NormalizerState } {
-  const n = new Normalizer(structuredClone(state));
+  const n = new Normalizer(cloneJson(state));
   for (const r of records) n.add(r);
   return { batch: n.batch(), state: n.s };
 }

@@ -249,7 +249,7 @@ function matchParen(s: string, open: number): number {
 
 /** `VAR=value` words before a command. */
 export function isAssignment(word: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
+  return word.includes("=") && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
 }
 
 /** Wrappers that run the real command given after them. */
@@ -298,7 +298,7 @@ export function effectiveWords(words: string[]): string[] {
 /** `bash -lc 'cmd'`, `sh -c "cmd"`, `bash -euo pipefail -c …` → the inner script; otherwise null. */
 export function unwrapShell(words: string[]): string | null {
   const w = effectiveWords(words);
-  const shell = w[0]?.replace(/^.*\//, "");
+  const shell = w[0]?.includes("/") ? w[0].replace(/^.*\//, "") : w[0];
   if (!shell || !["bash", "sh", "zsh", "dash", "ksh"].includes(shell)) return null;
   for (let i = 1; i < w.length; i++) {
     const flag = w[i]!;

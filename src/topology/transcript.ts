@@ -39,7 +39,7 @@ export interface TranscriptParse {
  * Reads a small file beside a transcript that its reader asks for (`Reader.context`): its text, or null when it is
  * not there. The indexer's file access; without one, readers start from the transcript alone.
  */
-export type ReadContextFile = (path: string) => string | null;
+export type ReadContextFile = (path: string, asBytes?: boolean) => string | null;
 
 export function startTranscript(
   path: string,
@@ -85,7 +85,7 @@ function contextOf(reader: Reader<unknown>, path: string, readContext: ReadConte
     if (files.length === 0) break;
     for (const file of files) {
       asked.add(file);
-      const text = readContext(file);
+      const text = readContext(file, reader.contextAsBytes?.(file) === true);
       if (text !== null) context[file] = text;
     }
   }

@@ -7,6 +7,7 @@
  * transcripts.
  */
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, isObj, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -32,7 +33,7 @@ export const auggieReader: Reader<AuggieState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path).replace(/\.json$/, ""), cwd: null };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), () => undefined, gather);
+    return parseLines(lines, cloneJson(state), () => undefined, gather);
   },
 };
 

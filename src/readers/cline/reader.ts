@@ -7,6 +7,7 @@
  * The `<id>.json` beside it is metadata (cwd, model), not read here: the folder is also in the system prompt.
  */
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
@@ -37,7 +38,7 @@ export const clineReader: Reader<ClineState> = {
     };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), () => undefined, gather);
+    return parseLines(lines, cloneJson(state), () => undefined, gather);
   },
 };
 

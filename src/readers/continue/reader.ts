@@ -8,6 +8,7 @@
  * has a time; the index beside it (`sessions.json`, not a transcript) says when each session was created.
  */
 import { basename, dirname, join } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -55,7 +56,7 @@ export const continueReader: Reader<ContinueState> = {
     };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), () => undefined, gather);
+    return parseLines(lines, cloneJson(state), () => undefined, gather);
   },
 };
 

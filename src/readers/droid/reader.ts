@@ -5,6 +5,7 @@
  * (`summaryText`). The first user turn carries `<system-reminder>` blocks before the prompt: harness text.
  */
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
@@ -29,7 +30,7 @@ export const droidReader: Reader<DroidState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path, ".jsonl") };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

@@ -7,6 +7,7 @@
  * per chat, rewritten as it grew. Qwen Code's older releases share the layout under `~/.qwen/tmp`.
  */
 import { basename, dirname } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import { shellReport } from "../shell-report.ts";
@@ -73,7 +74,7 @@ export function geminiReader(provider: Provider, folder: RegExp, id?: string): R
       };
     },
     parse(lines, state) {
-      return parseLines(lines, structuredClone(state), readLine, readDocumentLine);
+      return parseLines(lines, cloneJson(state), readLine, readDocumentLine);
     },
   };
 }

@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { contentText, isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -93,7 +94,7 @@ export const kimiReader: Reader<KimiState> = {
     };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

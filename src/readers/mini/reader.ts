@@ -9,6 +9,7 @@
  * session and no folder: its session is the file and the time its first step started.
  */
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, isObj, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -36,7 +37,7 @@ export const miniReader: Reader<MiniState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path, ".traj.json") };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), () => undefined, readDocument);
+    return parseLines(lines, cloneJson(state), () => undefined, readDocument);
   },
 };
 

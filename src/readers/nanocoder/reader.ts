@@ -8,6 +8,7 @@
  * one user message holding a `<conversation-summary>`. `sessions.json` beside them is the index, not a session.
  */
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
@@ -39,7 +40,7 @@ export const nanocoderReader: Reader<NanocoderState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path).replace(/\.json$/, "") };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), () => undefined, gather);
+    return parseLines(lines, cloneJson(state), () => undefined, gather);
   },
 };
 

@@ -6,6 +6,7 @@
  * time. Tool calls are XML in the reply's text in older releases (xml-calls.ts), `tool_use` blocks in newer ones.
  */
 import { basename, dirname, join } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { isObj, isoTime, type Obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
@@ -32,12 +33,13 @@ export const rooReader: Reader<RooState> = {
     return /^\s*\[\s*\{\s*"role"/.test(head) && /<slug>[^<]*<\/slug>/.test(head);
   },
   context: (path) => (path.endsWith(CONVERSATION) ? [join(dirname(path), "ui_messages.json")] : []),
+  contextAsBytes: (file) => file.endsWith("ui_messages.json"),
   initialState(path, context = {}) {
     const ui = uiFacts(context[join(dirname(path), "ui_messages.json")]);
     return { sessionId: null, unknown: {}, taskId: basename(dirname(path)), ui };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), () => undefined, gather);
+    return parseLines(lines, cloneJson(state), () => undefined, gather);
   },
 };
 

@@ -28,9 +28,19 @@ const FAILED_ASKS = new Set(["api_req_failed", "mistake_limit_reached"]);
  */
 const WANTED = /"(?:say":"(?:condense_context|error)|ask":"(?:api_req_failed|mistake_limit_reached))"/g;
 
-export function uiFacts(text: string | undefined): UiFacts | null {
-  if (text === undefined || !/^\s*\[/.test(text)) return null;
-  const first = /^\s*\[\s*\{"ts":(\d+)/.exec(text);
+/**
+ * The facts of the list, given as its bytes one character per byte (`Reader.contextAsBytes`): decoding megabytes of
+ * output as UTF-8 cost more than reading the whole conversation. Every marker and brace is ASCII, and no byte of a
+ * multi-byte character is, so the list is searched as it is and only the entries kept are decoded.
+ */
+export function uiFacts(bytes: string | undefined): UiFacts | null {
+  if (bytes === undefined) return null;
+  const head = listHead(bytes);
+  // A list that starts with anything but ASCII (a byte order mark) is read as the text it decodes to.
+  const text = head === null ? Buffer.from(bytes, "latin1").toString("utf8") : bytes;
+  if (!/^\s*\[/.test(head ?? text)) return null;
+  const first = /^\s*\[\s*\{"ts":(\d+)/.exec(head ?? text);
+  const decode = head === null ? (s: string) => s : (s: string) => Buffer.from(s, "latin1").toString("utf8");
   const starts = new Set<number>();
   for (const m of text.matchAll(WANTED)) {
     const start = text.lastIndexOf('{"ts":', m.index);
@@ -38,15 +48,27 @@ export function uiFacts(text: string | undefined): UiFacts | null {
   }
   const events: UiEvent[] = [];
   for (const start of starts) {
-    const entry = entryAt(text, start);
+    const entry = entryAt(text, start, decode);
     const e = entry ? eventOf(entry) : null;
     if (e) events.push(e);
   }
   return { startedAt: first ? iso(Number(first[1])) : null, events };
 }
 
+/**
+ * The start of the list up to the first entry's `ts`, when all of it is ASCII (the same characters in either
+ * reading); null when a byte beyond ASCII comes first.
+ */
+function listHead(bytes: string): string | null {
+  const ts = bytes.indexOf('{"ts":');
+  let end = ts === -1 ? bytes.length : ts + 6;
+  while (ts !== -1 && end < bytes.length && bytes.charCodeAt(end) >= 48 && bytes.charCodeAt(end) <= 57) end++;
+  for (let i = 0; i < end; i++) if (bytes.charCodeAt(i) > 127) return null;
+  return bytes.slice(0, end);
+}
+
 /** The JSON object that starts at `start`: to its matching brace, outside strings. */
-function entryAt(text: string, start: number): Obj | null {
+function entryAt(text: string, start: number, decode: (s: string) => string): Obj | null {
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length; i++) {
@@ -58,7 +80,7 @@ function entryAt(text: string, start: number): Obj | null {
     else if (c === 123) depth++;
     else if (c === 125 && --depth === 0) {
       try {
-        const o: unknown = JSON.parse(text.slice(start, i + 1));
+        const o: unknown = JSON.parse(decode(text.slice(start, i + 1)));
         return isObj(o) ? o : null;
       } catch {
         return null;
