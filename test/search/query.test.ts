@@ -78,7 +78,8 @@ describe("query language", () => {
 
   const bad: Array<[string, RegExp, string]> = [
     ['foo "bar', /unclosed quote/, '"bar'],
-    ["provider:windsurf", /unknown provider 'windsurf'/, "provider:windsurf"],
+    // A name no agent in the registry has (an editor, not an agent): new agents must not make this one known.
+    ["provider:notepad", /unknown provider 'notepad'/, "provider:notepad"],
     ["kind:bogus", /unknown kind 'bogus'/, "kind:bogus"],
     ["since:yesterdayy x", /not a time/, "since:yesterdayy"],
     ["since:2026-13-45 x", /not a (date|time)/, "since:2026-13-45"],
