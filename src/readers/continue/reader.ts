@@ -10,7 +10,7 @@
 import { basename, dirname, join } from "node:path";
 import { cloneJson } from "../../common/clone.ts";
 import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "../json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 
 export interface ContinueState extends LineState {
@@ -93,14 +93,9 @@ type Base = { line: number; ts: null; key: string };
  * CLI rewrote it, or damaged) is a problem; it is read again once the file changes.
  */
 function gather(s: ContinueState, line: SourceLine, sink: LineSink): boolean {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(line.text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : "parse error";
-    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
-    return true;
-  }
+  const parsed = wholeDocument(line, sink);
+  if (!parsed) return true;
+  const doc = parsed.doc;
   const at = { text: "", line: line.line };
   const history = isObj(doc) ? arr(doc["history"]) : undefined;
   if (!isObj(doc) || !history) {

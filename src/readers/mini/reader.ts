@@ -11,7 +11,7 @@
 import { basename } from "node:path";
 import { cloneJson } from "../../common/clone.ts";
 import { arr, isObj, type Obj, obj, problem, str } from "../json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 
 export interface MiniState extends LineState {
@@ -42,14 +42,9 @@ export const miniReader: Reader<MiniState> = {
 };
 
 function readDocument(s: MiniState, line: SourceLine, sink: LineSink): boolean {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(line.text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : "parse error";
-    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
-    return true;
-  }
+  const parsed = wholeDocument(line, sink);
+  if (!parsed) return true;
+  const doc = parsed.doc;
   const at = { text: "", line: line.line };
   const messages = isObj(doc) ? arr(doc["messages"]) : undefined;
   if (!isObj(doc) || !messages) {

@@ -11,7 +11,7 @@
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { arr, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
-import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
+import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 import { request } from "./requests.ts";
 import { replayLog } from "./session-log.ts";
@@ -93,14 +93,10 @@ function documentOf(s: VscodeState, line: SourceLine, sink: LineSink): Obj | nul
       sink.problems.push(problem(line, "a session log without its document"));
     return log.doc;
   }
-  try {
-    const doc = JSON.parse(line.text) as unknown;
-    if (isObj(doc)) return doc;
-    sink.problems.push(problem(line, "not a VS Code chat session document"));
-  } catch (error) {
-    const why = error instanceof Error ? error.message : "parse error";
-    sink.problems.push(problem(line, `invalid JSON (${why}); read again when the file changes`));
-  }
+  const parsed = wholeDocument(line, sink);
+  if (!parsed) return null;
+  if (isObj(parsed.doc)) return parsed.doc;
+  sink.problems.push(problem(line, "not a VS Code chat session document"));
   return null;
 }
 
