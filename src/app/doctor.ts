@@ -190,8 +190,10 @@ function findingsOf(c: AgentCheck, roots: readonly TranscriptRoot[], indexed: bo
   const out: string[] = [];
   const present = c.folders.filter((f) => f.exists);
   if (present.length === 0) {
-    // The agent's own folder is there but not the one its transcripts go in: it may keep them elsewhere now.
-    const parents = roots.filter((r) => !r.shallow).map((r) => dirname(r.dir));
+    // The agent's own folder is there but not the one its transcripts go in: it may keep them elsewhere now. A root
+    // taking only folders of one name sits in an editor's storage, which every extension and setting shares: that
+    // it exists says nothing of this agent.
+    const parents = roots.filter((r) => !r.shallow && r.folder === undefined).map((r) => dirname(r.dir));
     const home = parents.find((p) => existsSync(p) && entries(p) > 0);
     if (home)
       out.push(

@@ -5,7 +5,7 @@
  * by a few lines of its own), not with cairn's readers; cairn's reading must give the same sessions, prompts, tool
  * calls and failures, with no problem, and find both in a fresh HOME by itself.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -182,6 +182,17 @@ describe("cairn finds VS Code's chat sessions by itself", () => {
       s.source_file.includes("/chatSessions/"),
     ]);
     expect(ids.sort()).toEqual(expected.map((id) => [id, true]));
+    const doctor = cairn(["doctor", "--json"], { env: env(home) });
+    const answer = JSON.parse(doctor.stdout) as { agents: Array<{ provider: string; findings: string[] }> };
+    expect(answer.agents.find((a) => a.provider === "vscode")?.findings).toEqual([]);
+  });
+
+  it("and a VS Code with no chat sessions (its settings, another extension's storage) is no finding", () => {
+    const home = mkdtempSync(join(tmpdir(), "cairn-vscode-nochat-"));
+    temps.push(home);
+    const user = join(home, ".config", "Code", "User");
+    mkdirSync(join(user, "globalStorage", "rooveterinaryinc.roo-cline"), { recursive: true });
+    writeFileSync(join(user, "settings.json"), "{}");
     const doctor = cairn(["doctor", "--json"], { env: env(home) });
     const answer = JSON.parse(doctor.stdout) as { agents: Array<{ provider: string; findings: string[] }> };
     expect(answer.agents.find((a) => a.provider === "vscode")?.findings).toEqual([]);
