@@ -40,6 +40,8 @@ export interface AgentDriver {
   pkg: string;
   /** Where `pkg` is published (default npm); a PyPI package is installed in a virtual environment of its own. */
   registry?: "npm" | "pypi";
+  /** The Python minor version a PyPI package requires (`3.12`), when it does not admit the newest on the machine. */
+  python?: string;
   /** The published versions worth installing (default all). */
   versions?(version: string): boolean;
   /** The Go module the CLI is built from (`go install`), for a CLI whose npm package downloads a binary. */

@@ -51,6 +51,8 @@ export interface InstallOptions {
   /** Versions worth trying (an archive release that only prints a notice is not); default all. */
   versions?(version: string): boolean;
   tries?: number;
+  /** The Python minor version a PyPI package requires (`3.12`), when the newest on the machine is not one it admits. */
+  python?: string;
 }
 
 /**
@@ -118,7 +120,7 @@ export function installClient(agent: string, pkg: string, version?: string, opts
  * satisfies.
  */
 function installPython(agent: string, pkg: string, version: string | undefined, opts: InstallOptions): Installed {
-  const python = newestPython();
+  const python = newestPython(opts.python);
   const index = join(cacheDir(), agent, ".index");
   if (!existsSync(join(index, "bin", "pip"))) venv(python, index);
   const candidates = version
@@ -163,9 +165,10 @@ function pypiVersions(pip: string, pkg: string): string[] {
 
 /**
  * The newest Python 3 that can make a virtual environment with pip in it (Debian's lacks `ensurepip` until
- * python3-venv is installed): on PATH as `python3.N`, or a pyenv version (whose shims run only the one selected).
+ * python3-venv is installed): on PATH as `python3.N`, or a pyenv version (whose shims run only the one selected);
+ * of minor version `minor` when given.
  */
-function newestPython(): string {
+function newestPython(minor?: string): string {
   const own = process.env["CAIRN_CLIENTS_PYTHON"];
   if (own) return own;
   const pyenv = join(homedir(), ".pyenv", "versions");
@@ -180,10 +183,12 @@ function newestPython(): string {
     const v = r.status === 0 ? r.stdout.trim() : "";
     return v.startsWith("3.") ? [{ cmd, v }] : [];
   });
-  const best = found.sort((a, b) => compareVersions(b.v, a.v))[0];
+  const best = found
+    .filter((p) => minor === undefined || p.v.startsWith(`${minor}.`))
+    .sort((a, b) => compareVersions(b.v, a.v))[0];
   if (!best)
     throw new Error(
-      "no Python 3 with venv and ensurepip to install a PyPI package (apt-get install python3-venv, or set CAIRN_CLIENTS_PYTHON)",
+      `no Python ${minor ?? "3"} with venv and ensurepip to install a PyPI package (apt-get install python3-venv, or set CAIRN_CLIENTS_PYTHON)`,
     );
   return best.cmd;
 }

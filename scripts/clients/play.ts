@@ -55,6 +55,7 @@ export async function playClient(name: string, version: string | undefined, opts
     : installClient(driver.name, driver.pkg, version, {
         ...(driver.registry ? { registry: driver.registry } : {}),
         ...(driver.versions ? { versions: driver.versions } : {}),
+        ...(driver.python ? { python: driver.python } : {}),
       });
   rmSync(opts.root, { recursive: true, force: true });
   const home = join(opts.root, "home");
