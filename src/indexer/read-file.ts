@@ -188,8 +188,9 @@ const CONTEXT_MAX = 4 * 1024 * 1024;
  */
 function readContextFile(path: string, asBytes?: boolean): string | null {
   try {
-    const st = statSync(path);
-    return st.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, asBytes ? "latin1" : "utf8") : null;
+    // Most context files are absent (a marker an older version wrote): no exception built for each.
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st?.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, asBytes ? "latin1" : "utf8") : null;
   } catch {
     return null;
   }

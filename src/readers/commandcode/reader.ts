@@ -6,7 +6,9 @@
  * error notices). Beside each session, `<session>.checkpoints.jsonl` (each prompt's file snapshots) is no
  * transcript, nor is `<session>.meta.json`.
  */
+
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, isoTime, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
@@ -38,7 +40,7 @@ export const commandCodeReader: Reader<CommandCodeState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path, ".jsonl"), shellCalls: [], readCalls: [] };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

@@ -63,17 +63,33 @@ export const continueReader: Reader<ContinueState> = {
 /** The session's creation time in the index (`dateCreated`: milliseconds as a string, or an ISO time). */
 function createdAt(index: string | undefined, id: string): string | null {
   if (index === undefined) return null;
+  const raw = indexEntry(index, id)?.["dateCreated"];
+  const ms = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : typeof raw === "number" ? raw : null;
+  const date = ms !== null ? new Date(ms) : typeof raw === "string" ? new Date(raw) : null;
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
+}
+
+/**
+ * The index's entry for one session. The index lists every session and is read once per session file: the entry
+ * is found by its id and only its own object parsed, the whole index only when that object cannot be cut out
+ * (a title holding a brace).
+ */
+function indexEntry(index: string, id: string): Obj | undefined {
+  const at = index.indexOf(JSON.stringify(id));
+  if (at === -1) return undefined;
+  const start = index.lastIndexOf("{", at);
+  const end = index.indexOf("}", at);
+  if (start !== -1 && end !== -1) {
+    const entry = recordOf(index.slice(start, end + 1));
+    if (entry?.["sessionId"] === id) return entry;
+  }
   let list: unknown;
   try {
     list = JSON.parse(index);
   } catch {
-    return null;
+    return undefined;
   }
-  const entry = (arr(list) ?? []).find((e) => isObj(e) && e["sessionId"] === id) as Obj | undefined;
-  const raw = entry?.["dateCreated"];
-  const ms = typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : typeof raw === "number" ? raw : null;
-  const date = ms !== null ? new Date(ms) : typeof raw === "string" ? new Date(raw) : null;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
+  return (arr(list) ?? []).find((e) => isObj(e) && e["sessionId"] === id) as Obj | undefined;
 }
 
 /** One reading of the document: where its records go, and which calls have their result already. */

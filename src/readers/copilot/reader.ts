@@ -5,7 +5,9 @@
  * `shellExecution.exitCode`), `session.compaction_complete` (`summaryContent`). A subagent runs inside its parent's
  * file: its events carry a top-level `agentId`, and become a session of their own.
  */
+
 import { basename, dirname } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, contentText, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -64,7 +66,7 @@ export const copilotReader: Reader<CopilotState> = {
     };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

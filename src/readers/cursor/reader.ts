@@ -6,7 +6,9 @@
  * no ids, no model and no tool results; the prompt is wrapped in `<user_query>`, and `[REDACTED]` stands where the
  * model's reasoning was left out.
  */
+
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
@@ -44,7 +46,7 @@ export const cursorReader: Reader<CursorState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path, ".jsonl"), parent: sub?.[1] ?? null, slug };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

@@ -8,8 +8,10 @@
  * (`spawnedBy`). Both are read by pi's entry rules; what OpenClaw adds is read here: the shell's
  * exit code in a tool result's `details`, and which sessions are subagents.
  */
+
 import { basename, dirname, join } from "node:path";
 import { zstdDecompressSync } from "node:zlib";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, num, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines } from "../line-loop.ts";
 import { type PiState, piReader, readEntry } from "../pi-format/reader.ts";
@@ -137,7 +139,7 @@ export const openclawDatabaseReader: Reader<OpenClawDatabaseState> = {
     return { sessionId: null, unknown: {}, pi: null, noted: false };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readRow);
+    return parseLines(lines, cloneJson(state), readRow);
   },
 };
 

@@ -7,7 +7,9 @@
  * `subagents/<parent session>/agent-<id>.jsonl` beside `chats/`. Older releases wrote Gemini CLI's layout under
  * `~/.qwen/tmp`, which the Gemini reader reads.
  */
+
 import { basename, dirname } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import { shellReport } from "../shell-report.ts";
@@ -53,7 +55,7 @@ export const qwenReader: Reader<QwenState> = {
     };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

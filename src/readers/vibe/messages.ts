@@ -7,7 +7,9 @@
  * `agents/<name>_<time>_<id>/` inside its parent's folder, its first message the task with the harness's note
  * before it.
  */
+
 import { dirname, join } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { arr, isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -57,7 +59,7 @@ export const vibeMessagesReader: Reader<VibeMessagesState> = {
     };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 

@@ -5,7 +5,9 @@
  * whole conversation, rewritten after each reply; it has no ids, times or model: the session is the file's name, its
  * folder the first command's `cwd`.
  */
+
 import { basename } from "node:path";
+import { cloneJson } from "../../common/clone.ts";
 import { type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
@@ -33,7 +35,7 @@ export const windsurfReader: Reader<WindsurfState> = {
     return { sessionId: null, unknown: {}, fallbackId: basename(path, ".jsonl"), cwd: null };
   },
   parse(lines, state) {
-    return parseLines(lines, structuredClone(state), readLine);
+    return parseLines(lines, cloneJson(state), readLine);
   },
 };
 
