@@ -3,7 +3,7 @@
 /** Sentences of a message, keeping list items and lines apart; a question ends its sentence whatever follows. */
 export function sentences(text: string): string[] {
   // Prose wrapped at a fixed width (pasted review comments) continues on the next line in lower case.
-  const unwrapped = text.replace(/([^\s.!?:])\n(?=[a-z(])/gu, "$1 ");
+  const unwrapped = text.includes("\n") ? text.replace(/([^\s.!?:])\n(?=[a-z(])/gu, "$1 ") : text;
   const parts = unwrapped.split(/\n+|(?<=[.!?])\s+(?=[A-Z(`"'])/);
   const out: string[] = [];
   for (const p of parts) {

@@ -58,6 +58,8 @@ const CONFIRMS_SUCCESS =
   /^\W*(?:(?:ok(?:ay)?|great|nice|cool|perfect|awesome|yes|yep|yeah)\b[\s,.!]*)?(?:(?:it|that|this|everything)\s+(?:seems to |now |finally )?(?:works?|worked|is working)|works|worked|lgtm|looks good|that did it|that fixed it)\b(?![^.!?\n]*\bbut\b)/i;
 
 const TEXT = 300;
+/** What a request's text and kind are read from: far more than TEXT, so collapsed spaces still fill it. */
+const HEAD = 4 * 1024;
 /**
  * A request answered by looking rather than changing: a question, or an ask for information ("list the files",
  * "now show me the config", "TASK-2: explain …"). Reading around is its work, so a reply closes it.
@@ -66,9 +68,10 @@ const QUESTION =
   /\?\s*$|^["'“‘(\s]*(?:[\w-]+:\s+)?(?:(?:ok(?:ay)?|now|also|then|and|please)[\s,]+)*(?:what|why|how|which|where|when|who|is|are|does|do|did|can|could|should|would|list|show|explain|describe|summari[sz]e|tell me|count|find out|look (?:at|into))\b/i;
 
 export function onRequest(t: TurnTracker, id: string, turn: number, typed: string): void {
-  const words = typed.replace(/\s+/g, " ").trim();
+  // Only the head is kept and read for a leading question word; a long paste is not rewritten whole for it.
+  const words = typed.slice(0, HEAD).replace(/\s+/g, " ").trim();
   t.request = { id, turn, text: words.length > TEXT ? `${words.slice(0, TEXT - 1)}…` : words };
-  if (QUESTION.test(words)) t.request.question = true;
+  if (QUESTION.test(typed.length > HEAD ? typed : words)) t.request.question = true;
   t.tools = 0;
   t.check = null;
   t.failure = null;
