@@ -137,11 +137,22 @@ function observation(o: Obj, key: string, at: At, sink: LineSink): void {
     ...at,
     key,
     callId: str(o["tool_call_id"]) ?? key,
-    output: textOf(ob["content"]),
+    output: withoutHeader(ob, textOf(ob["content"])),
     isError: ob["is_error"] === true ? true : running ? null : ob["is_error"] === false ? false : null,
     exitCode: typeof code === "number" && !running ? code : null,
     ...(running ? { meta: { still_running: true } } : {}),
   });
+}
+
+/**
+ * A file the editor viewed, without the line the editor puts before it ("Here's the result of running `cat -n` on
+ * <path>:"): the result is the file (its gutter of line numbers is the topology's to read).
+ */
+function withoutHeader(ob: Obj, output: string): string {
+  const path = str(ob["path"]);
+  if (ob["command"] !== "view" || path === undefined) return output;
+  const header = `Here's the result of running \`cat -n\` on ${path}:\n`;
+  return output.startsWith(header) ? output.slice(header.length) : output;
 }
 
 function failure(o: Obj, key: string, at: At, output: string, meta: Obj, sink: LineSink): void {
