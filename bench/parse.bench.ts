@@ -10,7 +10,9 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { readTranscriptFile } from "../src/indexer/read-file.ts";
+import { statTranscript } from "../src/indexer/scan.ts";
 import { detectDatabaseReader } from "../src/readers/detect.ts";
+import { eventFiles, eventFolderOf } from "../src/readers/event-folder.ts";
 import { splitLines } from "../src/readers/lines.ts";
 import { isTranscriptFile } from "../src/readers/roots.ts";
 import { generateCorpus, realFixtureFiles, realFixturesDir, realisticSizes } from "./corpus.ts";
@@ -76,6 +78,8 @@ function jsonParseOnly(path: string): number {
  */
 function baseline(path: string): number {
   if (/\.(db|sqlite|vscdb)$/.test(path)) return jsonParseRows(path);
+  const folder = eventFolderOf(path);
+  if (folder !== null) return jsonParseEventFiles(path, folder);
   if (path.endsWith(".json")) {
     JSON.parse(readFileSync(path, "utf8"));
     return 1;
@@ -101,6 +105,14 @@ function jsonParseRows(path: string): number {
   } finally {
     db.close();
   }
+}
+
+/** JSON.parse of a transcript kept as a folder of event files: its own file and each event file, whole. */
+function jsonParseEventFiles(path: string, folder: string): number {
+  JSON.parse(readFileSync(path, "utf8"));
+  const names = eventFiles(readdirSync(folder));
+  for (const n of names) parseIfJson(readFileSync(join(folder, n), "utf8"));
+  return names.length;
 }
 
 /** Text that only starts like JSON (a message beginning `[CONTEXT …]`) is no JSON to parse. */
@@ -135,7 +147,7 @@ function time(fn: () => void): number {
 }
 
 function measure(label: string, files: string[], repeat: number, base: (p: string) => number = jsonParseOnly): void {
-  const bytes = files.reduce((a, f) => a + statSync(f).size, 0) * repeat;
+  const bytes = files.reduce((a, f) => a + statTranscript(f).size, 0) * repeat;
   let events = 0;
   const run = (fn: (p: string) => number) => () => {
     for (let r = 0; r < repeat; r++) for (const f of files) events += fn(f);
@@ -177,7 +189,7 @@ for (const root of [CLIENTS, EDITORS])
 const only = process.env["CAIRN_BENCH_AGENTS"]?.split(",");
 for (const [agent, files] of [...agents].sort(([a], [b]) => a.localeCompare(b))) {
   if (only && !only.includes(agent)) continue;
-  const mb = files.reduce((a, f) => a + statSync(f).size, 0) / 1048576;
+  const mb = files.reduce((a, f) => a + statTranscript(f).size, 0) / 1048576;
   // Repeat small sets up to some 20 MB, so the figure is not a timer's noise.
   measure(`${agent} (${files.length} files)`, files, Math.max(1, Math.min(200, Math.round(20 / mb))), baseline);
 }

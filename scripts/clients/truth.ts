@@ -672,6 +672,34 @@ function gptme(home: string, t: Tally): void {
   }
 }
 
+/**
+ * OpenHands CLI: a conversation is a folder (`conversations/<id>/`) holding one JSON file per event in `events/`; a
+ * subagent's conversation is a folder of the same shape under its parent's `subagents/`. Prompts are `MessageEvent`s
+ * from the `user` source in conversations that are no subagent's; tool calls `ActionEvent`s by `tool_name`; a failure
+ * an `ObservationEvent` whose observation says `is_error` or an `exit_code` other than 0 (-1: still running), an
+ * `AgentErrorEvent` or a `UserRejectObservation`; a compaction a `Condensation`.
+ */
+function openhands(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => /\/events\/event-\d+-[^/]+\.json$/.test(p))) {
+    const e = JSON.parse(readFileSync(f, "utf8")) as Rec;
+    const sub = /\/subagents\/[^/]+\/events\//.test(f);
+    if (e["kind"] === "MessageEvent" && e["source"] === "user" && !sub) {
+      const text = textOf(e["llm_message"]?.["content"]);
+      if (isTyped(text)) t.prompts.push(text);
+    }
+    if (e["kind"] === "ActionEvent")
+      t.call(`${f.replace(/\/events\/[^/]+$/, "")}#${e["tool_call_id"]}`, e["tool_name"]);
+    const o = e["observation"] as Rec | undefined;
+    const code = o?.["exit_code"];
+    const failedRun =
+      e["kind"] === "ObservationEvent" &&
+      (o?.["is_error"] === true || (typeof code === "number" && code !== 0 && code !== -1));
+    if (failedRun || e["kind"] === "AgentErrorEvent" || e["kind"] === "UserRejectObservation") t.failedResults++;
+    if (e["kind"] === "Condensation") t.compactions++;
+  }
+  t.subagents += files(home).filter((p) => /\/subagents\/[^/]+\/base_state\.json$/.test(p)).length;
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -695,6 +723,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   commandcode,
   hermes,
   gptme,
+  openhands,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -4,8 +4,10 @@
  * it while it exists. Read straight from the agent's file, it is an answer like any other: it passes the shaping
  * step (secrets scanned for and redacted, control characters made inert for a terminal) before it is printed.
  */
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { join } from "node:path";
 import { CairnError } from "../common/errors.ts";
+import { eventFiles, eventFolderOf } from "../readers/event-folder.ts";
 
 export interface SourceLineAnswer {
   file: string;
@@ -27,7 +29,8 @@ const CHUNK = 1024 * 1024;
 
 /**
  * Writes line `line` (1-based) of `path` without its newline: "gone" when the transcript no longer exists,
- * "no-line" when it has fewer lines (or is a database, whose records have no lines).
+ * "no-line" when it has fewer lines (or is a database, whose records have no lines). A transcript kept as a folder of
+ * event files gives the event file the line stands for.
  */
 export function streamSourceLine(
   path: string,
@@ -36,7 +39,23 @@ export function streamSourceLine(
 ): "ok" | "gone" | "no-line" {
   if (!existsSync(path)) return "gone";
   if (line < 1) return "no-line";
+  const folder = eventFolderOf(path);
+  if (folder !== null) return eventFileText(folder, line, write);
   return streamLine(path, line, write) ? "ok" : "no-line";
+}
+
+/** A transcript kept as a folder of event files (`Reader.eventFolder`): line `line` is the `line`-th file, whole. */
+function eventFileText(folder: string, line: number, write: (bytes: Buffer) => void): "ok" | "no-line" {
+  let names: string[];
+  try {
+    names = eventFiles(readdirSync(folder));
+  } catch {
+    return "no-line";
+  }
+  const name = names[line - 1];
+  if (name === undefined) return "no-line";
+  write(readFileSync(join(folder, name)));
+  return "ok";
 }
 
 function streamLine(path: string, line: number, write: (bytes: Buffer) => void): boolean {

@@ -10,9 +10,15 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from
 import { splitLines } from "../readers/lines.ts";
 import { type DecodedLine, LineClipper } from "../readers/long-strings.ts";
 import type { TopologyBatch } from "../topology/normalizer-state.ts";
-import { parseTranscript, startTranscript, type TranscriptState } from "../topology/transcript.ts";
+import {
+  parseTranscript,
+  startTranscript,
+  type TranscriptState,
+  transcriptEventFolder,
+} from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
 import { isSqliteHeader, readDatabase } from "./read-database.ts";
+import { readEventFolder } from "./read-event-folder.ts";
 import type { ReadChunk, ReadFileResult, ReadPosition } from "./read-types.ts";
 
 export type { ReadChunk, ReadFileResult, ReadPosition } from "./read-types.ts";
@@ -136,6 +142,8 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
         }
         state = detect(path, buf, longLine?.text);
         if (state === null) return { state: null, offset, line, pendingBytes: buf.length, bytesRead };
+        const folder = transcriptEventFolder(state, path);
+        if (folder !== null) return yield* readEventFolder(path, folder, state);
         // A file read to its end from its start is in hand already: it is not read a second time.
         if (state.wholeFile)
           return yield* readWhole(fd, path, state, eof && longLine === null && offset === 0 ? buf : null);

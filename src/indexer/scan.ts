@@ -1,6 +1,7 @@
 /** Finds transcript files under folders. */
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { eventFiles, eventFolderOf } from "../readers/event-folder.ts";
 import { isTranscriptFile } from "../readers/roots.ts";
 
 /** A file or folder the indexer could not read, and why in words. */
@@ -90,15 +91,38 @@ function linksToFile(path: string, unreadable: Unreadable[]): boolean {
 
 /**
  * A transcript's stat, by which the indexer sees it changed. An SQLite database in WAL mode takes new rows in its
- * `-wal` file and leaves the main file alone until a checkpoint, so the log's size and time count too.
+ * `-wal` file and leaves the main file alone until a checkpoint, so the log's size and time count too; a transcript
+ * kept as a folder of event files (`Reader.eventFolder`) changes when one of them is added or rewritten, so theirs
+ * count too.
  */
 export function statTranscript(path: string): Stats {
   const st = statSync(path);
+  const folder = eventFolderOf(path);
+  if (folder !== null) return withParts(st, eventFileStats(folder));
   if (!/\.(db|sqlite)$/.test(path)) return st;
   const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
-  if (!wal) return st;
-  return Object.assign(Object.create(Object.getPrototypeOf(st) as object) as Stats, st, {
-    size: st.size + wal.size,
-    mtimeMs: Math.max(st.mtimeMs, wal.mtimeMs),
-  });
+  return wal ? withParts(st, [wal]) : st;
+}
+
+/** The stat of a transcript with the sizes of its other parts added and the latest of their times. */
+function withParts(st: Stats, parts: readonly Stats[]): Stats {
+  if (parts.length === 0) return st;
+  let size = st.size;
+  let mtimeMs = st.mtimeMs;
+  for (const p of parts) {
+    size += p.size;
+    mtimeMs = Math.max(mtimeMs, p.mtimeMs);
+  }
+  return Object.assign(Object.create(Object.getPrototypeOf(st) as object) as Stats, st, { size, mtimeMs });
+}
+
+/** The stats of a folder's event files; none when it is not there (yet). */
+function eventFileStats(folder: string): Stats[] {
+  let names: string[];
+  try {
+    names = eventFiles(readdirSync(folder));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => statSync(join(folder, n), { throwIfNoEntry: false }) ?? []);
 }

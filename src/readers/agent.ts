@@ -19,6 +19,8 @@ export interface ToolVocabulary {
   write?: readonly string[];
   /** Replaces text in a file (`old_string`/`new_string` and their synonyms). */
   edit?: readonly string[];
+  /** Views, creates or edits a file, as its `command` argument says (`view`, `create`, `str_replace`, `insert`). */
+  editor?: readonly string[];
   /** Finds files or text. */
   search?: readonly string[];
   /** Writes the agent's to-do list. */

@@ -23,6 +23,7 @@ import { nanocoder } from "./nanocoder/agent.ts";
 import { omp } from "./omp/agent.ts";
 import { openclaw } from "./openclaw/agent.ts";
 import { kilo, opencode } from "./opencode/agent.ts";
+import { openhands } from "./openhands/agent.ts";
 import { pi } from "./pi/agent.ts";
 import { qwen } from "./qwen/agent.ts";
 import { roo } from "./roo/agent.ts";
@@ -58,6 +59,7 @@ export const AGENTS: readonly AgentManifest[] = [
   windsurf,
   hermes,
   gptme,
+  openhands,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

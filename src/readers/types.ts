@@ -158,6 +158,14 @@ export interface Reader<S = unknown> {
    * format's when it has every table in `tables` (and, for a fork, the tables that only the fork has).
    */
   database?: { tables: readonly string[]; query: string };
+  /**
+   * A format kept as one JSON file per event in a folder (OpenHands' `events/event-00007-<id>.json`): the folder that
+   * holds the events of the transcript at `path`, a file that stands for the whole (the conversation's state file),
+   * or null. The folder's `.json` files in name order (see `eventFiles`), each file one line numbered from 1, are the
+   * lines `parse` gets, read whole every time `path` or one of them changes. Files named like events are read
+   * through this folder only, never as transcripts of their own.
+   */
+  eventFolder?(path: string): string | null;
   /** Whether a file looks like this format, from its path and first line. */
   detect(path: string, firstLine: string): boolean;
   /**

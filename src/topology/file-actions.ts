@@ -36,12 +36,13 @@ function lineCount(text: string | undefined): number {
 }
 
 /**
- * Each agent's own read and patch tools (its manifest's `tools`), by the shared name of their kind. Its own write and
+ * Each agent's own read, patch and editor tools (its manifest's `tools`), by the shared name of their kind. Its own write and
  * edit tools need no entry: a name no case knows is read through its typed input, which knows every argument name.
  */
 const OWN_NAMES = new Map<string, string>([
   ...agentToolNames("read").map((n) => [n, "read"] as const),
   ...agentToolNames("patch").map((n) => [n, "apply_patch"] as const),
+  ...agentToolNames("editor").map((n) => [n, "str_replace_editor"] as const),
 ]);
 
 /** File actions of a non-shell tool call, by tool name and arguments. */

@@ -82,7 +82,7 @@ function baseName(toolName: string): string {
 const READ = new Set(["read", "read_file", "view", "read_text_file", ...agentToolNames("read")]);
 const WRITE = new Set(["write", "write_file", "create_file", "create", ...agentToolNames("write")]);
 const EDIT = new Set(["edit", "edit_file", "str_replace", ...agentToolNames("edit")]);
-const EDITOR = new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
+const EDITOR = new Set(["str_replace_editor", "str_replace_based_edit_tool", ...agentToolNames("editor")]);
 const SEARCH = new Set(["grep", "glob", "find", "ls", "codebase_search", ...agentToolNames("search")]);
 const PLAN = new Set(["todo", "todo_write", "update_todo", ...agentToolNames("plan")]);
 const PATCH = new Set(["apply_patch", "patch", ...agentToolNames("patch")]);

@@ -17,7 +17,7 @@ export interface TranscriptState {
   readerVersion?: number;
   /** `TOPOLOGY_VERSION` when the state was saved (absent before version 2). */
   topologyVersion?: number;
-  /** The file is read whole each time it changes (see `Reader.wholeFile`). */
+  /** The file is read whole each time it changes (see `Reader.wholeFile`, `Reader.database`, `Reader.eventFolder`). */
   wholeFile?: boolean;
   reader: unknown;
   /** The normalizer of the session records are going to now. */
@@ -59,6 +59,11 @@ export function databaseQuery(state: TranscriptState): string | undefined {
   return readerFor(state.provider, state.readerId).database?.query;
 }
 
+/** The folder of per-event files the transcript at `path` is read from, when the state's format keeps one. */
+export function transcriptEventFolder(state: TranscriptState, path: string): string | null {
+  return readerFor(state.provider, state.readerId).eventFolder?.(path) ?? null;
+}
+
 function stateFor(reader: Reader<unknown> | null, path: string, readContext?: ReadContextFile): TranscriptState | null {
   if (!reader) return null;
   const context = readContext && reader.context ? contextOf(reader, path, readContext) : {};
@@ -67,7 +72,7 @@ function stateFor(reader: Reader<unknown> | null, path: string, readContext?: Re
     ...(reader.id ? { readerId: reader.id } : {}),
     readerVersion: reader.version,
     topologyVersion: TOPOLOGY_VERSION,
-    ...(reader.wholeFile?.(path) || reader.database ? { wholeFile: true } : {}),
+    ...(reader.wholeFile?.(path) || reader.database || reader.eventFolder?.(path) ? { wholeFile: true } : {}),
     reader: reader.initialState(path, context),
     topology: initialNormalizerState(reader.provider, path),
   };

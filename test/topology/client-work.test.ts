@@ -61,7 +61,12 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
   // Kimi CLI's log marks a compaction but writes its summary only into the model's context file beside it;
   // mini-swe-agent never compacts; Command Code compacts only in its terminal UI, which the harness does not drive.
   it.skipIf(
-    agent === "cline" || agent === "nanocoder" || agent === "kimi" || agent === "mini" || agent === "commandcode",
+    agent === "cline" ||
+      agent === "nanocoder" ||
+      agent === "kimi" ||
+      agent === "mini" ||
+      agent === "commandcode" ||
+      agent === "openhands",
   )("names a compaction by its summary's words, not by the harness's wrapper or preamble", () => {
     const points = events.filter((e) => e.event_type === "resume_point" && e.meta["kind"] === "compaction");
     expect(points.length).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import { nanocoder } from "./nanocoder.ts";
 import { omp } from "./omp.ts";
 import { openclaw } from "./openclaw.ts";
 import { kilo, opencode } from "./opencode.ts";
+import { openhands } from "./openhands.ts";
 import { pi } from "./pi.ts";
 import { qwen } from "./qwen.ts";
 import { vibe } from "./vibe.ts";
@@ -45,4 +46,5 @@ export const DRIVERS: AgentDriver[] = [
   commandcode,
   hermes,
   gptme,
+  openhands,
 ];
