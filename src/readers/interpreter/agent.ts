@@ -24,7 +24,8 @@ export const interpreter = defineAgent({
       shallow: true,
     },
   ],
-  transcriptFile: (name) => name.endsWith(".json"),
+  // Named by its first words and the time it was first saved: `<words>__December_06_2026_17-48-07.json`.
+  transcriptFile: (name) => /__[A-Z][a-z]+_\d{2}_\d{4}_\d{2}-\d{2}-\d{2}\.json$/.test(name),
   // Its one tool runs code in a language; a shell language's code is the command line.
   tools: { shell: ["execute"] },
   // No `start`: a first message on its command line is its one-shot "I …" mode (told to act in one command, not
