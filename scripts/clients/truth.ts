@@ -700,6 +700,23 @@ function openhands(home: string, t: Tally): void {
   t.subagents += files(home).filter((p) => /\/subagents\/[^/]+\/base_state\.json$/.test(p)).length;
 }
 
+/**
+ * Open Interpreter: one JSON array of messages per conversation under `open-interpreter/conversations/`. Prompts are
+ * the user's `message`s, calls the assistant's `code` messages (its one tool, `execute`), and a failure is an
+ * output Open Interpreter wrote itself for code it could not run (a language it lacks, an empty block, its own
+ * traceback); a command's exit status is not kept.
+ */
+function interpreter(home: string, t: Tally): void {
+  const own = /^(`[^`]*` disabled or not supported\.|Code block was empty\.|Traceback \(most recent call last\):)/;
+  for (const f of files(home).filter((p) => /\/open-interpreter\/conversations\/[^/]+\.json$/.test(p))) {
+    (JSON.parse(readFileSync(f, "utf8")) as Rec[]).forEach((m, i) => {
+      if (m["role"] === "user" && m["type"] === "message" && isTyped(m["content"])) t.prompts.push(m["content"]);
+      if (m["role"] === "assistant" && m["type"] === "code") t.call(`${f}#${i}`, "execute");
+      if (m["role"] === "computer" && m["type"] === "console" && own.test(m["content"])) t.failedResults++;
+    });
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -724,6 +741,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   hermes,
   gptme,
   openhands,
+  interpreter,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

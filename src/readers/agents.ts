@@ -17,6 +17,7 @@ import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { gptme } from "./gptme/agent.ts";
 import { hermes } from "./hermes/agent.ts";
+import { interpreter } from "./interpreter/agent.ts";
 import { kimi } from "./kimi/agent.ts";
 import { mini } from "./mini/agent.ts";
 import { nanocoder } from "./nanocoder/agent.ts";
@@ -60,6 +61,7 @@ export const AGENTS: readonly AgentManifest[] = [
   hermes,
   gptme,
   openhands,
+  interpreter,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -79,6 +79,7 @@ describe("the fixtures hold what the probe is about", () => {
         "hermes",
         "gptme",
         "openhands",
+        "interpreter",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

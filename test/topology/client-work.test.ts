@@ -33,8 +33,8 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
     expect(ops("NOTES.md")).toContain("write");
   });
 
-  // Codex and mini-swe-agent read files through their shell only.
-  it.skipIf(agent === "codex" || agent === "mini")(
+  // Codex and mini-swe-agent read files through their shell only, Open Interpreter through its code.
+  it.skipIf(agent === "codex" || agent === "mini" || agent === "interpreter")(
     "keeps what a read of math.js returned as the file's own text, without the tool's gutter or envelope",
     () => {
       const reads = events.filter(
@@ -59,14 +59,16 @@ describe.each(newest)("$agent's own transcript", ({ agent, home }) => {
 
   // The harness cannot make Cline or Nanocoder compact yet (scripts/clients/agents/): their fixtures have none.
   // Kimi CLI's log marks a compaction but writes its summary only into the model's context file beside it;
-  // mini-swe-agent never compacts; Command Code compacts only in its terminal UI, which the harness does not drive.
+  // mini-swe-agent never compacts; Command Code compacts only in its terminal UI, which the harness does not drive;
+  // Open Interpreter trims what it sends and keeps no trace of it.
   it.skipIf(
     agent === "cline" ||
       agent === "nanocoder" ||
       agent === "kimi" ||
       agent === "mini" ||
       agent === "commandcode" ||
-      agent === "openhands",
+      agent === "openhands" ||
+      agent === "interpreter",
   )("names a compaction by its summary's words, not by the harness's wrapper or preamble", () => {
     const points = events.filter((e) => e.event_type === "resume_point" && e.meta["kind"] === "compaction");
     expect(points.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { gptme } from "./gptme.ts";
 import { hermes } from "./hermes.ts";
+import { interpreter } from "./interpreter.ts";
 import { kimi } from "./kimi.ts";
 import { mini } from "./mini.ts";
 import { nanocoder } from "./nanocoder.ts";
@@ -47,4 +48,5 @@ export const DRIVERS: AgentDriver[] = [
   hermes,
   gptme,
   openhands,
+  interpreter,
 ];
