@@ -78,10 +78,12 @@ export const aiderDriver: AgentDriver = {
   protocols: [chat],
   script: { subagents: false, side },
   async run(ctx) {
-    // The failing test first, its output handed to the model; then the prompts, with a passing run between.
+    // The failing test first, its output handed to the model; then the prompts, the test passing after the fix
+    // (`/test` writes nothing then) and a command whose output the person adds to the chat (`/run`).
     await aider(ctx, "/test node test.js", ["math.js"]);
     await aider(ctx, PROMPTS.A, ["math.js"]);
-    await aider(ctx, "/run node test.js");
+    await aider(ctx, "/test node test.js");
+    await aider(ctx, "/run ls");
     await aider(ctx, PROMPTS.B);
     await aider(ctx, PROMPTS.C);
   },

@@ -3,9 +3,10 @@
  * line. `# aider chat started at YYYY-MM-DD HH:MM:SS` (local time) starts a run, which is one session; `#### `
  * lines are what the person typed (one line each of a prompt of several), `> ` lines aider's own output (its
  * start-up banner, questions and answers, `Applied edit to <file>`, `Tokens: …`, errors), and the rest the model's
- * replies. Edits are SEARCH/REPLACE blocks in a reply (blocks.ts); aider's report of blocks that did not match
- * (`> # N SEARCH/REPLACE blocks failed to match!`) goes on unquoted, one `## SearchReplaceNoExactMatch: … in <file>`
- * section a block, up to `The SEARCH section must exactly match …` and the note on the blocks that did apply. A
+ * replies. Each run names the one before it in the file as the work it carries on. Edits are SEARCH/REPLACE blocks
+ * in a reply (blocks.ts); aider's report of blocks that did not match (`> # N SEARCH/REPLACE blocks failed to
+ * match!`) goes on unquoted, one `## SearchReplaceNoExactMatch: … in <file>` section a block, up to `The SEARCH
+ * section must exactly match …` and the note on the blocks that did apply. A
  * command the person ran (`/run`, `/test`, `!`) is written as typed, but not its output or exit status: `/test`
  * adds the output to the chat only when the command failed (`> Added N lines of output to the chat.`), `/run`
  * whenever the person says yes.
@@ -144,6 +145,7 @@ function startRun(s: AiderState, day: string, time: string, line: SourceLine, ou
   const local = new Date(`${day}T${time}`);
   s.ts = Number.isNaN(local.getTime()) ? null : local.toISOString();
   // Its folder, the time it started and where in the file: the same on every machine and time zone.
+  const previous = s.sessionId;
   const hex = createHash("sha256").update(`${s.folder}\n${day} ${time}\n${line.line}`).digest("hex");
   s.sessionId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
   out.push({
@@ -155,6 +157,9 @@ function startRun(s: AiderState, day: string, time: string, line: SourceLine, ou
     sessionKind: "main",
     cwd: s.cwd,
     startedAt: s.ts,
+    // The project's work goes on from the run before (aider can load its chat again, `--restore-chat-history`):
+    // a brief of this run reads the runs before it first.
+    ...(previous !== null ? { meta: { continues: previous } } : {}),
   });
 }
 
