@@ -717,6 +717,35 @@ function interpreter(home: string, t: Tally): void {
   }
 }
 
+/**
+ * Aider: `.aider.chat.history.md` in the project, markdown. Prompts are runs of `#### ` lines with a task marker;
+ * tool calls the model's SEARCH/REPLACE blocks (a `<<<<<<< SEARCH` line not right after the
+ * `## SearchReplaceNoExactMatch` heading aider's report of a failed block echoes it under), `write` when the
+ * SEARCH part is empty; failures each `## SearchReplaceNoExactMatch` heading, and each `#### /test` whose output
+ * aider added to the chat (it adds it only when the command failed).
+ */
+function aider(home: string, t: Tally): void {
+  for (const f of files(home).filter((p) => p.endsWith("/.aider.chat.history.md"))) {
+    const lines = readFileSync(f, "utf8").split("\n");
+    let prompt: string[] = [];
+    let test = false;
+    lines.forEach((line, i) => {
+      if (line.startsWith("#### ")) prompt.push(line.slice(5).trimEnd());
+      else if (prompt.length > 0) {
+        const typed = prompt.join("\n");
+        if (isTyped(typed)) t.prompts.push(typed);
+        test = typed.startsWith("/test ");
+        prompt = [];
+      }
+      if (line.startsWith("# aider chat started at ")) test = false;
+      if (test && /^> Added \d+ lines? of output to the chat\./.test(line)) t.failedResults++;
+      if (line.startsWith("## SearchReplaceNoExactMatch:")) t.failedResults++;
+      if (line === "<<<<<<< SEARCH" && !lines[i - 1]?.startsWith("## SearchReplaceNoExactMatch:"))
+        t.call(`${f}:${i}`, lines[i + 1] === "=======" ? "write" : "edit");
+    });
+  }
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -742,6 +771,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   gptme,
   openhands,
   interpreter,
+  aider,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

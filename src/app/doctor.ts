@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, statSync } from "node:fs";
 import { dirname, sep } from "node:path";
-import { findTranscripts, fsReason, statTranscript, type Unreadable } from "../indexer/scan.ts";
+import { fsReason, rootTranscripts, statTranscript, type Unreadable } from "../indexer/scan.ts";
 import type { AgentManifest } from "../readers/agent.ts";
 import type { TranscriptRoot } from "../readers/vocabulary.ts";
 import type { FileStamp, ReadonlyStore } from "../store/types.ts";
@@ -88,12 +88,15 @@ interface Known {
 }
 
 function checkAgent(agent: AgentManifest, roots: TranscriptRoot[], known: Known): AgentCheck {
-  const folders = roots.map((r) => ({ dir: r.dir, exists: existsSync(r.dir) }));
   const unreadableDirs: Unreadable[] = [];
-  const files = roots
-    .filter((_, i) => folders[i]!.exists)
-    .flatMap((r) => safeFind(r, unreadableDirs))
-    .filter((f, i, all) => all.indexOf(f) === i);
+  const found = roots.map((r) => (existsSync(r.dir) ? safeFind(r, unreadableDirs) : null));
+  // A folder searched for files of one name (HOME, for Aider's) is there on every machine: the agent's is only
+  // where such a file was found.
+  const folders = roots.map((r, i) => ({
+    dir: r.dir,
+    exists: found[i] !== null && (!r.search || found[i]!.length > 0),
+  }));
+  const files = found.flatMap((f) => f ?? []).filter((f, i, all) => all.indexOf(f) === i);
   const unreadable = [...unreadableDirs.map((u) => ({ path: u.path, reason: u.message })), ...unopenable(files)];
   const stale = staleFiles(files, known.stamps);
   const { types, other } = unknownTypes(known.problems);
@@ -116,7 +119,7 @@ function checkAgent(agent: AgentManifest, roots: TranscriptRoot[], known: Known)
 
 function safeFind(root: TranscriptRoot, unreadable: Unreadable[]): string[] {
   try {
-    return findTranscripts(root.dir, root.shallow === true, unreadable, root.folder);
+    return rootTranscripts(root, unreadable);
   } catch (error) {
     unreadable.push({ path: root.dir, message: fsReason(error) });
     return [];
@@ -193,7 +196,7 @@ function findingsOf(c: AgentCheck, roots: readonly TranscriptRoot[], indexed: bo
     // The agent's own folder is there but not the one its transcripts go in: it may keep them elsewhere now. A root
     // taking only folders of one name sits in an editor's storage, which every extension and setting shares: that
     // it exists says nothing of this agent.
-    const parents = roots.filter((r) => !r.shallow && r.folder === undefined).map((r) => dirname(r.dir));
+    const parents = roots.filter((r) => !r.shallow && !r.folder && !r.search).map((r) => dirname(r.dir));
     const home = parents.find((p) => existsSync(p) && entries(p) > 0);
     if (home)
       out.push(

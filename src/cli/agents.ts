@@ -13,7 +13,11 @@ export function agentFolderLines(indent: string): string[] {
   for (const r of rootsWithoutOverrides("~").roots)
     byAgent.set(r.provider, [
       ...(byAgent.get(r.provider) ?? []),
-      r.listing ? `${r.dir} (the folders it lists)` : r.dir,
+      r.listing
+        ? `${r.dir} (the folders it lists)`
+        : r.search
+          ? `${r.dir}/…/${r.search.name} (up to ${r.search.depth} folders deep)`
+          : r.dir,
     ]);
   return [...byAgent].map(([provider, dirs]) => `${indent}${providerCell(provider)}  ${dirs.join(", ")}`);
 }

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, type Stats, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { TranscriptRoot } from "../readers/vocabulary.ts";
 import type { FileStamp, Store } from "../store/types.ts";
-import { findTranscripts, fsReason, statTranscript, type Unreadable } from "./scan.ts";
+import { fsReason, rootTranscripts, statTranscript, type Unreadable } from "./scan.ts";
 
 export interface RunPlan {
   files: string[];
@@ -47,8 +47,7 @@ export function listTranscripts(
         unreadable.push({ path: dir, message: "a symbolic link to something that is not there" });
       continue;
     }
-    const root = typeof p === "string" ? undefined : p;
-    for (const f of findTranscripts(dir, root?.shallow === true, unreadable, root?.folder)) files.add(f);
+    for (const f of rootTranscripts(typeof p === "string" ? { provider: "", dir } : p, unreadable)) files.add(f);
   }
   return [...files].sort();
 }

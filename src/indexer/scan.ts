@@ -3,6 +3,7 @@ import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { eventFiles, eventFolderOf } from "../readers/event-folder.ts";
 import { isTranscriptFile } from "../readers/roots.ts";
+import type { TranscriptRoot } from "../readers/vocabulary.ts";
 
 /** A file or folder the indexer could not read, and why in words. */
 export interface Unreadable {
@@ -24,6 +25,55 @@ export function findTranscripts(
   if (st.isFile()) return [path];
   const out: string[] = [];
   walk(path, out, shallow ? MAX_DEPTH : 0, unreadable, folder);
+  return out.sort();
+}
+
+/** The transcripts under one of the agents' roots, as the root says to look for them. */
+export function rootTranscripts(root: TranscriptRoot, unreadable: Unreadable[] = []): string[] {
+  if (root.search) return searchFiles(root.dir, root.search.name, root.search.depth);
+  return findTranscripts(root.dir, root.shallow === true, unreadable, root.folder);
+}
+
+/** The most folders one search lists: HOME on a developer's machine holds hundreds of thousands. */
+export const SEARCH_FOLDERS = 4000;
+/** Folders a search never enters: dependencies, caches and macOS's application data, which hold no one's project. */
+const NOT_SEARCHED = new Set(["node_modules", "__pycache__", "site-packages", "venv", "Library"]);
+
+/**
+ * Files named `name` in `dir` and in its folders up to `depth` levels below it, breadth first and in name order,
+ * so that when `limit` folders have been listed the ones left out are the deepest. Hidden folders, the folders in
+ * NOT_SEARCHED and links to folders are not entered, nor a folder holding `.git` (a repository: a file written at
+ * its top is found there) or `pyvenv.cfg` (a virtual environment). A folder that cannot be listed is passed over
+ * without a word: it is a person's folder, not an agent's store.
+ */
+export function searchFiles(dir: string, name: string, depth: number, limit = SEARCH_FOLDERS): string[] {
+  const out: string[] = [];
+  let level = [dir];
+  let listed = 0;
+  for (let d = 0; d <= depth && level.length > 0; d++) {
+    const next: string[] = [];
+    for (const folder of level) {
+      if (listed++ >= limit) return out.sort();
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(folder, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      const prefix = join(folder, "x").slice(0, -1);
+      let stop = d === depth;
+      const below: string[] = [];
+      for (const e of entries) {
+        if (e.name === name) {
+          if (e.isFile() || (e.isSymbolicLink() && statSync(prefix + e.name, { throwIfNoEntry: false })?.isFile()))
+            out.push(prefix + e.name);
+        } else if (e.name === ".git" || e.name === "pyvenv.cfg") stop = true;
+        else if (e.isDirectory() && !e.name.startsWith(".") && !NOT_SEARCHED.has(e.name)) below.push(prefix + e.name);
+      }
+      if (!stop) next.push(...below.sort());
+    }
+    level = next;
+  }
   return out.sort();
 }
 

@@ -63,6 +63,9 @@ export async function watchIndex(opts: WatchOptions): Promise<void> {
   };
   const attach = () => {
     for (const p of opts.paths) {
+      // A searched folder (HOME) is not watched whole: a recursive watch of it would list every folder under it.
+      // The sweep finds what changes there.
+      if (typeof p !== "string" && p.search) continue;
       const dir = typeof p === "string" ? p : p.dir;
       if (!existsSync(dir) || watchers.some((w) => (w as FSWatcher & { dir?: string }).dir === dir)) continue;
       try {

@@ -4,6 +4,7 @@
  * filter, detection and `cairn doctor` all come from here.
  */
 import type { AgentManifest, ToolVocabulary } from "./agent.ts";
+import { aider } from "./aider/agent.ts";
 import { auggie } from "./auggie/agent.ts";
 import { claude } from "./claude/agent.ts";
 import { cline } from "./cline/agent.ts";
@@ -62,6 +63,7 @@ export const AGENTS: readonly AgentManifest[] = [
   gptme,
   openhands,
   interpreter,
+  aider,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

@@ -37,4 +37,11 @@ export interface TranscriptRoot {
    * storage folder beside other extensions' files and databases).
    */
   folder?: string;
+  /**
+   * Only files of this name, searched for in `dir` and its folders up to `depth` levels below it, for an agent that
+   * writes into each project's folder instead of a store of its own (Aider's `.aider.chat.history.md`). The search
+   * is bounded (indexer/scan.ts `searchFiles`): hidden, dependency and virtual-environment folders and the inside of
+   * a git repository are not searched, and it stops after a fixed number of folders.
+   */
+  search?: { name: string; depth: number };
 }

@@ -80,6 +80,7 @@ describe("the fixtures hold what the probe is about", () => {
         "gptme",
         "openhands",
         "interpreter",
+        "aider",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

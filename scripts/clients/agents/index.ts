@@ -1,5 +1,6 @@
 /** Every agent the harness can drive, in the order `clients:refresh` runs them. */
 import type { AgentDriver } from "../driver.ts";
+import { aiderDriver } from "./aider.ts";
 import { auggie } from "./auggie.ts";
 import { claude } from "./claude.ts";
 import { cline } from "./cline.ts";
@@ -49,4 +50,5 @@ export const DRIVERS: AgentDriver[] = [
   gptme,
   openhands,
   interpreter,
+  aiderDriver,
 ];
