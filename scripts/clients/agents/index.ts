@@ -8,6 +8,7 @@ import { commandcode } from "./commandcode.ts";
 import { cont } from "./continue.ts";
 import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
+import { deepagents } from "./deepagents.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { gptme } from "./gptme.ts";
@@ -45,4 +46,5 @@ export const DRIVERS: AgentDriver[] = [
   commandcode,
   hermes,
   gptme,
+  deepagents,
 ];
