@@ -78,6 +78,7 @@ describe("the fixtures hold what the probe is about", () => {
         "commandcode",
         "hermes",
         "gptme",
+        "deepagents",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

@@ -171,7 +171,7 @@ function toolResult(m: Obj, base: Base, sink: LineSink): void {
     kind: "tool_result",
     ...base,
     callId: str(m["tool_call_id"]) ?? "",
-    output: textOf(m["content"]),
+    output: outputOf(str(m["name"]), textOf(m["content"])),
     isError: m["status"] === "error" || (exitCode !== null && exitCode !== 0),
     exitCode,
   });
@@ -198,6 +198,25 @@ function compaction(
     text: start ? summary.slice(start.index + start[0].length) : summary,
   });
   s.last = key;
+}
+
+/** The trailer the SDK adds to a command's report, and the exit line before it when the command failed. */
+const SHELL_TRAILER = /\n*\[Command (?:succeeded|failed) with exit code -?\d+\]\s*$/;
+const SHELL_EXIT = /\n*Exit code: -?\d+\s*$/;
+/** The status line `read_file` puts above the lines it shows. */
+const READ_HEADER = /^@@ lines \d+-\d+(?: of \d+)?(?: \| [^\n]*)? @@\n/;
+
+/**
+ * What the tool itself gave: a command's output without the exit lines and the `[stderr] ` each error line is
+ * marked with (`deepagents/backends/local_shell.py`), a file without the read's status line.
+ */
+function outputOf(tool: string | undefined, text: string): string {
+  if (tool === "execute") {
+    const out = text.replace(SHELL_TRAILER, "").replace(SHELL_EXIT, "");
+    return out === "<no output>" ? "" : out.replace(/^\[stderr\] /gm, "");
+  }
+  if (tool === "read_file") return text.replace(READ_HEADER, "");
+  return text;
 }
 
 /** A message's text: a string, or its `text` blocks (a call or reasoning block is not words said). */
