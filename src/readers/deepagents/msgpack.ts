@@ -17,13 +17,35 @@ const EXT_DELTA_SNAPSHOT = 7;
 
 const utf8 = new TextDecoder("utf-8");
 
-/** Decodes one value from the bytes a hex string spells (SQLite's `hex()` of the blob). */
-export function unpackHex(hex: string): unknown {
-  return unpack(Buffer.from(hex, "hex"));
+/** Bytes that follow a type byte of fixed size: numbers, and extensions of 1 to 16 bytes (their code included). */
+const FIXED: Record<number, number> = {
+  202: 4,
+  203: 8,
+  204: 1,
+  205: 2,
+  206: 4,
+  207: 8,
+  208: 1,
+  209: 2,
+  210: 4,
+  211: 8,
+  212: 2,
+  213: 3,
+  214: 5,
+  215: 9,
+  216: 17,
+};
+
+/**
+ * Decodes one value from the bytes a hex string spells (SQLite's `hex()` of the blob); the values of map keys in
+ * `skip` are passed over unread (what the caller never looks at, spared the objects it would cost).
+ */
+export function unpackHex(hex: string, skip?: ReadonlySet<string>): unknown {
+  return unpack(Buffer.from(hex, "hex"), skip);
 }
 
-export function unpack(buf: Uint8Array): unknown {
-  const r = new Cursor(buf);
+export function unpack(buf: Uint8Array, skip?: ReadonlySet<string>): unknown {
+  const r = new Cursor(buf, skip);
   const value = r.value();
   if (r.at !== buf.length) throw new Error(`msgpack: ${buf.length - r.at} bytes after the value`);
   return value;
@@ -33,8 +55,10 @@ class Cursor {
   at = 0;
   private readonly buf: Uint8Array;
   private readonly view: DataView;
-  constructor(buf: Uint8Array) {
+  private readonly skip: ReadonlySet<string> | undefined;
+  constructor(buf: Uint8Array, skip?: ReadonlySet<string>) {
     this.buf = buf;
+    this.skip = skip;
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   }
 
@@ -58,7 +82,18 @@ class Cursor {
     return this.buf.subarray(at, at + n);
   }
   private text(n: number): string {
-    return utf8.decode(this.bytes(n));
+    const at = this.need(n);
+    // Most strings are short keys and ids: read as ASCII without the decoder's call, until a byte that is not.
+    if (n <= 64) {
+      let out = "";
+      for (let i = at; i < at + n; i++) {
+        const c = this.buf[i]!;
+        if (c >= 0x80) return utf8.decode(this.buf.subarray(at, at + n));
+        out += String.fromCharCode(c);
+      }
+      return out;
+    }
+    return utf8.decode(this.buf.subarray(at, at + n));
   }
 
   value(): unknown {
@@ -151,15 +186,58 @@ class Cursor {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) {
       const k = this.value();
-      out[typeof k === "string" ? k : JSON.stringify(k)] = this.value();
+      if (typeof k === "string" && this.skip?.has(k)) this.pass();
+      else out[typeof k === "string" ? k : JSON.stringify(k)] = this.value();
     }
     return out;
   }
 
   private ext(n: number): unknown {
     const code = this.view.getInt8(this.need(1));
-    const payload = unpack(this.bytes(n));
+    const payload = unpack(this.bytes(n), this.skip);
     return pythonObject(code, payload);
+  }
+
+  /** Moves past one value without building it. */
+  private pass(): void {
+    const b = this.u8();
+    if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) return;
+    if ((b & 0xf0) === 0x80) return this.passMany((b & 0x0f) * 2);
+    if ((b & 0xf0) === 0x90) return this.passMany(b & 0x0f);
+    if ((b & 0xe0) === 0xa0) return void this.need(b & 0x1f);
+    const fixed = FIXED[b];
+    if (fixed !== undefined) return void this.need(fixed);
+    switch (b) {
+      case 0xc4:
+      case 0xd9:
+        return void this.need(this.u8());
+      case 0xc5:
+      case 0xda:
+        return void this.need(this.u16());
+      case 0xc6:
+      case 0xdb:
+        return void this.need(this.u32());
+      case 0xc7:
+        return void this.need(this.u8() + 1);
+      case 0xc8:
+        return void this.need(this.u16() + 1);
+      case 0xc9:
+        return void this.need(this.u32() + 1);
+      case 0xdc:
+        return this.passMany(this.u16());
+      case 0xdd:
+        return this.passMany(this.u32());
+      case 0xde:
+        return this.passMany(this.u16() * 2);
+      case 0xdf:
+        return this.passMany(this.u32() * 2);
+      default:
+        throw new Error(`msgpack: unknown type byte 0x${b.toString(16)}`);
+    }
+  }
+
+  private passMany(n: number): void {
+    for (let i = 0; i < n; i++) this.pass();
   }
 }
 
@@ -171,9 +249,10 @@ function pythonObject(code: number, payload: unknown): unknown {
     case EXT_PYDANTIC_V1:
     case EXT_CONSTRUCTOR_KW_ARGS: {
       const fields = p[2];
-      return typeof fields === "object" && fields !== null && !Array.isArray(fields)
-        ? { __class: p[1], ...fields }
-        : { __class: p[1] };
+      // The fields' map was made for this object alone: it takes the class name itself, without a copy.
+      if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return { __class: p[1] };
+      (fields as Record<string, unknown>)["__class"] = p[1];
+      return fields;
     }
     case EXT_CONSTRUCTOR_POS_ARGS:
       return Array.isArray(p[2]) ? p[2] : [];

@@ -22,6 +22,9 @@ export interface DeepAgentsState extends LineState {
   thread: string | null;
   model: string | null;
   last: string | null;
+  /** The checkpoint the last row was written at, and its time. */
+  step: string | null;
+  stepTs: string | null;
 }
 
 /**
@@ -41,6 +44,8 @@ SELECT 'write', w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.channel, hex(w.
 FROM writes w WHERE w.channel IN ('messages', '_summarization_event') AND w.type = 'msgpack'
 ORDER BY o1, o2, o3, o4, o5`;
 
+/** Fields of a message never read here: token counts, calls that did not parse, the provider's raw content ids. */
+const UNREAD = new Set(["usage_metadata", "invalid_tool_calls", "input_token_details", "output_token_details"]);
 /** What dcode puts before a compaction's summary, and before its own notices to the model. */
 const SUMMARY_START = /A condensed summary follows:\s*/;
 const SYSTEM_PREFIX = "[SYSTEM]";
@@ -54,7 +59,17 @@ export const deepAgentsReader: Reader<DeepAgentsState> = {
   database: { tables: ["checkpoints", "writes", "dcode_thread_workspaces"], query: QUERY },
   detect: () => false,
   initialState() {
-    return { sessionId: null, unknown: {}, sub: false, seen: {}, thread: null, model: null, last: null };
+    return {
+      sessionId: null,
+      unknown: {},
+      sub: false,
+      seen: {},
+      thread: null,
+      model: null,
+      last: null,
+      step: null,
+      stepTs: null,
+    };
   },
   parse(lines, state) {
     return parseLines(lines, structuredClone(state), readRow);
@@ -70,11 +85,16 @@ export function uuid6Time(id: unknown): string | null {
 }
 
 function readRow(s: DeepAgentsState, row: Obj, line: SourceLine, sink: LineSink): void {
-  const ts = uuid6Time(row["cp"]);
+  // A step's writes come together: its time is read off its id once.
+  if (row["cp"] !== s.step) {
+    s.step = str(row["cp"]) ?? null;
+    s.stepTs = uuid6Time(s.step);
+  }
+  const ts = s.stepTs;
   const kind = str(row["row"]);
   if (kind === "session") return session(s, row, line, ts, sink);
   if (kind !== "write") return unknownRecord(s, `row/${kind ?? ""}`, row, line, ts, sink);
-  const value = unpackHex(str(row["value"]) ?? "");
+  const value = unpackHex(str(row["value"]) ?? "", UNREAD);
   const base = { line: line.line, ts };
   if (row["channel"] === "_summarization_event") return compaction(s, value, row, base, sink);
   for (const m of arr(value) ?? [value]) {
