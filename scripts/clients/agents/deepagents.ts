@@ -1,6 +1,9 @@
 /**
- * Deep Agents Code (`deepagents-code` on PyPI, LangChain; command `dcode`): an `openai:` model at the fake (chat
- * completions, `OPENAI_BASE_URL`), each prompt a non-interactive run (`-n`), the next ones resuming its thread (`-r`).
+ * Deep Agents Code (`deepagents-code` on PyPI, LangChain; command `dcode`; `deepagents-cli` is now only its deployment
+ * tool): an `openai:` model at the fake (LangChain's OpenAI client speaks the Responses API, `OPENAI_BASE_URL`), each
+ * prompt a non-interactive run (`-n`, every command allowed with `-S all`: the shell is off without a list), the next
+ * ones resuming its thread (`-r <id>`, the id it prints). Its summarization middleware compacts on its own once the
+ * reported tokens fill the context (TASK-B).
  */
 import { join } from "node:path";
 import type { AgentDriver } from "../driver.ts";
@@ -28,8 +31,6 @@ export const deepagents: AgentDriver = {
   registry: "pypi",
   protocols: [responses],
   script,
-  extra: (_method, path) =>
-    path.startsWith("/v1/models") ? { object: "list", data: [{ id: "fake-coder", object: "model" }] } : null,
   async run(ctx) {
     const env = { OPENAI_BASE_URL: `${ctx.server.url}/v1`, OPENAI_API_KEY: "dummy", LANGSMITH_TRACING: "false" };
     const bin = join(ctx.binDir, "dcode");
