@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { zstdDecompressSync } from "node:zlib";
 import Database from "better-sqlite3";
+import { deepagentsTruth } from "./deepagents-truth.ts";
 
 export interface Truth {
   prompts: string[];
@@ -746,6 +747,11 @@ function aider(home: string, t: Tally): void {
   }
 }
 
+/** Deep Agents Code: LangGraph checkpoints, unpacked by LangGraph itself (deepagents-truth.ts). */
+function deepagents(home: string, t: Tally): void {
+  deepagentsTruth(home, t, isTyped);
+}
+
 const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   claude,
   codex,
@@ -772,6 +778,7 @@ const COUNTERS: Record<string, (home: string, t: Tally) => void> = {
   openhands,
   interpreter,
   aider,
+  deepagents,
 };
 
 export function computeTruth(agent: string, home: string): Truth {

@@ -76,6 +76,11 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
     let readPos = offset;
     let skipping = false;
     const size = fstatSync(fd).size;
+    // A database is told by its first bytes, before a chunk of it is read for nothing (its rows come by query).
+    if (state === null && offset === 0 && size >= 16) {
+      const head = Buffer.allocUnsafe(16);
+      if (readSync(fd, head, 0, 16, 0) === 16 && isSqliteHeader(head)) return yield* readDatabase(path, size);
+    }
     // One read buffer for the whole file: lines leave it as strings, and a carry is copied out of it.
     let scratch: Buffer = EMPTY;
     for (;;) {
@@ -132,8 +137,6 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
         buf = nl === -1 ? EMPTY : fresh.subarray(nl + 1);
       } else buf = carry.length > 0 ? Buffer.concat([carry, fresh]) : fresh;
       carry = EMPTY;
-      if (state === null && longLine === null && offset === 0 && isSqliteHeader(buf))
-        return yield* readDatabase(path, size);
       if (state === null) {
         if (longLine === null && !eof && buf.indexOf(10) === -1) {
           // The first line is longer than a chunk: its format shows once it is whole.

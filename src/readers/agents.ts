@@ -14,6 +14,7 @@ import { cont } from "./continue/agent.ts";
 import { copilot } from "./copilot/agent.ts";
 import { crush } from "./crush/agent.ts";
 import { cursor } from "./cursor/agent.ts";
+import { deepagents } from "./deepagents/agent.ts";
 import { droid } from "./droid/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { gptme } from "./gptme/agent.ts";
@@ -64,6 +65,7 @@ export const AGENTS: readonly AgentManifest[] = [
   openhands,
   interpreter,
   aider,
+  deepagents,
 ];
 
 /** The agents' ids, as `provider:` filters and facets name them. */

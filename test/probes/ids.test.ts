@@ -81,6 +81,7 @@ describe("the fixtures hold what the probe is about", () => {
         "openhands",
         "interpreter",
         "aider",
+        "deepagents",
       ]),
     );
     expect(subagents().length).toBeGreaterThanOrEqual(4);

@@ -9,6 +9,7 @@ import { commandcode } from "./commandcode.ts";
 import { cont } from "./continue.ts";
 import { copilot } from "./copilot.ts";
 import { crush } from "./crush.ts";
+import { deepagents } from "./deepagents.ts";
 import { droid } from "./droid.ts";
 import { gemini } from "./gemini.ts";
 import { gptme } from "./gptme.ts";
@@ -51,4 +52,5 @@ export const DRIVERS: AgentDriver[] = [
   openhands,
   interpreter,
   aiderDriver,
+  deepagents,
 ];
