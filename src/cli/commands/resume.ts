@@ -10,7 +10,7 @@ import { aiJson, aiVerdict } from "./resume-ai.ts";
 import { verifyCommand } from "./resume-verify.ts";
 
 const USAGE = `Usage: cairn resume [<session>|--latest] [--cwd DIR] [--at ID] [--step N] [--budget N|--ratio R]
-                   [--strict] [--format md|json | --json] [--exec pi] [--print-command claude|codex|pi] [--db PATH]
+                   [--strict] [--format md|json | --json] [--exec pi] [--print-command AGENT] [--db PATH]
                    [--ai [--provider P --model M | --url URL --model M]]
        cairn resume verify <resumed-session> [--actions N] [--json] [--db PATH]
 
