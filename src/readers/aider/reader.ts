@@ -92,6 +92,9 @@ export const aiderReader: Reader<AiderState> = {
     const out: RawRecord[] = [];
     const problems: LineProblem[] = [];
     for (const line of lines) readLine(s, line, out, problems);
+    // A reply is complete only once aider writes after it; until then it is shown as far as it goes, so the last
+    // reply of a run that stopped (a crash, Ctrl-C) is not held back, and is stated again as it grows.
+    if (s.mode === "reply") out.push(reply(s));
     return { records: out, problems, state: s };
   },
 };
@@ -171,6 +174,23 @@ function endRun(s: AiderState, line: SourceLine, out: RawRecord[]): void {
   s.failure = null;
 }
 
+/** The reply gathered so far, as a message that may state again one shown before (same key). */
+function reply(s: AiderState): Extract<RawRecord, { kind: "message" }> {
+  let end = s.buf.length;
+  while (end > 0 && s.buf[end - 1]!.trim() === "") end--;
+  const text = s.buf.slice(0, end).join("\n");
+  return {
+    kind: "message",
+    line: s.bufLine,
+    ts: s.ts,
+    key: `L${s.bufLine}`,
+    role: "assistant",
+    text,
+    typed: false,
+    update: true,
+  };
+}
+
 /** Emits the prompt or reply gathered so far; what follows is aider's until said otherwise. */
 function flush(s: AiderState, out: RawRecord[]): void {
   if (s.buf.length === 0) return;
@@ -192,10 +212,9 @@ function flush(s: AiderState, out: RawRecord[]): void {
       out.push({ kind: "message", ...at, key: `L${s.bufLine}`, role: "user", text: words, typed: !command });
     }
   } else if (s.mode === "reply") {
-    while (s.buf.length > 0 && s.buf[s.buf.length - 1]!.trim() === "") s.buf.pop();
-    const text = s.buf.join("\n");
-    const key = `L${s.bufLine}`;
-    out.push({ kind: "message", ...at, key, role: "assistant", text, typed: false });
+    const message = reply(s);
+    const { key, text } = message;
+    out.push(message);
     s.pending = [];
     for (const b of editBlocks(text)) {
       const callId = `${key}#${b.at}`;
