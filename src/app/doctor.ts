@@ -5,7 +5,7 @@
  * know (with an example file:line), files that cannot be read, and files changed since the last index.
  */
 import { closeSync, existsSync, openSync, readdirSync, statSync } from "node:fs";
-import { dirname, sep } from "node:path";
+import { basename, dirname, sep } from "node:path";
 import { fsReason, rootTranscripts, statTranscript, type Unreadable } from "../indexer/scan.ts";
 import type { AgentManifest } from "../readers/agent.ts";
 import type { TranscriptRoot } from "../readers/vocabulary.ts";
@@ -63,7 +63,11 @@ export function diagnose(inputs: DoctorInputs): DoctorAnswer {
   const indexed = inputs.store !== null;
   const agents = inputs.agents.map((agent) => {
     const roots = inputs.roots(agent);
-    const mine = (path: string) => roots.some((r) => path === r.dir || path.startsWith(r.dir + sep));
+    // Under a folder searched for one file name (HOME, for Aider), only files of that name are the agent's.
+    const mine = (path: string) =>
+      roots.some(
+        (r) => (path === r.dir || path.startsWith(r.dir + sep)) && (!r.search || basename(path) === r.search.name),
+      );
     const own = sessions.filter((s) => s.provider === agent.provider);
     const ownFiles = new Set(own.map((s) => s.source_file));
     return checkAgent(agent, roots, {

@@ -93,6 +93,8 @@ describe("cairn doctor", () => {
     expect(findings(answer, "claude")).toEqual([
       expect.stringMatching(/record type 'holographic_replay' .* 1 file \(first at .*\.jsonl:\d+\)/),
     ]);
+    // Only the agent whose file it is: not Aider, whose files are searched for all over HOME.
+    expect(answer.agents.filter((a) => a.findings.length > 0).map((a) => a.provider)).toEqual(["claude"]);
     // …and `cairn` says it in one line under the overview.
     const overview = cairn([], { env: homeEnv(home) });
     expect(overview.stdout).toMatch(/! Claude Code: record type 'holographic_replay'.*'cairn doctor' says more/);
