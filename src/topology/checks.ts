@@ -42,9 +42,10 @@ export function checkOutcome(run: CheckRun): CheckOutcome {
   const report = parseTestOutput(run.output);
   const reportFails = report !== null && report.failed > 0;
   let status: CheckStatus;
-  if (run.masked) {
-    // A filter's exit status says nothing about the check; a recognisable summary or failure line does, and so does
-    // the end of a package script's output without npm's failure footer.
+  if (run.masked || !run.known) {
+    // A filter's exit status says nothing about the check, and a format that keeps none (Open Interpreter's) says
+    // nothing either; a recognisable summary or failure line does, and so does the end of a package script's output
+    // without npm's failure footer.
     status =
       reportFails || outputShowsFailure(run.output)
         ? "fail"

@@ -28,12 +28,12 @@ const newestOf = (agent: string) => readdirSync(join(ROOT, agent)).sort(compareV
 let sessions: Array<{ session_id: string; provider: string; kind: string; started_at: string | null }> = [];
 /**
  * Agents whose transcripts keep no exit status (Open Interpreter's console output is all there is): the brief names
- * the test's runs, with no verdict it could not know.
+ * the run whose output shows the failure, and gives the later runs no verdict it could not know.
  */
 const NO_EXIT_STATUS = new Set(["interpreter"]);
 const TEST_RUNS = (agent: string) =>
   NO_EXIT_STATUS.has(agent)
-    ? /^- \? test `node test\.js` @\d+ \(\d+ runs, 0 failed\)/m
+    ? /^- ✗ `node test\.js` ×1 \(@\d+\): FAIL add[\s\S]*^- \? test `node test\.js` @\d+ \(\d+ runs, 1 failed\)/m
     : /`node test\.js` failed ×\d+ \(@\d+\) then passed/;
 
 beforeAll(() => {

@@ -109,7 +109,12 @@ const newest = readdirSync(ROOT)
     return { agent, home: join(ROOT, agent, versions[versions.length - 1]!, "home") };
   });
 
-describe.each(newest)("$agent's own `node test.js` runs", ({ home }) => {
+/** Agents that keep no exit status (Open Interpreter): a run passes only by a report cairn can read. */
+const NO_EXIT_STATUS = new Set(["interpreter"]);
+/** Agents that keep no command output (Aider writes only that a failed run added lines to the chat). */
+const NO_OUTPUT = new Set(["aider"]);
+
+describe.each(newest)("$agent's own `node test.js` runs", ({ agent, home }) => {
   it("are test_result events, failing before the fix and passing after", () => {
     const { events } = inspectPaths([home], REPO);
     // In the order they ran: a session continued in another file (Droid's compaction) may be read first.
@@ -119,7 +124,7 @@ describe.each(newest)("$agent's own `node test.js` runs", ({ home }) => {
     expect(results.length).toBeGreaterThanOrEqual(2);
     expect(results.every((e) => e.meta["family"] === "test" && e.text.includes("`node test.js`"))).toBe(true);
     expect(results[0]!.status).toBe("fail");
-    expect(results[0]!.text).toMatch(/FAIL add\(2, 2\) = 0/);
-    expect(results[results.length - 1]!.status).toBe("pass");
+    if (!NO_OUTPUT.has(agent)) expect(results[0]!.text).toMatch(/FAIL add\(2, 2\) = 0/);
+    expect(results[results.length - 1]!.status).toBe(NO_EXIT_STATUS.has(agent) ? "unknown" : "pass");
   });
 });
