@@ -98,6 +98,13 @@ describe("its outcome", () => {
   it("reads a FAIL line when a filter masks the exit status", () => {
     expect(run("FAIL add(2, 2) = 0, expected 4\n", false, true)).toBe("fail");
   });
+  it("reads a FAIL line when the format keeps no exit status, and claims no pass without a report", () => {
+    const unknownExit = (output: string) =>
+      checkOutcome({ family: "test", canonical: "node test.js", output, failed: false, known: false, masked: false })
+        .status;
+    expect(unknownExit("FAIL add(2, 2) = 0, expected 4\n")).toBe("fail");
+    expect(unknownExit("PASS add(2, 2) = 4\n")).toBe("unknown");
+  });
 });
 
 // Every client's scripted session runs `node test.js`, fails, fixes math.js, and runs it again.
