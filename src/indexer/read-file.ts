@@ -6,7 +6,7 @@
  * skipped and reported, never buffered without limit.
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { splitLines } from "../readers/lines.ts";
 import { type DecodedLine, LineClipper } from "../readers/long-strings.ts";
 import type { TopologyBatch } from "../topology/normalizer-state.ts";
@@ -17,6 +17,7 @@ import {
   transcriptEventFolder,
 } from "../topology/transcript.ts";
 import type { Problem } from "../topology/types.ts";
+import { readContextFile } from "./context-files.ts";
 import { isSqliteHeader, readDatabase } from "./read-database.ts";
 import { readEventFolder } from "./read-event-folder.ts";
 import type { ReadChunk, ReadFileResult, ReadPosition } from "./read-types.ts";
@@ -187,23 +188,6 @@ export function* readTranscriptChunks(path: string, opts: ReadFileOptions): Gene
     return { state, offset, line, pendingBytes: 0, bytesRead };
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The largest file beside a transcript read for its reader (a project registry, a folder marker). */
-const CONTEXT_MAX = 4 * 1024 * 1024;
-
-/**
- * A file a reader asks for beside its transcript (`Reader.context`): its text (or its bytes as latin1, see
- * `Reader.contextAsBytes`), or null when absent or too big.
- */
-function readContextFile(path: string, asBytes?: boolean): string | null {
-  try {
-    // Most context files are absent (a marker an older version wrote): no exception built for each.
-    const st = statSync(path, { throwIfNoEntry: false });
-    return st?.isFile() && st.size <= CONTEXT_MAX ? readFileSync(path, asBytes ? "latin1" : "utf8") : null;
-  } catch {
-    return null;
   }
 }
 
