@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
+import type { Store } from "../../src/store/types.ts";
 
 export interface TempIndex {
   /** A temporary folder holding the database, fit to serve as HOME too. */
@@ -22,4 +23,14 @@ export function tempIndex(prefix: string, paths: string[]): TempIndex {
     store.close();
   }
   return { dir, db, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Runs `fn` on the index at `db`, opened for it and closed after. */
+export function withStore<T>(db: string, fn: (s: Store) => T): T {
+  const store = openStore(db);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
 }

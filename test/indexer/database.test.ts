@@ -9,22 +9,13 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexFile } from "../../src/indexer/indexer.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/types.ts";
+import { withStore } from "../helpers/temp-index.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const FIXTURE = join(REPO, "test/fixtures/clients/opencode/1.18.33/home/.local/share/opencode/opencode.db");
 const dir = mkdtempSync(join(tmpdir(), "cairn-dbsrc-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function withStore<T>(db: string, fn: (s: Store) => T): T {
-  const store = openStore(db);
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
 
 const texts = (s: Store, sessionId: string) =>
   s.sessionEvents(sessionId).map((e) => ({ id: e.event_id, type: e.event_type, text: e.text }));

@@ -11,22 +11,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readSourceLine } from "../../src/app/source-line.ts";
 import { indexFile } from "../../src/indexer/indexer.ts";
 import { listTranscripts } from "../../src/indexer/plan.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/types.ts";
+import { withStore } from "../helpers/temp-index.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const FIXTURE = join(REPO, "test/fixtures/clients/openhands/1.16.0/home/.openhands/conversations");
 const dir = mkdtempSync(join(tmpdir(), "cairn-evfolder-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function withStore<T>(db: string, fn: (s: Store) => T): T {
-  const store = openStore(db);
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
 
 /** A copy of the recorded conversations, its main conversation's state file and events folder. */
 function copy(name: string): { root: string; state: string; events: string; id: string } {

@@ -13,9 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexFile, indexPaths } from "../../src/indexer/indexer.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
-import type { Store } from "../../src/store/types.ts";
 import { dumpIndex, firstDifference } from "../helpers/db-dump.ts";
+import { withStore } from "../helpers/temp-index.ts";
 import { realFixture, realFixturesDir } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-idx-"));
@@ -26,15 +25,6 @@ const fresh = () => {
   mkdirSync(d, { recursive: true });
   return d;
 };
-
-function withStore<T>(db: string, fn: (s: Store) => T): T {
-  const store = openStore(db);
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
-}
 
 const CLAUDE = realFixture("claude/episodic-memory__large-conversation.jsonl");
 const lines = readFileSync(CLAUDE, "utf8")
