@@ -140,6 +140,29 @@ export interface EventDetailAnswer {
   chain: ChainStep[];
 }
 
+/** The brief for a person (resume/people.ts). */
+export interface BriefView {
+  goal: BriefQuote | null;
+  latest: BriefQuote | null;
+  facts: { provider: string; cwd: string | null; branch: string | null; until: string | null; events: number };
+  sections: { title: string; items: { field: string; text: string; cites: string[] }[] }[];
+  cited: Record<string, CitePreview>;
+}
+
+export interface BriefQuote {
+  text: string;
+  turn: number;
+  cites: string[];
+}
+
+export interface CitePreview {
+  event_type: string;
+  role: string | null;
+  ordinal: number;
+  timestamp: string | null;
+  text: string;
+}
+
 export interface BriefAnswer {
   session_id: string;
   /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
@@ -155,6 +178,8 @@ export interface BriefAnswer {
   citations: { event_id: string; ordinal: number; event_type: string }[];
   validation: { coverage: number; missing: string[]; entity_overlap: number; ok: boolean };
   budget_note: string | null;
+  /** The same brief for a person: the headline, sections with something in them, previews of what each cites. */
+  view: BriefView;
 }
 
 export interface ThreadSessionView {
