@@ -140,6 +140,58 @@ export interface EventDetailAnswer {
   chain: ChainStep[];
 }
 
+/** A mark on a block: a failure, a check, a decision, a resume point (app/export/blocks.ts). */
+export interface MarkView {
+  type: string;
+  glyph: string;
+  text: string;
+  event_id: string;
+}
+
+/** A tool call's input in the agent-neutral vocabulary (topology/tool-call-input.ts). */
+export interface TypedInput {
+  kind: string;
+  path?: string;
+  edits?: { old: string; new?: string; all?: boolean }[];
+  content?: string;
+  command?: string;
+  pattern?: string;
+  patch?: string;
+  todos?: { text: string; status: string }[];
+}
+
+export type ConversationItemView =
+  | {
+      kind: "message";
+      who: "user" | "assistant" | "system";
+      event_id: string;
+      time: string | null;
+      text: string;
+      status: string | null;
+      marks: MarkView[];
+    }
+  | {
+      kind: "tool";
+      name: string;
+      summary: string;
+      event_id: string;
+      time: string | null;
+      input: { text: string; cut: number };
+      typed: TypedInput | null;
+      output: { text: string; cut: number } | null;
+      exit_code: number | null;
+      status: string | null;
+      marks: MarkView[];
+    }
+  | { kind: "mark"; mark: MarkView; time: string | null }
+  | { kind: "subagent"; session: SessionSummary; time: string | null; items: ConversationItemView[] };
+
+export interface ConversationAnswer {
+  session: SessionSummary;
+  items: ConversationItemView[];
+  focus: string | null;
+}
+
 /** The brief for a person (resume/people.ts). */
 export interface BriefView {
   goal: BriefQuote | null;

@@ -50,6 +50,7 @@ export function BriefPage(props: { sessionId: string; query: URLSearchParams }):
             {loaded.data.budget_note && <span> · {loaded.data.budget_note}</span>}
           </p>
           <p class="page-actions">
+            <Link href={paths.conversation(props.sessionId, at)}>Read the conversation</Link>
             <Link href={paths.ask(props.sessionId)}>Ask about this session</Link>
           </p>
           <AiBrief sessionId={props.sessionId} budget={budget} />
