@@ -1,11 +1,12 @@
 /**
- * Every view checked by axe-core in Debian's Chromium, in the light and the dark theme: no serious or critical
- * violation of WCAG 2.1 A/AA (contrast included) or axe's best practices.
+ * Every view checked by axe-core in Debian's Chromium, at a phone's width and a desktop's, in the light and the
+ * dark theme: no serious or critical violation of WCAG 2.2 A/AA (contrast and target size included) or axe's best
+ * practices.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeViolations, seriousViolations } from "./helpers/axe.ts";
-import { BROWSER_TEST_MS, buildWeb, DESKTOP, launchChromium, openPage } from "./helpers/chromium.ts";
+import { BROWSER_TEST_MS, buildWeb, DESKTOP, launchChromium, openPage, PHONE } from "./helpers/chromium.ts";
 import { buildHistoryIndex, type HistoryIndex, THREAD_PAIR } from "./helpers/history-index.ts";
 import { scriptedDriver, startServer, type TestServer } from "./helpers/live-server.ts";
 
@@ -61,6 +62,9 @@ async function themed(page: Page, theme: "light" | "dark"): Promise<void> {
 
 const big = () => index.app.sessions({ limit: 100 }).reduce((a, b) => (b.event_count > a.event_count ? b : a));
 const output = () => index.app.timeline({ session: big().session_id }).rows.find((r) => r.mark === "output")!;
+const withSubagent = () =>
+  index.app.sessions({ limit: 100, all: true }).find((s) => s.kind !== "main" && s.parent_session_id)!
+    .parent_session_id!;
 const pairThread = async () =>
   (await index.app.threads()).threads.find((t) => t.sessions.some((s) => s.session_id === THREAD_PAIR.codex))!
     .thread_id;
@@ -90,18 +94,33 @@ describe("accessibility (axe-core)", { timeout: BROWSER_TEST_MS }, () => {
     ["search, empty", () => "/search", ".empty"],
     ["timeline", () => `/s/${big().session_id}?at=${output().event_id}`, ".row.selected .row-detail a"],
     ["event", () => `/e/${output().event_id}`, ".facts"],
-    ["brief", () => `/s/${THREAD_PAIR.claude}/brief`, "article.brief a.cite"],
+    ["brief", () => `/s/${big().session_id}/brief`, ".brief-view a.cite"],
+    ["conversation", () => `/s/${big().session_id}/conversation?at=${output().event_id}`, ".conv-tool.focus"],
+    ["conversation with a subagent", () => `/s/${withSubagent()}/conversation`, ".conv-subagent"],
     ["threads", () => "/threads", ".cards .card"],
     ["thread", async () => `/t/${await pairThread()}`, ".timeline .row"],
     ["sessions, none match", () => "/sessions?provider=codex&project=nowhere", ".empty"],
     ["event, missing", () => "/e/ffffffffffffffff", ".failure"],
   ];
-  it.each(views)("%s, in both themes", async (_name, path, ready) => {
-    context ??= await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await page.goto(`${live.server.origin}${await path()}`);
-    await page.locator(ready).first().waitFor({ timeout: 20_000 });
-    await checkBothThemes(page);
-    await page.close();
-  });
+  const widths = [
+    ["1280 px", DESKTOP],
+    ["375 px", PHONE],
+  ] as const;
+  it.each(views.flatMap(([name, path, ready]) => widths.map(([w, size]) => [name, w, path, ready, size] as const)))(
+    "%s at %s, in both themes",
+    async (_name, _width, path, ready, size) => {
+      const sized = await browser.newContext({ viewport: size });
+      await (await openPage(sized, live.server.url)).close();
+      const page = await sized.newPage();
+      await page.goto(`${live.server.origin}${await path()}`);
+      await page.locator(ready).first().waitFor({ timeout: 20_000 });
+      // Folded parts are part of the view: open the first of each kind.
+      for (const fold of [".conv-subagent > summary", ".conv-tool details > summary", ".brief-model > summary"]) {
+        const summary = page.locator(fold).first();
+        if ((await summary.count()) > 0) await summary.click();
+      }
+      await checkBothThemes(page);
+      await sized.close();
+    },
+  );
 });

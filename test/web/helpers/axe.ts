@@ -15,11 +15,11 @@ export interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-/** Violations of WCAG 2 A/AA rules whose impact is serious or critical. */
+/** Violations of WCAG 2.2 A/AA rules (2.0 and 2.1's included) whose impact is serious or critical. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(source);
   const violations = (await page.evaluate(`axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"] },
     resultTypes: ["violations"],
   }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`)) as AxeViolation[];
