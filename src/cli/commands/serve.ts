@@ -140,7 +140,12 @@ export const serveCommand: Command = {
       );
     }
     io.stdout.write(`cairn serve: ${driverName} session in ${cwd}\nOpen ${server.url}\n`);
-    driver.start().catch((error: unknown) => io.stderr.write(`cairn serve: ${errorMessage(error)}\n`));
+    // What the page asks for first loads first: the brief's engine (a fraction of a second), then the driver's SDK.
+    void import("../../app/brief.ts")
+      .then((m) => m.warmBriefs())
+      .catch(() => {})
+      .then(() => driver.start())
+      .catch((error: unknown) => io.stderr.write(`cairn serve: ${errorMessage(error)}\n`));
 
     await new Promise<void>((done) => {
       if (!io.signal) return;
