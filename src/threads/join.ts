@@ -34,10 +34,11 @@ export function joinUnits(units: readonly WorkUnit[], rare: ReadonlyMap<string, 
   const n = units.length;
   const pairs = new Map<number, number>();
   for (const [id, members] of rare) {
-    const acrossRepositories = linksRepositories(id);
     for (let i = 0; i < members.length; i++) {
       for (let j = i + 1; j < members.length; j++) {
-        if (!acrossRepositories && !sameRepository(units[members[i]!]!, units[members[j]!]!)) continue;
+        const a = units[members[i]!]!;
+        const b = units[members[j]!]!;
+        if (!sameRepository(a, b) && !linksRepositories(id, a, b)) continue;
         const key = members[i]! * n + members[j]!;
         const count = (pairs.get(key) ?? 0) + 1;
         pairs.set(key, count);

@@ -1,8 +1,8 @@
 /**
  * Which join keys may link sessions of different repositories. Inside one repository two rare shared keys are
  * enough; across repositories the same error text or branch name is often chance (two projects hitting the same
- * missing package, both on `fix/login`), so only facts that name one piece of work count there: a file by its
- * absolute path (the same file on the same machine), or an error that names a project file, a symbol or a test.
+ * missing package, both on `fix/login`), so only facts that name one piece of work count there: a file of one of
+ * the two repositories, or an error that names a project file, a symbol or a test.
  */
 import { keyOf, kindOf } from "./rarity.ts";
 import type { WorkUnit } from "./units.ts";
@@ -21,11 +21,17 @@ export function isSpecificSignature(signature: string): boolean {
   return FILE_TOKEN.test(s) || SYMBOL_TOKEN.test(s) || FAILING_TEST.test(s);
 }
 
-/** Whether a join key may link sessions of two different repositories. */
-export function linksRepositories(entityId: string): boolean {
+/**
+ * Whether a join key may link two units of different repositories: an error that names a file, symbol or test,
+ * or a file inside one of the two working directories (a library's file its app also reached into). A file outside
+ * both (`~/.config/…`) says nothing about either piece of work.
+ */
+export function linksRepositories(entityId: string, a: WorkUnit, b: WorkUnit): boolean {
   switch (kindOf(entityId)) {
-    case "file":
-      return true;
+    case "file": {
+      const path = keyOf(entityId);
+      return [a.root.cwd, b.root.cwd].some((cwd) => cwd !== null && within(path, cwd));
+    }
     case "error_signature":
       return isSpecificSignature(keyOf(entityId));
     default:

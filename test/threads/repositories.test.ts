@@ -80,6 +80,19 @@ describe("threads across repositories", () => {
     );
   });
 
+  it("files of one of the two repositories join them; files outside both do not", () => {
+    const outside = ["/srv/shared/tools/lint-rules.ts", "/srv/shared/tools/format-rules.ts"];
+    const library = ["/w/lib/src/db.ts", "/w/lib/src/pool.ts"];
+    const w = index(
+      new Work("claude", sid("one"), { start: at(1), cwd: "/w/one" }).prompt("lint").read(...outside),
+      new Work("pi", sid("two"), { start: at(2), cwd: "/w/two" }).prompt("lint too").read(...outside),
+      new Work("claude", sid("lib"), { start: at(3), cwd: "/w/lib" }).prompt("pool").edit(...library),
+      new Work("codex", sid("app"), { start: at(4), cwd: "/w/app" }).prompt("why the pool").read(...library),
+    );
+    expect(joined(w)).toEqual([[sid("app"), sid("lib")]]);
+    expect(listThreads(w.store).threads[0]!.shares).toBe("shares the files `src/db.ts` and `src/pool.ts`");
+  });
+
   it("a remote recorded for both sessions decides the repository over the folder", () => {
     const unit = (cwd: string, repository: string | null) => ({ root: { cwd, repository } }) as unknown as WorkUnit;
     expect(
