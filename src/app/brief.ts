@@ -6,6 +6,7 @@
 import type { FallbackRecord, ResumeBrief, Validation } from "../resume/brief-types.ts";
 import { budgetFor, createResumeEngine } from "../resume/engine.ts";
 import { overBudget } from "../resume/over-budget.ts";
+import type { TokenCounter } from "../resume/tokens.ts";
 import { latestSession, resolveEventId, resolveSessionId } from "../store/resolve.ts";
 import type { ReadonlyStore, SessionRow } from "../store/types.ts";
 
@@ -63,12 +64,31 @@ export function briefSession(store: ReadonlyStore, req: BriefRequest): SessionRo
   return latestSession(store, req.cwd);
 }
 
+/**
+ * One counter for the process: its cache keeps the counts of every text already counted, so the next brief of
+ * the same session (a page reloaded, the TUI's Brief tab opened again, a brief at another event) counts only
+ * what changed. Counts depend on the text alone; the cache empties itself past its size.
+ */
+let sharedCounter: TokenCounter | null = null;
+
+/**
+ * Loads what a first brief needs (the engine's modules, the tokenizer's ranks) ahead of it: a server calls this
+ * once it listens, so the first brief a page asks for costs what every later one does. Run from the sources, the
+ * modules' load is most of a first brief.
+ */
+export async function warmBriefs(): Promise<void> {
+  const { createTokenCounter } = await import("../resume/tokens.ts");
+  sharedCounter ??= createTokenCounter();
+  sharedCounter.count("warm");
+}
+
 /** The brief of a request already checked against the question's rules (catalog/brief.ts). */
 export async function buildBrief(store: ReadonlyStore, req: BriefRequest): Promise<BriefJson> {
   const session = briefSession(store, req);
   // The tokenizer's tables take most of a second to load: only a brief pays for them, not a server's start.
   const { createTokenCounter } = await import("../resume/tokens.ts");
-  const engine = createResumeEngine({ store, counter: createTokenCounter() });
+  sharedCounter ??= createTokenCounter();
+  const engine = createResumeEngine({ store, counter: sharedCounter });
   const build = (budget: number | undefined) =>
     engine.brief({
       sessionId: session.session_id,

@@ -257,6 +257,8 @@ export interface ThreadView {
   projects: string[];
   sessions: ThreadSessionView[];
   shared: { entity_id: string; kind: string; display: string; sessions: number }[];
+  /** What the thread shares, in words; never empty. */
+  shares: string;
 }
 
 export interface ThreadsAnswer {

@@ -17,13 +17,19 @@ export function createPgThreadReads(db: PgConnection): ThreadReads {
   return {
     threadSessions: () =>
       db
-        .query<ThreadSessionRow & { meta: string }>(
+        .query<Omit<ThreadSessionRow, "repository"> & { meta: string }>(
           `SELECT session_id, provider, kind, project, cwd, title, meta, started_at, updated_at, parent_session_id
            FROM sessions ORDER BY session_id`,
         )
         .map(({ meta, ...r }) => {
-          const summary = parseMeta(meta)["summary"];
-          return { ...r, title: r.title ?? (typeof summary === "string" ? summary : null) };
+          const parsed = parseMeta(meta);
+          const summary = parsed["summary"];
+          const repository = parsed["repository_url"];
+          return {
+            ...r,
+            title: r.title ?? (typeof summary === "string" ? summary : null),
+            repository: typeof repository === "string" ? repository : null,
+          };
         }),
     sessionEntityLinks: (): SessionEntityLink[] =>
       db.query<SessionEntityLink>(

@@ -14,7 +14,8 @@ export function createThreadReads(db: Database.Database): ThreadReads {
     db.prepare(
       `SELECT session_id, provider, kind, project, cwd,
        coalesce(title, CASE WHEN json_valid(meta) THEN json_extract(meta, '$.summary') END) AS title,
-       started_at, updated_at, parent_session_id
+       started_at, updated_at, parent_session_id,
+       CASE WHEN json_valid(meta) THEN json_extract(meta, '$.repository_url') END AS repository
      FROM sessions ORDER BY session_id`,
     ),
   );

@@ -13,6 +13,8 @@ export interface ThreadSessionRow {
   started_at: string | null;
   updated_at: string | null;
   parent_session_id: string | null;
+  /** The git remote the agent recorded for the session's repository (Codex does), when known. */
+  repository: string | null;
 }
 
 /** A session's link to a file, error signature or branch entity, with the number of edges behind it. */

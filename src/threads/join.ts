@@ -1,8 +1,11 @@
 /**
  * Joining: two units join when they share at least `MIN_SHARED_KEYS` join keys, and threads are the connected
  * components of that relation. One shared key is too often chance (the same error in two projects, one file
- * looked at in passing); two independent coincidences are rare. A fork always joins the unit it was forked from.
+ * looked at in passing); two independent coincidences are rare. Between units of different repositories only keys
+ * that name one piece of work count (`specific.ts`): generic error text shared by two projects is no link. A fork
+ * always joins the unit it was forked from.
  */
+import { linksRepositories, sameRepository } from "./specific.ts";
 import type { WorkUnit } from "./units.ts";
 
 export const MIN_SHARED_KEYS = 2;
@@ -30,9 +33,12 @@ export function joinUnits(units: readonly WorkUnit[], rare: ReadonlyMap<string, 
   // Rare keys have at most a dozen units each, so counting every pair per key stays small.
   const n = units.length;
   const pairs = new Map<number, number>();
-  for (const members of rare.values()) {
+  for (const [id, members] of rare) {
     for (let i = 0; i < members.length; i++) {
       for (let j = i + 1; j < members.length; j++) {
+        const a = units[members[i]!]!;
+        const b = units[members[j]!]!;
+        if (!sameRepository(a, b) && !linksRepositories(id, a, b)) continue;
         const key = members[i]! * n + members[j]!;
         const count = (pairs.get(key) ?? 0) + 1;
         pairs.set(key, count);

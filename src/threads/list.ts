@@ -3,6 +3,7 @@ import { pickById } from "../store/resolve.ts";
 import type { ThreadSessionRow } from "../store/thread-types.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import { buildThreadIndex, type ThreadGroup, type ThreadIndex } from "./build.ts";
+import { describeShared } from "./describe.ts";
 import { labelThread } from "./label.ts";
 import { kindOf } from "./rarity.ts";
 import {
@@ -82,6 +83,7 @@ function describeThreads(store: ReadonlyStore, index: ThreadIndex, groups: reado
       projects: [...new Set(sessions.map((s) => s.project).filter((p): p is string => p !== null))].sort(),
       sessions,
       shared,
+      shares: describeShared(shared, g.units.length),
     };
   });
 }

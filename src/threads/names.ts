@@ -105,7 +105,7 @@ const GENERIC_SIGNATURES: readonly RegExp[] = [
   /\bexit status N$/i,
   /^[\w. -]{1,40} failed$/i,
   /^error: command failed\b/i,
-  /^npm err! (code|errno|lifecycle)\b/i,
+  /^npm (err!|error) (code|errno|lifecycle)\b/i,
   /^(error|fail|failed|failure|fatal|exception|traceback.*|✗|×)[:.!]?$/i,
   /has not been read yet/i,
   /has been modified since (it was )?(last )?read/i,
@@ -115,7 +115,31 @@ const GENERIC_SIGNATURES: readonly RegExp[] = [
   /\buser (doesn't|does not) want to|\brejected by (the )?user|interrupted by user|request interrupted/i,
   /tool use was (rejected|cancelled)/i,
   /^(aborted|cancelled|canceled|timed out)\b/i,
+  // Edit tools' mismatch messages (OpenCode, Kilo, Cline and others): the same words whatever the file was.
+  /\bmust match exactly\b/i,
+  /\b(old_?string|old_?text|search block|search string)\b.{0,40}\bnot found\b/i,
+  /\bcould not find (old_?string|old_?text)\b/i,
+  // The shell's own refusals: they name the tool that was missing or the file that was locked, not the work.
+  /\bcommand not found\b|\bis not recognized as an internal or external command\b/i,
+  /\bpermission denied\b|\boperation not permitted\b/i,
 ];
+
+/**
+ * Words that say something failed without saying what: a signature made only of these, exit codes and the `N`
+ * placeholders normalisation leaves ("N.N npm error", "error TSN", `"status": "error",`) names no failure.
+ */
+const VAGUE_WORDS = new Set(
+  (
+    "error errors err warning warn fatal fail failed failure failures exception panic abort aborted npm npx yarn " +
+    "pnpm bun node deno python pip cargo go bash sh zsh shell code exit exited status command process returned " +
+    "with without not no such file files directory dir or and the a an of to in on at is was be been has have " +
+    "does do did exist exists cannot could unable invalid unknown unexpected line col column true false null " +
+    "undefined none nan tsn errno eacces enoent eperm eexist eisdir enotdir signal killed timeout timed out " +
+    "message result output stderr stdout see above below details info debug trace stack"
+  ).split(" "),
+);
+/** Fewer letters than this outside the vague words and placeholders: the signature names nothing. */
+const MIN_INFORMATIVE_LETTERS = 4;
 
 export function baseName(path: string): string {
   const slash = path.lastIndexOf("/");
@@ -142,5 +166,17 @@ export function isDefaultBranch(name: string): boolean {
 export function isGenericSignature(signature: string): boolean {
   const s = signature.trim();
   if (s.replace(/[^\p{L}]/gu, "").length < 6) return true;
-  return GENERIC_SIGNATURES.some((re) => re.test(s));
+  if (GENERIC_SIGNATURES.some((re) => re.test(s))) return true;
+  return informativeLetters(s) < MIN_INFORMATIVE_LETTERS;
+}
+
+/** Letters in the words of a signature that are neither vague words nor placeholders (`N`, `TSN`, `ENN`). */
+function informativeLetters(signature: string): number {
+  let n = 0;
+  for (const word of signature.match(/\p{L}[\p{L}\d_]*/gu) ?? []) {
+    const lower = word.toLowerCase();
+    if (VAGUE_WORDS.has(lower) || /^[A-Z]*N$/.test(word)) continue;
+    n += word.replace(/[^\p{L}]/gu, "").length;
+  }
+  return n;
 }

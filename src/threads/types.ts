@@ -38,6 +38,8 @@ export interface Thread {
   sessions: ThreadSession[];
   /** Join keys shared inside the thread, most shared first. */
   shared: SharedEntity[];
+  /** What the thread shares, in words ("shares the file `src/db.ts` and the error `…`"); never empty. */
+  shares: string;
 }
 
 export interface ListThreadsOptions {

@@ -54,8 +54,7 @@ export function threadLines(st: SessionThreads, width: number, style: Style, wra
           : `  ${style.agent(s.provider)(providerCell(s.provider))} ${shortTime(s.started_at)} ${style.bold(s.project ?? "-")} ${s.session_short} ${style.dim(oneLine(s.title ?? ""))}`;
       out.push({ text: `${line}${here}`, session: s.session_id });
     }
-    if (units === 1)
-      out.push({ text: style.dim("  joined no other session: no two rare files, errors or branches shared") });
+    for (const w of wrap(t.shares, Math.max(10, width - 2))) out.push({ text: style.dim(`  ${w}`) });
     if (t.shared.length > 0) {
       out.push({ text: style.bold("Shared") });
       for (const e of t.shared.slice(0, 8))

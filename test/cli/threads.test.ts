@@ -62,7 +62,9 @@ describe("cairn threads", () => {
         "projects",
         "sessions",
         "shared",
+        "shares",
       ]);
+      expect(t["shares"]).toMatch(/^shares the \w+ `[^`]+`/);
       expect(t["thread_id"]).toMatch(/^[0-9a-f]{12}$/);
       expect(["open", "closed"]).toContain(t["label"]);
     }
@@ -89,6 +91,7 @@ describe("cairn threads", () => {
       "updated_at",
       "parent_session_id",
       "parent_session_short",
+      "repository",
       "folded_into",
     ]);
     expect((app["shared"] as Obj[]).map((e) => [e["kind"], e["display"], e["sessions"]])).toEqual([

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { isDefaultBranch, isGenericSignature, isUbiquitousFile } from "../../src/threads/names.ts";
 import { commonLimit, MAX_KEY_SESSIONS } from "../../src/threads/rarity.ts";
+import { isSpecificSignature } from "../../src/threads/specific.ts";
 
 describe("name rules", () => {
   it.each([
@@ -60,8 +61,30 @@ describe("name rules", () => {
     ["FAIL auth.test.ts > refreshes the token", false],
     ["Error: Cannot find module 'zod'", false],
     ["error: failed to push some refs to 'origin'", false],
+    ["N.N npm error", true],
+    ["error TSN", true],
+    ["npm error code ERESOLVE", true],
+    ['"status": "error",', true],
+    ["bash: pytest: command not found", true],
+    ["cat: /etc/shadow: Permission denied", true],
+    [
+      "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.",
+      true,
+    ],
+    ["cat: missing.txt: No such file or directory", false],
   ])("signature %s is generic: %s", (sig, expected) => {
     expect(isGenericSignature(sig)).toBe(expected);
+  });
+
+  it.each([
+    ["token.ts(N,N): error TSN: Type 'string' is not assignable to type 'number'.", true],
+    ["FAIL auth.test.ts > refreshes the token", true],
+    ["TypeError: Cannot read properties of undefined (reading 'userId')", true],
+    ["NameError: name 'load_config' is not defined", true],
+    ["Error: Cannot find module 'zod'", false],
+    ["error: failed to push some refs to 'origin'", false],
+  ])("signature %s names a file, symbol or test: %s", (sig, expected) => {
+    expect(isSpecificSignature(sig)).toBe(expected);
   });
 });
 

@@ -198,6 +198,7 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     const page = await visit("/threads");
     const card = page.locator(".cards .card", { hasText: "2 sessions" }).first();
     await card.waitFor();
+    expect(await card.textContent()).toContain("shares the files `src/cart/tax-rules.ts` and `src/cart/total.ts`");
     const link = card.locator(".card-title");
     const href = (await link.getAttribute("href"))!;
     await link.click();
@@ -207,7 +208,7 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     expect(new Set(await page.locator(".legend .provider").allTextContents())).toEqual(new Set(["claude", "codex"]));
     // One timeline, both sessions' rows, each tagged with its session.
     expect(new Set(await page.locator(".timeline .row-tag").allTextContents())).toEqual(new Set(["s1", "s2"]));
-    expect(await page.locator(".page-head", { hasText: "Joined by" }).textContent()).toContain("total.ts");
+    expect(await page.locator(".page-head", { hasText: "shares the files" }).textContent()).toContain("total.ts");
 
     await shootBoth(page, "threads-thread", () => page.locator(".timeline .row").first().waitFor());
     const list = await visit("/threads");

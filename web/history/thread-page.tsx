@@ -55,15 +55,7 @@ export function ThreadPage(props: { threadId: string }): JSX.Element {
                 </li>
               ))}
             </ul>
-            {thread.shared.length > 0 && (
-              <p class="meta">
-                Joined by{" "}
-                {thread.shared
-                  .slice(0, 6)
-                  .map((s) => `${s.display} (${s.sessions} sessions)`)
-                  .join(", ")}
-              </p>
-            )}
+            <p class="meta">{thread.shares}</p>
           </>
         )}
       </header>

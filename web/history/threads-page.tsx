@@ -78,12 +78,7 @@ export function ThreadsPage(props: { query: URLSearchParams }): JSX.Element {
                 </span>
               </div>
               <p class="meta">
-                shares{" "}
-                {t.shared
-                  .slice(0, 3)
-                  .map((s) => s.display)
-                  .join(", ")}
-                {t.shared.length > 3 ? ` and ${t.shared.length - 3} more` : ""} · {t.label_reason}
+                {t.shares} · {t.label_reason}
               </p>
             </li>
           ))}

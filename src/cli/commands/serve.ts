@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createAskService } from "../../app/ask-service.ts";
 import { createLiveController } from "../../live/controller.ts";
+import { deferredDriver } from "../../live/drivers/deferred.ts";
 import { createDriver } from "../../live/drivers/index.ts";
 import { parseScript, type Script } from "../../live/drivers/script-format.ts";
 import { errorMessage } from "../../live/errors.ts";
@@ -91,13 +92,16 @@ export const serveCommand: Command = {
     const resume = values["resume"];
     if (resume === "") throw new UsageError("--resume needs a session id");
 
-    const driver = await createDriver({
-      name: driverName,
-      cwd,
-      ...(script ? { script } : {}),
-      ...(provider ? { provider } : {}),
-      ...(model ? { model } : {}),
-    });
+    // The driver loads once the URL is out (pi's SDK takes seconds to import); a session opened before waits for it.
+    const driver = deferredDriver(driverName, cwd, () =>
+      createDriver({
+        name: driverName,
+        cwd,
+        ...(script ? { script } : {}),
+        ...(provider ? { provider } : {}),
+        ...(model ? { model } : {}),
+      }),
+    );
     const controller = createLiveController({
       driver,
       promptTimeoutMs,
@@ -136,6 +140,12 @@ export const serveCommand: Command = {
       );
     }
     io.stdout.write(`cairn serve: ${driverName} session in ${cwd}\nOpen ${server.url}\n`);
+    // What the page asks for first loads first: the brief's engine (a fraction of a second), then the driver's SDK.
+    void import("../../app/brief.ts")
+      .then((m) => m.warmBriefs())
+      .catch(() => {})
+      .then(() => driver.start())
+      .catch((error: unknown) => io.stderr.write(`cairn serve: ${errorMessage(error)}\n`));
 
     await new Promise<void>((done) => {
       if (!io.signal) return;

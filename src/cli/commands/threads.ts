@@ -72,7 +72,7 @@ function writeThread(io: CliIo, t: Thread): void {
   io.stdout.write(
     `${bold(io, `thread ${t.thread_id}`)}  ${label}  ${span}  ${plural(units, "session")}${folded > 0 ? ` (+${folded} folded)` : ""}\n`,
   );
-  io.stdout.write(`  ${dim(io, t.label_reason)}\n`);
+  io.stdout.write(`  ${dim(io, t.label_reason)}\n  ${t.shares}\n`);
   for (const s of t.sessions) {
     const title = s.title ? `  ${oneLine(s.title, 70)}` : "";
     if (s.folded_into !== null) {

@@ -38,6 +38,7 @@ export const thread = z.object({
   sessions_total: z.number(),
   shared: z.array(z.object({ entity_id: z.string(), kind: z.string(), display: z.string(), sessions: z.number() })),
   shared_total: z.number(),
+  shares: z.string().describe("what the thread shares, in words"),
 });
 
 export const outputSchema = {

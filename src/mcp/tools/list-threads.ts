@@ -80,6 +80,7 @@ function threadData(t: Thread): ThreadData {
       .slice(0, SHARED_SHOWN)
       .map((e) => ({ entity_id: e.entity_id, kind: e.kind, display: oneLine(e.display, 160), sessions: e.sessions })),
     shared_total: t.shared.length,
+    shares: oneLine(t.shares, 300),
   };
 }
 
@@ -87,6 +88,7 @@ function renderThread(t: ThreadData): string {
   const out = [
     `thread ${dotted(t.thread_id, t.label, `${shortTime(t.started_at)} → ${shortTime(t.updated_at)}`, t.providers.join(", "), t.projects.join(", "))}`,
     `  ${t.label}: ${t.label_reason}`,
+    `  ${t.shares}`,
   ];
   for (const s of t.sessions)
     out.push(
