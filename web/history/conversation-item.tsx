@@ -7,7 +7,7 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import type { ConversationItemView, MarkView, TypedInput } from "../../src/live/history-types.ts";
 import { Link, paths } from "../router.tsx";
-import { DiffView } from "../ui/diff-view.tsx";
+import { DiffView, PatchView } from "../ui/diff-view.tsx";
 import { shortTime } from "../ui/format.ts";
 import { languageOfPath } from "../ui/languages.ts";
 import { Markdown } from "../ui/markdown.tsx";
@@ -138,7 +138,7 @@ function InputView(props: { item: Tool }): JSX.Element | null {
   if (t?.kind === "shell" && t.command) return <FoldedText class="command" text={t.command} language="bash" />;
   if (t?.kind === "write" && t.content !== undefined)
     return <FoldedText text={t.content} language={t.path ? languageOfPath(t.path) : undefined} />;
-  if (t?.kind === "patch" && t.patch) return <FoldedText text={t.patch} language="diff" lines={40} />;
+  if (t?.kind === "patch" && t.patch) return <PatchView patch={t.patch} />;
   if (props.item.input.text === "") return null;
   return <FoldedText class="json" text={props.item.input.text} />;
 }

@@ -63,3 +63,36 @@ export function DiffView(props: DiffProps): JSX.Element {
     </figure>
   );
 }
+
+/**
+ * A patch as the agent wrote it (Codex's `apply_patch` envelope, a unified diff): its `+` and `−` lines shown as a
+ * diff, its file and hunk headers as headings.
+ */
+export function PatchView(props: { patch: string }): JSX.Element {
+  const lines = props.patch.replace(/\n$/, "").split("\n");
+  return (
+    <figure class="diff" aria-label="Patch">
+      <div class="hunk">
+        {lines.map((line, i) => {
+          const head = /^(\*\*\*|@@|diff |\+\+\+ |--- |index )/.test(line);
+          const kind = head ? "head" : line[0] === "+" ? "add" : line[0] === "-" ? "del" : "ctx";
+          if (kind === "head")
+            return (
+              <div class="hunk-head" key={i}>
+                {line}
+              </div>
+            );
+          return (
+            <div class={`line ${kind}`} key={i}>
+              <span class="sign" aria-hidden="true">
+                {kind === "add" ? "+" : kind === "del" ? "−" : " "}
+              </span>
+              {kind !== "ctx" && <span class="visually-hidden">{kind === "add" ? "added: " : "removed: "}</span>}
+              <span class="text">{kind === "ctx" ? line.replace(/^ /, "") : line.slice(1)}</span>
+            </div>
+          );
+        })}
+      </div>
+    </figure>
+  );
+}
