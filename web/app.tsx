@@ -46,7 +46,7 @@ function ThemeSwitch(): JSX.Element {
 
 const NAV: { name: Route["name"]; label: string; href: string; also: Route["name"][] }[] = [
   { name: "live", label: "Live", href: paths.live(), also: [] },
-  { name: "sessions", label: "Sessions", href: paths.sessions(), also: ["timeline", "brief", "event"] },
+  { name: "sessions", label: "Sessions", href: paths.sessions(), also: ["timeline", "conversation", "brief", "event"] },
   { name: "search", label: "Search", href: paths.search(), also: [] },
   { name: "threads", label: "Threads", href: paths.threads(), also: ["thread"] },
   { name: "ask", label: "Ask", href: paths.ask(), also: [] },

@@ -13,6 +13,7 @@ export type Route =
   | { name: "ask"; query: URLSearchParams }
   | { name: "timeline"; sessionId: string; query: URLSearchParams }
   | { name: "brief"; sessionId: string; query: URLSearchParams }
+  | { name: "conversation"; sessionId: string; query: URLSearchParams }
   | { name: "event"; eventId: string }
   | { name: "threads"; query: URLSearchParams }
   | { name: "thread"; threadId: string; query: URLSearchParams }
@@ -29,6 +30,8 @@ export function parseRoute(url: URL): Route {
   if (parts.length === 1 && head === "ask") return { name: "ask", query };
   if (head === "s" && id && parts.length === 2) return { name: "timeline", sessionId: id, query };
   if (head === "s" && id && tail === "brief" && parts.length === 3) return { name: "brief", sessionId: id, query };
+  if (head === "s" && id && tail === "conversation" && parts.length === 3)
+    return { name: "conversation", sessionId: id, query };
   if (head === "e" && id && parts.length === 2) return { name: "event", eventId: id };
   if (head === "t" && id && parts.length === 2) return { name: "thread", threadId: id, query };
   return { name: "not_found", path: url.pathname };
@@ -40,6 +43,8 @@ export const paths = {
   search: (q?: string) => withQuery("/search", { q }),
   timeline: (sessionId: string, at?: string) => withQuery(`/s/${encodeURIComponent(sessionId)}`, { at }),
   brief: (sessionId: string) => `/s/${encodeURIComponent(sessionId)}/brief`,
+  conversation: (sessionId: string, at?: string) =>
+    withQuery(`/s/${encodeURIComponent(sessionId)}/conversation`, { at }),
   event: (eventId: string) => `/e/${encodeURIComponent(eventId)}`,
   threads: () => "/threads",
   ask: (session?: string) => withQuery("/ask", { session }),

@@ -48,6 +48,7 @@ export type BriefJson = Pick<
   | "sections"
   | "citations"
   | "must_keep"
+  | "view"
   | "source"
 > & {
   validation: ShownValidation;
@@ -113,6 +114,7 @@ export function briefJson(b: ResumeBrief, budgetNote: string | null): BriefJson 
     citations: b.citations,
     validation: validation(b.validation),
     must_keep: b.must_keep,
+    view: b.view,
     fallback: b.fallback.map((f) => ({ ...f, validation: validation(f.validation) })),
     source: b.source,
     budget_note: budgetNote,

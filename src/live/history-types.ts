@@ -140,6 +140,81 @@ export interface EventDetailAnswer {
   chain: ChainStep[];
 }
 
+/** A mark on a block: a failure, a check, a decision, a resume point (app/export/blocks.ts). */
+export interface MarkView {
+  type: string;
+  glyph: string;
+  text: string;
+  event_id: string;
+}
+
+/** A tool call's input in the agent-neutral vocabulary (topology/tool-call-input.ts). */
+export interface TypedInput {
+  kind: string;
+  path?: string;
+  edits?: { old: string; new?: string; all?: boolean }[];
+  content?: string;
+  command?: string;
+  pattern?: string;
+  patch?: string;
+  todos?: { text: string; status: string }[];
+}
+
+export type ConversationItemView =
+  | {
+      kind: "message";
+      who: "user" | "assistant" | "system";
+      event_id: string;
+      time: string | null;
+      text: string;
+      status: string | null;
+      marks: MarkView[];
+    }
+  | {
+      kind: "tool";
+      name: string;
+      summary: string;
+      event_id: string;
+      time: string | null;
+      input: { text: string; cut: number };
+      typed: TypedInput | null;
+      output: { text: string; cut: number } | null;
+      exit_code: number | null;
+      status: string | null;
+      marks: MarkView[];
+    }
+  | { kind: "mark"; mark: MarkView; time: string | null }
+  | { kind: "subagent"; session: SessionSummary; time: string | null; items: ConversationItemView[] };
+
+export interface ConversationAnswer {
+  session: SessionSummary;
+  items: ConversationItemView[];
+  focus: string | null;
+}
+
+/** The brief for a person (resume/people.ts). */
+export interface BriefView {
+  goal: BriefQuote | null;
+  latest: BriefQuote | null;
+  facts: { provider: string; cwd: string | null; branch: string | null; until: string | null; events: number };
+  sections: { title: string; items: { field: string; text: string; cites: string[] }[] }[];
+  cited: Record<string, CitePreview>;
+}
+
+export interface BriefQuote {
+  text: string;
+  turn: number;
+  cites: string[];
+}
+
+export interface CitePreview {
+  event_type: string;
+  role: string | null;
+  ordinal: number;
+  timestamp: string | null;
+  text: string;
+}
+
 export interface BriefAnswer {
   session_id: string;
   /** The fewest leading characters of `session_id` that name it: what the page shows (and cairn accepts). */
@@ -155,6 +230,8 @@ export interface BriefAnswer {
   citations: { event_id: string; ordinal: number; event_type: string }[];
   validation: { coverage: number; missing: string[]; entity_overlap: number; ok: boolean };
   budget_note: string | null;
+  /** The same brief for a person: the headline, sections with something in them, previews of what each cites. */
+  view: BriefView;
 }
 
 export interface ThreadSessionView {

@@ -17,6 +17,53 @@ export interface BriefSection {
   items: BriefItem[];
 }
 
+/** The brief for a person (resume/people.ts builds it). */
+export interface ViewQuote {
+  text: string;
+  turn: number;
+  cites: string[];
+}
+
+export interface ViewItem {
+  /** What the item is (`constraint`, `file_modified`, `check`, …), as the model's brief names it. */
+  field: string;
+  /** Markdown, one item: no list bullet and no citation marks. */
+  text: string;
+  cites: string[];
+}
+
+export interface ViewSection {
+  title: string;
+  items: ViewItem[];
+}
+
+export interface CitePreview {
+  event_type: string;
+  role: string | null;
+  ordinal: number;
+  timestamp: string | null;
+  /** The event's first lines, clipped. */
+  text: string;
+}
+
+export interface BriefView {
+  goal: ViewQuote | null;
+  /** The latest request, when it is not the goal itself. */
+  latest: ViewQuote | null;
+  /** Where the work happened and how much of it the brief covers. */
+  facts: {
+    provider: string;
+    cwd: string | null;
+    branch: string | null;
+    until: string | null;
+    events: number;
+  };
+  /** Never an empty one. */
+  sections: ViewSection[];
+  /** What each cited event says, for a preview beside the citation. */
+  cited: Record<string, CitePreview>;
+}
+
 export interface Validation {
   /** Share of the must-keep facts found in the brief. */
   coverage: number;
@@ -96,6 +143,8 @@ export interface ResumeBrief {
   validation: Validation;
   /** The facts the brief had to keep, as validation looked for them. */
   must_keep: MustKeep[];
+  /** The same brief for a person: headline, non-empty sections, citations beside the text. */
+  view: BriefView;
   /** The ladder's steps when the first brief did not validate; empty when it did. */
   fallback: FallbackRecord[];
   /** The budget asked for and how the brief built at it validated (the same as above when no ladder ran). */

@@ -7,6 +7,7 @@ import type { ResumeBrief } from "./brief-types.ts";
 import { type Attempt, buildAttempt, type Folded, fold } from "./build.ts";
 import { type Checkpoint, checkpointForStep, listCheckpoints } from "./checkpoints.ts";
 import { runLadder } from "./ladder.ts";
+import { peopleView } from "./people.ts";
 import { sourceLines } from "./render.ts";
 import { loadChain, loadTimeline } from "./timeline.ts";
 import type { TokenCounter } from "./tokens.ts";
@@ -108,6 +109,7 @@ function result(
     citations: a.citations,
     validation: a.validation,
     must_keep: mustKeep(f.ledger),
+    view: peopleView(a.sections, f.ledger, t),
     fallback,
     requested: { budget_tokens: first.budget, tokens: first.tokens, validation: first.validation },
     tokenizer: counter.name,

@@ -319,7 +319,12 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
   const openPlan = ledger.plan.filter((p) => p.state !== "completed");
   const shownPlan = openPlan.slice(0, caps.planOpen);
   const done = ledger.plan.length - openPlan.length;
-  if (shownPlan.length > 0 || done > 0) {
+  if (shownPlan.length === 0 && done > 0) {
+    // A heading with nothing under it reads as a plan lost; every item done is the fact.
+    const cites = ledger.plan.flatMap((p) => p.cites);
+    out.push(heading("### Plan"), item("plan_done", withCites(`- all ${done} items done`, cites), cites));
+  }
+  if (shownPlan.length > 0) {
     out.push(heading(`### Plan (open items${done ? `; ${done} done` : ""})${more(openPlan.length, shownPlan.length)}`));
     for (const p of shownPlan)
       out.push(

@@ -26,3 +26,8 @@ export function stripCitation(ref: string): string {
     .replace(/^\[?e:/, "")
     .replace(/\]$/, "");
 }
+
+/** The text without its citation marks (for a person, who gets the citations beside it). */
+export function withoutCitations(text: string): string {
+  return text.replace(/ ?\[e:[0-9A-Za-z:_-]+(?:,[0-9A-Za-z:_-]+)*\]/g, "");
+}

@@ -6,11 +6,12 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { historyPath } from "../../src/app/catalog/routes.ts";
-import type { AiResumeView, BriefAnswer } from "../../src/live/history-types.ts";
+import type { AiResumeView, BriefAnswer, BriefView } from "../../src/live/history-types.ts";
 import { postJson, useJson } from "../api.ts";
 import { Link, paths } from "../router.tsx";
 import { Failure } from "../ui/empty.tsx";
 import { Markdown } from "../ui/markdown.tsx";
+import { BriefViewBlock } from "./brief-view.tsx";
 
 export function BriefPage(props: { sessionId: string; query: URLSearchParams }): JSX.Element {
   const at = props.query.get("at") ?? undefined;
@@ -27,7 +28,7 @@ export function BriefPage(props: { sessionId: string; query: URLSearchParams }):
       <header class="page-head">
         <h1>Resume brief</h1>
         <p class="meta">
-          for{" "}
+          {loaded.data && <Facts view={loaded.data.view} />}
           <Link href={paths.timeline(props.sessionId)}>session {loaded.data?.session_short ?? props.sessionId}</Link>
           {at && <span> as of event {at}</span>}
         </p>
@@ -49,12 +50,17 @@ export function BriefPage(props: { sessionId: string; query: URLSearchParams }):
             {loaded.data.budget_note && <span> · {loaded.data.budget_note}</span>}
           </p>
           <p class="page-actions">
+            <Link href={paths.conversation(props.sessionId, at)}>Read the conversation</Link>
             <Link href={paths.ask(props.sessionId)}>Ask about this session</Link>
           </p>
           <AiBrief sessionId={props.sessionId} budget={budget} />
-          <article class="brief">
-            <Markdown text={loaded.data.text} breaks />
-          </article>
+          <BriefViewBlock view={loaded.data.view} />
+          <details class="brief-model">
+            <summary>The same brief as a model reads it</summary>
+            <article class="brief">
+              <Markdown text={loaded.data.text} breaks />
+            </article>
+          </details>
         </>
       )}
     </div>
@@ -105,4 +111,18 @@ function AiBrief(props: { sessionId: string; budget: string | undefined }): JSX.
       )}
     </section>
   );
+}
+
+/** Which agent, where, up to when, how much: the line under the title. */
+function Facts(props: { view: BriefView }): JSX.Element {
+  const f = props.view.facts;
+  const folder = f.cwd?.split(/[\\/]/).filter(Boolean).at(-1);
+  const parts = [
+    f.provider,
+    folder ? `in ${folder}` : null,
+    f.branch ? `on ${f.branch}` : null,
+    f.until ? `up to ${f.until.slice(0, 16).replace("T", " ")}` : null,
+    `${f.events.toLocaleString("en")} events`,
+  ];
+  return <span>{parts.filter(Boolean).join(" · ")} · </span>;
 }

@@ -57,7 +57,13 @@ export function EventPage(props: { eventId: string }): JSX.Element {
         {session.title ? firstLine(session.title, 80) : session.session_short}
       </Link>,
     ],
-    ["position", `@${e.ordinal} (turn ${e.turn})`],
+    [
+      "position",
+      <span>
+        @{e.ordinal} (turn {e.turn}) ·{" "}
+        <Link href={paths.conversation(e.session_id, e.event_id)}>in the conversation</Link>
+      </span>,
+    ],
     ["time", shortTime(e.timestamp)],
     ["type", `${e.event_type.replace("_", " ")}${e.role ? ` (${e.role})` : ""}`],
     ["tool", e.tool_name],

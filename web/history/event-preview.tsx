@@ -17,7 +17,8 @@ export function EventPreview(props: { eventId: string }): JSX.Element {
         <>
           <EventBody event={loaded.data.event} lines={12} />
           <p class="meta">
-            <Link href={paths.event(props.eventId)}>Open event {props.eventId}</Link>
+            <Link href={paths.event(props.eventId)}>Open event {props.eventId}</Link> ·{" "}
+            <Link href={paths.conversation(loaded.data.event.session_id, props.eventId)}>in the conversation</Link>
             {loaded.data.event.tool_name && <span> · {loaded.data.event.tool_name}</span>}
             {loaded.data.event.status && <span> · {loaded.data.event.status}</span>}
           </p>

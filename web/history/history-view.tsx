@@ -4,6 +4,7 @@ import type { Route } from "../router.tsx";
 import { Empty } from "../ui/empty.tsx";
 import { AskPage } from "./ask-page.tsx";
 import { BriefPage } from "./brief-page.tsx";
+import { ConversationPage } from "./conversation-page.tsx";
 import { EventPage } from "./event-page.tsx";
 import { SearchPage } from "./search-page.tsx";
 import { SessionsPage } from "./sessions-page.tsx";
@@ -22,6 +23,8 @@ export function HistoryView(props: { route: Exclude<Route, { name: "live" }> }):
       return <TimelinePage key={route.sessionId} sessionId={route.sessionId} query={route.query} />;
     case "brief":
       return <BriefPage key={route.sessionId} sessionId={route.sessionId} query={route.query} />;
+    case "conversation":
+      return <ConversationPage key={route.sessionId} sessionId={route.sessionId} query={route.query} />;
     case "event":
       return <EventPage key={route.eventId} eventId={route.eventId} />;
     case "threads":

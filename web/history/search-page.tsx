@@ -67,6 +67,7 @@ function Hit(props: { hit: SearchHitView; selected: boolean; index: number }): J
       )}
       <p class="card-line meta">
         <Link href={paths.timeline(h.session_id, h.event_id)}>in session {h.session_short}</Link>
+        <Link href={paths.conversation(h.session_id, h.event_id)}>in the conversation</Link>
         <span>matched by {h.why}</span>
       </p>
     </li>

@@ -99,6 +99,9 @@ export function TimelinePage(props: { sessionId: string; query: URLSearchParams 
       {session ? (
         <SessionHeading session={session}>
           <div class="actions page-actions">
+            <Link class="button-link" href={paths.conversation(session.session_id, at)}>
+              Read as a conversation
+            </Link>
             <Link class="button-link" href={paths.brief(session.session_id)}>
               Resume brief
             </Link>

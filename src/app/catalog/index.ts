@@ -6,6 +6,7 @@ import { aiResume } from "./ai-resume.ts";
 import { ask } from "./ask.ts";
 import { brief } from "./brief.ts";
 import { checkpoints } from "./checkpoints.ts";
+import { conversation } from "./conversation.ts";
 import { doctor } from "./doctor.ts";
 import { embedStatus } from "./embed-status.ts";
 import { event } from "./event.ts";
@@ -34,6 +35,7 @@ export const CATALOG = {
   event,
   eventChain,
   timeline,
+  conversation,
   threadTimeline,
   brief,
   threads,

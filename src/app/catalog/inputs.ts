@@ -105,9 +105,15 @@ export const sessions = {
 
 export const session = { session: sessionRef };
 
+export const conversation = {
+  session: sessionRef,
+  at: eventRef.optional().describe("an event of the session: the answer names the block that shows it"),
+};
+
 /** The inputs by question name. */
 export const INPUTS = {
   search,
+  conversation,
   timeline,
   event,
   eventChain,

@@ -11,6 +11,7 @@ export const HISTORY_ROUTES = [
   { question: "search", path: "search" },
   { question: "session", path: "sessions/:session" },
   { question: "timeline", path: "sessions/:session/timeline" },
+  { question: "conversation", path: "sessions/:session/conversation" },
   { question: "brief", path: "sessions/:session/brief" },
   { question: "eventChain", path: "events/:event_id" },
   { question: "threads", path: "threads" },

@@ -3,6 +3,7 @@
  * with its result (to be shown collapsed) and the errors, checks and decisions derived from them, and marks for
  * what stands alone (a resume point, an error of the agent itself).
  */
+import type { ToolInput } from "../../topology/tool-call-input.ts";
 import { DERIVED_EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
 import type { ExportDocument } from "./document.ts";
 
@@ -10,6 +11,8 @@ import type { ExportDocument } from "./document.ts";
 export const MAX_TOOL_TEXT = 20_000;
 
 export interface Mark {
+  /** The event's type: a `resume_point` is where the session was compacted or resumed. */
+  type: string;
   glyph: string;
   text: string;
   event_id: string;
@@ -37,7 +40,10 @@ export type Block =
       time: string | null;
       tag: string | null;
       input: Clipped;
+      /** What the call does in the agent-neutral vocabulary (a diff's before and after), when the reader knew. */
+      typed: ToolInput | null;
       output: Clipped | null;
+      exit_code: number | null;
       /** `error` when the call failed. */
       status: string | null;
       marks: Mark[];
@@ -53,7 +59,12 @@ export interface Clipped {
 const DERIVED: ReadonlySet<string> = new Set(DERIVED_EVENT_TYPES);
 const FOLDED: ReadonlySet<string> = new Set(["file_action", "command"]);
 
-export function exportBlocks(doc: ExportDocument): Block[] {
+/** `maxText`: the most characters of a tool's input or output a block holds. */
+export function exportBlocks(
+  doc: Pick<ExportDocument, "kind" | "sessions" | "events">,
+  maxText = MAX_TOOL_TEXT,
+): Block[] {
+  const clip = (text: string) => clipTo(text, maxText);
   const tags = new Map(doc.sessions.map((s, i) => [s.session_id, doc.kind === "thread" ? `s${i + 1}` : null]));
   const byParent = new Map<string, SessionEvent[]>();
   for (const e of doc.events)
@@ -87,7 +98,9 @@ export function exportBlocks(doc: ExportDocument): Block[] {
         time: e.timestamp,
         tag,
         input: clip(e.text),
+        typed: typedInput(e),
         output: result ? clip(result.text) : null,
+        exit_code: typeof result?.meta["exit_code"] === "number" ? result.meta["exit_code"] : null,
         status: result?.status ?? e.status,
         marks: marks.map(mark),
       });
@@ -114,7 +127,9 @@ export function exportBlocks(doc: ExportDocument): Block[] {
         time: e.timestamp,
         tag,
         input: { text: "", cut: 0 },
+        typed: null,
         output: clip(e.text),
+        exit_code: null,
         status: e.status,
         marks: marksOf(e).map(mark),
       });
@@ -140,13 +155,18 @@ function mark(e: SessionEvent): Mark {
             ? "⟲"
             : "·";
   const label = e.event_type === "test_result" ? "check" : e.event_type.replace("_", " ");
-  return { glyph, text: `${label}: ${oneLine(e.text, 300)}`, event_id: e.event_id };
+  return { type: e.event_type, glyph, text: `${label}: ${oneLine(e.text, 300)}`, event_id: e.event_id };
 }
 
-function clip(text: string): Clipped {
-  return text.length <= MAX_TOOL_TEXT
-    ? { text, cut: 0 }
-    : { text: text.slice(0, MAX_TOOL_TEXT), cut: text.length - MAX_TOOL_TEXT };
+function clipTo(text: string, max: number): Clipped {
+  return text.length <= max ? { text, cut: 0 } : { text: text.slice(0, max), cut: text.length - max };
+}
+
+function typedInput(e: SessionEvent): ToolInput | null {
+  const input = e.meta["input"];
+  return typeof input === "object" && input !== null && typeof (input as ToolInput).kind === "string"
+    ? (input as ToolInput)
+    : null;
 }
 
 export function oneLine(text: string, max: number): string {

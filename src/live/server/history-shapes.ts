@@ -14,6 +14,7 @@ import type {
   AskAnswerView,
   BriefAnswer,
   ChainStep,
+  ConversationAnswer,
   EdgeView,
   EventView,
   SearchHitView,
@@ -36,9 +37,10 @@ export const shapesFit: [
   Fits<Answer<"event">["event"], EventView>,
   Fits<Answer<"event">["edges"]["out"][number], EdgeView>,
   Fits<Answer<"brief">, BriefAnswer>,
+  Fits<Answer<"conversation">, ConversationAnswer>,
   Fits<Answer<"threads">, ThreadsAnswer>,
   Fits<Answer<"threadTimeline">, ThreadTimelineAnswer>,
   Fits<EventWithChain["chain"][number], ChainStep>,
   Fits<AskAnswer, AskAnswerView>,
   Fits<Omit<AiResume, "brief"> & { session_id: string; brief_tokens: number; must_keep: number }, AiResumeView>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true];

@@ -1,0 +1,195 @@
+/**
+ * One block of a conversation: a message (markdown for the agent, as typed for the person), a tool call as a card
+ * whose body is built only when opened (a long session has hundreds), a divider for a compaction or resume point,
+ * or a subagent's own conversation nested where it began. Each block carries its event's id as its anchor.
+ */
+import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import type { ConversationItemView, MarkView, TypedInput } from "../../src/live/history-types.ts";
+import { Link, paths } from "../router.tsx";
+import { DiffView } from "../ui/diff-view.tsx";
+import { shortTime } from "../ui/format.ts";
+import { languageOfPath } from "../ui/languages.ts";
+import { Markdown } from "../ui/markdown.tsx";
+import { FoldedText } from "../ui/output.tsx";
+
+type Tool = Extract<ConversationItemView, { kind: "tool" }>;
+
+export function anchorOf(item: ConversationItemView): string {
+  if (item.kind === "subagent") return `s-${item.session.session_id}`;
+  return `e-${item.kind === "mark" ? item.mark.event_id : item.event_id}`;
+}
+
+export function ConversationItem(props: { item: ConversationItemView; focus: string | null }): JSX.Element {
+  const { item } = props;
+  const focused = item.kind !== "subagent" && anchorOf(item) === `e-${props.focus}`;
+  switch (item.kind) {
+    case "message":
+      // A reply that only called tools says nothing of its own: its cards follow.
+      if (item.text.trim() === "" && item.marks.length === 0) return <span id={anchorOf(item)} />;
+      return (
+        <article
+          id={anchorOf(item)}
+          class={`conv-item message ${item.who}${item.who === "user" ? " item user" : ""}${focused ? " focus" : ""}`}
+        >
+          <ItemHead who={item.who === "assistant" ? "agent" : item.who} time={item.time} id={item.event_id} />
+          {item.who === "assistant" ? <Markdown text={item.text} /> : <div class="typed">{item.text}</div>}
+          <Marks marks={item.marks} />
+        </article>
+      );
+    case "tool":
+      return <ToolBlock item={item} focused={focused} />;
+    case "mark":
+      return item.mark.type === "resume_point" ? (
+        <div id={anchorOf(item)} class={`conv-divider${focused ? " focus" : ""}`}>
+          <span>
+            {item.mark.glyph} {item.mark.text}
+          </span>
+        </div>
+      ) : (
+        <p id={anchorOf(item)} class={`conv-mark ${item.mark.type}${focused ? " focus" : ""}`}>
+          <Mark mark={item.mark} />
+        </p>
+      );
+    case "subagent":
+      return <Subagent item={item} focus={props.focus} />;
+  }
+}
+
+function ItemHead(props: { who: string; time: string | null; id: string }): JSX.Element {
+  return (
+    <header class="conv-head">
+      <span class="who">{props.who}</span>
+      {props.time && <time dateTime={props.time}>{shortTime(props.time)}</time>}
+      <Link class="conv-link" href={paths.event(props.id)} aria-label={`event ${props.id}`}>
+        #
+      </Link>
+    </header>
+  );
+}
+
+function ToolBlock(props: { item: Tool; focused: boolean }): JSX.Element {
+  const { item } = props;
+  const [open, setOpen] = useState(props.focused);
+  const failed = item.status === "error";
+  const size = item.output ? item.output.text.length + item.output.cut : 0;
+  return (
+    <div id={anchorOf(item)} class={`conv-tool${props.focused ? " focus" : ""}`}>
+      <details
+        class={`conv-item item tool${failed ? " failed" : ""}`}
+        open={open}
+        onToggle={(e) => setOpen(e.currentTarget.open)}
+      >
+        <summary>
+          <span class="tool-name">{item.name}</span>
+          <span class="tool-summary">{item.summary}</span>
+          <span class="badge" data-status={failed ? "error" : "done"}>
+            {failed
+              ? item.exit_code !== null
+                ? `exit ${item.exit_code}`
+                : "failed"
+              : item.exit_code !== null
+                ? `exit ${item.exit_code}`
+                : "done"}
+          </span>
+          {size > 0 && <span class="muted size">{sizeLabel(size)}</span>}
+        </summary>
+        {open && (
+          <div class="tool-body">
+            <InputView item={item} />
+            {item.output && item.output.text !== "" && (
+              <>
+                <FoldedText class="output" text={item.output.text} lines={20} />
+                {item.output.cut > 0 && (
+                  <p class="muted">
+                    {item.output.cut.toLocaleString("en")} more characters:{" "}
+                    <Link href={paths.event(item.event_id)}>the whole call and its output</Link>
+                  </p>
+                )}
+              </>
+            )}
+            <p class="conv-foot">
+              <Link href={paths.event(item.event_id)}>Event {item.event_id}</Link> ·{" "}
+              <Link href={paths.timeline(sessionOfPath(), item.event_id)}>in the timeline</Link>
+            </p>
+          </div>
+        )}
+      </details>
+      <Marks marks={item.marks} />
+    </div>
+  );
+}
+
+/** The session the page shows: the path's `/s/ID/…`. */
+function sessionOfPath(): string {
+  return decodeURIComponent(location.pathname.split("/")[2] ?? "");
+}
+
+function InputView(props: { item: Tool }): JSX.Element | null {
+  const t: TypedInput | null = props.item.typed;
+  if (t?.kind === "edit" && t.path && t.edits?.length)
+    return (
+      <div class="edits">
+        {t.edits.map((e, i) =>
+          e.new !== undefined ? <DiffView key={i} path={t.path!} before={e.old} after={e.new} /> : null,
+        )}
+      </div>
+    );
+  if (t?.kind === "shell" && t.command) return <FoldedText class="command" text={t.command} language="bash" />;
+  if (t?.kind === "write" && t.content !== undefined)
+    return <FoldedText text={t.content} language={t.path ? languageOfPath(t.path) : undefined} />;
+  if (t?.kind === "patch" && t.patch) return <FoldedText text={t.patch} language="diff" lines={40} />;
+  if (props.item.input.text === "") return null;
+  return <FoldedText class="json" text={props.item.input.text} />;
+}
+
+function Marks(props: { marks: MarkView[] }): JSX.Element | null {
+  if (props.marks.length === 0) return null;
+  return (
+    <ul class="conv-marks">
+      {props.marks.map((m) => (
+        <li key={m.event_id} class={m.type}>
+          <Mark mark={m} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Mark(props: { mark: MarkView }): JSX.Element {
+  return (
+    <Link href={paths.event(props.mark.event_id)} class={`mark ${props.mark.glyph === "✗" ? "bad" : ""}`}>
+      <span aria-hidden="true">{props.mark.glyph}</span> {props.mark.text}
+    </Link>
+  );
+}
+
+function Subagent(props: { item: Extract<ConversationItemView, { kind: "subagent" }>; focus: string | null }) {
+  const s = props.item.session;
+  return (
+    <details id={anchorOf(props.item)} class="conv-subagent">
+      <summary>
+        <span class="tag">{s.kind}</span> {s.title ?? `${s.provider} ${s.kind}`}{" "}
+        <span class="muted">
+          · {s.event_count.toLocaleString("en")} events · {shortTime(s.started_at)}
+        </span>
+      </summary>
+      <div class="conv-nested">
+        {props.item.items.map((i) => (
+          <ConversationItem key={anchorOf(i)} item={i} focus={props.focus} />
+        ))}
+        <p class="conv-foot">
+          <Link href={paths.conversation(s.session_id)}>Open this {s.kind} on its own</Link>
+        </p>
+      </div>
+    </details>
+  );
+}
+
+function sizeLabel(chars: number): string {
+  return chars < 1000
+    ? `${chars} chars`
+    : chars < 1_000_000
+      ? `${(chars / 1000).toFixed(1)} kB`
+      : `${(chars / 1e6).toFixed(1)} MB`;
+}
