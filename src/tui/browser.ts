@@ -13,6 +13,7 @@ import { type AiResumeState, type AskState, startAiResume, startAsk } from "./as
 import { Cursor } from "./cursor.ts";
 import { type Lines, NO_LINES } from "./lines.ts";
 import { type HitPreview, readPreview } from "./preview.ts";
+import type { TuiBrief } from "./search-run.ts";
 import { inThreadSearch, type SearchBackend } from "./search-thread.ts";
 import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
@@ -69,7 +70,7 @@ export class Browser {
   open: Shaped<SessionRow> | null = null;
   view: TimelineView | null = null;
   event: EventWithChain | null = null;
-  brief: { sessionId: string; text: string | null; error: string | null } | null = null;
+  brief: { sessionId: string; text: string | null; view: TuiBrief["view"] | null; error: string | null } | null = null;
   threads: SessionThreads | null = null;
   readonly askInput = new Input({ prompt: "ask: ", placeholder: "a question about your agents' work" });
   /** The session the question being typed is limited to, or null for all history. */
@@ -289,13 +290,14 @@ export class Browser {
   }
 
   private loadBrief(sessionId: string): void {
-    const mine = { sessionId, text: null as string | null, error: null as string | null };
+    const mine: NonNullable<Browser["brief"]> = { sessionId, text: null, view: null, error: null };
     this.brief = mine;
     this.cursors.brief.moveTo(0);
     // In the search thread: a brief reads the session whole, which held keys on a long one.
     this.work.brief(sessionId).then(
-      (text) => {
-        mine.text = text;
+      (brief) => {
+        mine.text = brief.text;
+        mine.view = brief.view;
         this.host.requestRender();
       },
       (error: unknown) => {

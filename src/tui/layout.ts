@@ -7,6 +7,7 @@
 import { truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { plural } from "../common/plural.ts";
 import { aiResumeLines, askLines } from "./ask-pane.ts";
+import { viewLines } from "./brief-view.ts";
 import type { Browser } from "./browser.ts";
 import { footer, header, helpLines, tabBar } from "./chrome.ts";
 import type { Cursor } from "./cursor.ts";
@@ -175,7 +176,11 @@ function tabLines(b: Browser, width: number): Lines {
       if (!brief || (brief.text === null && brief.error === null))
         return linesOf([{ text: "building the resume brief…" }]);
       if (brief.error) return linesOf([{ text: b.style.red(brief.error) }]);
-      return linesOf(markdownLines(brief.text!, width, b.style, wrap).lines);
+      return linesOf(
+        brief.view
+          ? viewLines(brief.view, width, b.style, wrap)
+          : markdownLines(brief.text!, width, b.style, wrap).lines,
+      );
     }
     case "threads":
       return linesOf(b.threads ? threadLines(b.threads, width, b.style, wrap) : [{ text: "reading the threads…" }]);

@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux())("cairn tui fits 80×24 and uses 200×50 (tmux, real 
 
       // The brief as a page: headings and bold as styling, citations as numbered marks; none of the markdown.
       r.sendKeys("3");
-      screen = await r.waitFor("Ledger");
+      screen = await r.waitUntil("the brief", (s) => s.includes("[3 Brief]") && /\[1\]/.test(r.right(s).join("\n")));
       const brief = r.right(screen).join("\n");
       expect(brief).toMatch(/\[\d+\]/);
       expect(brief).not.toMatch(/\*\*|^.?\s*#|\[e:/m);
