@@ -10,6 +10,7 @@ import type { AskService } from "../app/ask-service.ts";
 import { errorHint, errorMessage } from "../common/errors.ts";
 import { plural } from "../common/plural.ts";
 import { briefLines, type Line, oneLine, providerCell, shortTime, type Wrap } from "./lines.ts";
+import { markdownLines } from "./markdown-lines.ts";
 import type { Style } from "./style.ts";
 
 interface Streamed<R> {
@@ -126,7 +127,7 @@ export function aiResumeLines(st: AiResumeState, width: number, style: Style, wr
   const r = st.result;
   if (!r) {
     const head = { text: style.bold("AI Resume: the model is writing a brief from the ledger…") };
-    return st.text === "" ? [head] : [head, ...briefLines(st.text, width, wrap)];
+    return st.text === "" ? [head] : [head, ...markdownLines(st.text, width, style, wrap).lines];
   }
   const out: Line[] = [];
   if (r.chosen === "ai")
@@ -138,6 +139,6 @@ export function aiResumeLines(st: AiResumeState, width: number, style: Style, wr
     for (const reason of r.check.reasons)
       for (const w of wrap(`- ${reason}`, width)) out.push({ text: style.yellow(w) });
   }
-  out.push({ text: "" }, ...briefLines(r.text.trimEnd(), width, wrap));
+  out.push({ text: "" }, ...markdownLines(r.text.trimEnd(), width, style, wrap).lines);
   return out;
 }

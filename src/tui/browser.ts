@@ -12,6 +12,8 @@ import type { SessionRow } from "../store/types.ts";
 import { type AiResumeState, type AskState, startAiResume, startAsk } from "./ask-pane.ts";
 import { Cursor } from "./cursor.ts";
 import { type Lines, NO_LINES } from "./lines.ts";
+import { type HitPreview, readPreview } from "./preview.ts";
+import type { TuiBrief } from "./search-run.ts";
 import { inThreadSearch, type SearchBackend } from "./search-thread.ts";
 import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
@@ -55,6 +57,8 @@ export class Browser {
   focus: Focus = "left";
   tab: Tab = "timeline";
   help = false;
+  /** The right pane drawn over the whole width (`z`); the left pane taking the focus back ends it. */
+  zoom = false;
   status = "";
   confirm: { prompt: string; argv: string[] } | null = null;
   readonly filters: Filters = { agent: null, project: null, since: null };
@@ -66,7 +70,7 @@ export class Browser {
   open: Shaped<SessionRow> | null = null;
   view: TimelineView | null = null;
   event: EventWithChain | null = null;
-  brief: { sessionId: string; text: string | null; error: string | null } | null = null;
+  brief: { sessionId: string; text: string | null; view: TuiBrief["view"] | null; error: string | null } | null = null;
   threads: SessionThreads | null = null;
   readonly askInput = new Input({ prompt: "ask: ", placeholder: "a question about your agents' work" });
   /** The session the question being typed is limited to, or null for all history. */
@@ -83,6 +87,7 @@ export class Browser {
   /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
   shown: Lines = NO_LINES;
   private readonly searcher: Searcher;
+  private preview: HitPreview | null = null;
   private agents: string[] = [];
   /** What the session list was last read at (`sessionsStamp`). */
   private listStamp = "";
@@ -122,6 +127,15 @@ export class Browser {
     const all = app.sessions({ limit: 500 });
     this.agents = [...new Set(all.map((s) => s.provider))].sort();
     this.projects = [...new Set(all.map((s) => s.project).filter((p): p is string => p !== null))].sort();
+  }
+
+  /** The selected hit in its session, while the results have the focus; read again only when the selection moves. */
+  hitPreview(): HitPreview | null {
+    if (!this.results || this.focus === "right" || this.focus === "ask") return null;
+    const hit = this.results.answer?.hits[this.hitCursor.index];
+    if (!hit) return null;
+    if (this.preview?.eventId !== hit.event_id) this.preview = readPreview(this.app, hit);
+    return this.preview;
   }
 
   /** Whether a search for the latest text is still to be answered. */
@@ -276,13 +290,14 @@ export class Browser {
   }
 
   private loadBrief(sessionId: string): void {
-    const mine = { sessionId, text: null as string | null, error: null as string | null };
+    const mine: NonNullable<Browser["brief"]> = { sessionId, text: null, view: null, error: null };
     this.brief = mine;
     this.cursors.brief.moveTo(0);
     // In the search thread: a brief reads the session whole, which held keys on a long one.
     this.work.brief(sessionId).then(
-      (text) => {
-        mine.text = text;
+      (brief) => {
+        mine.text = brief.text;
+        mine.view = brief.view;
         this.host.requestRender();
       },
       (error: unknown) => {
@@ -321,11 +336,13 @@ export class Browser {
       this.help = false;
       return;
     }
+    if (data === "z") return this.toggleZoom();
     if (data === "/") return this.enterInput();
     if (data === "A") return this.enterAsk();
     if (data === "R") return this.runAiResume();
     if (matchesKey(data, "tab") || matchesKey(data, "shift+tab")) {
       this.focus = this.focus === "left" && this.rightOpen ? "right" : "left";
+      if (this.focus === "left") this.zoom = false;
       return;
     }
     if (data === "q" || matchesKey(data, "escape")) return this.back();
@@ -353,6 +370,7 @@ export class Browser {
   private enterInput(): void {
     this.searcher.warm();
     this.focus = "search";
+    this.zoom = false;
     this.input.focused = true;
     this.help = false;
     if (!this.results && this.input.getValue()) this.searcher.ask(this.query());
@@ -405,9 +423,17 @@ export class Browser {
   private leaveInput(): void {
     this.input.focused = false;
     this.focus = "left";
+    this.zoom = false;
+  }
+
+  private toggleZoom(): void {
+    if (!this.rightOpen) return;
+    this.zoom = !this.zoom;
+    this.focus = "right";
   }
 
   private back(): void {
+    this.zoom = false;
     if (this.focus === "right") this.focus = "left";
     else if (this.results) {
       this.searcher.cancel();

@@ -1,17 +1,18 @@
 /**
  * Draws the browser into exactly the terminal's rows: a header (the search field or the title and filters), the
- * left pane (sessions or hits, with why the selected hit matched), the right pane (tabs of the open session, or
- * help), and a footer (a question, the last action's result, or the keys). pi-tui does the drawing to the terminal.
+ * left pane (sessions or hits, with why the selected hit matched), the right pane (tabs of the open session, or the
+ * selected hit's preview), and a footer (a question, the last action's result, or the keys); the help and the
+ * zoomed right pane take the whole width. pi-tui does the drawing to the terminal.
  */
-import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { plural } from "../common/plural.ts";
 import { aiResumeLines, askLines } from "./ask-pane.ts";
-import { type Browser, TABS } from "./browser.ts";
+import { viewLines } from "./brief-view.ts";
+import type { Browser } from "./browser.ts";
+import { footer, header, helpLines, tabBar } from "./chrome.ts";
 import type { Cursor } from "./cursor.ts";
 import {
-  briefLines,
   eventLines,
-  HELP,
   type Lines,
   linesOf,
   NO_LINES,
@@ -21,62 +22,42 @@ import {
   shortTime,
   timelineLine,
 } from "./lines.ts";
+import { markdownLines } from "./markdown-lines.ts";
+import { previewLines } from "./preview.ts";
 import { threadLines } from "./threads-tab.ts";
 
 const cell = (text: string, width: number): string => truncateToWidth(text, Math.max(0, width), "…", true);
 const wrap = (text: string, width: number): string[] => (text === "" ? [""] : wrapTextWithAnsi(text, width));
 
-export function leftWidth(width: number): number {
-  return width < 100 ? Math.min(32, Math.floor(width * 0.4)) : Math.min(60, Math.floor(width * 0.36));
+/**
+ * The left pane's width. Below 100 columns the focused pane gets the room, as lazygit's narrow layout does: the
+ * sessions or results a little under half, the open session all but a margin of the list.
+ */
+export function leftWidth(b: Pick<Browser, "focus" | "zoom">, width: number): number {
+  if (b.zoom && (b.focus === "right" || b.focus === "ask")) return 0;
+  if (width >= 100) return Math.min(60, Math.floor(width * 0.36));
+  return b.focus === "right" ? Math.min(24, Math.floor(width * 0.3)) : Math.floor(width * 0.42);
 }
 
 export function renderScreen(b: Browser, width: number, height: number): string[] {
   const h = Math.max(3, height);
-  const lw = leftWidth(width);
-  const rw = Math.max(1, width - lw - 1);
-  const body = h - 2;
-  const left = leftPane(b, lw, body);
-  const right = rightPane(b, rw, body);
-  const sep = b.style.dim("│");
+  const foot = footer(b, width, wrap);
+  const body = Math.max(1, h - 1 - foot.length);
   const rows = [cell(header(b, width), width)];
-  for (let i = 0; i < body; i++) rows.push(`${cell(left[i] ?? "", lw)}${sep}${cell(right[i] ?? "", rw)}`);
-  rows.push(cell(footer(b), width));
-  return rows;
-}
-
-function header(b: Browser, width: number): string {
-  const f = b.filters;
-  const filters = [f.agent && `agent:${f.agent}`, f.project && `project:${f.project}`, f.since && `since:${f.since}`]
-    .filter(Boolean)
-    .join(" ");
-  const shownFilters = filters ? b.style.cyan(` [${filters}]`) : "";
-  if (b.focus === "ask") {
-    const scope = b.style.dim(
-      b.askScope
-        ? ` (session ${b.open?.session_id === b.askScope ? b.open.session_short : b.askScope})`
-        : " (all history)",
-    );
-    const room = Math.max(10, width - visibleWidth(scope));
-    return `${cell(b.askInput.render(room)[0] ?? "", room)}${scope}`;
+  if (b.help) {
+    const help = helpLines(b, width, wrap);
+    for (let i = 0; i < body; i++) rows.push(cell(help[i] ?? "", width));
+  } else {
+    const lw = leftWidth(b, width);
+    const rw = lw === 0 ? width : Math.max(1, width - lw - 1);
+    const left = lw === 0 ? [] : leftPane(b, lw, body);
+    const right = rightPane(b, rw, body);
+    const sep = lw === 0 ? "" : b.style.dim("│");
+    for (let i = 0; i < body; i++)
+      rows.push(`${lw === 0 ? "" : cell(left[i] ?? "", lw)}${sep}${cell(right[i] ?? "", rw)}`);
   }
-  if (b.focus === "search" || b.results || b.searching) {
-    const busy = b.searching ? b.style.dim(" searching…") : "";
-    const room = Math.max(10, width - visibleWidth(shownFilters) - visibleWidth(busy));
-    return `${cell(b.input.render(room)[0] ?? "", room)}${busy}${shownFilters}`;
-  }
-  return `${b.style.bold("cairn")} ${b.style.dim(`${plural(b.sessions.length, "session")} · ${b.app.dbPath}`)}${shownFilters}`;
-}
-
-function footer(b: Browser): string {
-  if (b.confirm) return b.style.yellow(`Run: ${b.confirm.prompt}  — Enter runs it, any other key cancels`);
-  if (b.status) return b.status;
-  const keys =
-    b.focus === "search"
-      ? "type to search · ↑↓ pick · Enter to the results · Esc back"
-      : b.focus === "ask"
-        ? "type a question · Enter asks the model · Esc cancels"
-        : "? keys · ↑↓/jk move · Enter open · Tab pane · / search · A ask · R AI resume · 1-5 tabs · y copy · e export · r resume · q back";
-  return b.style.dim(keys);
+  for (const line of foot) rows.push(cell(line, width));
+  return rows.slice(0, h);
 }
 
 /** A list drawn with its selection marked: ▸ (and reversed when coloured) where the focus is, · elsewhere. */
@@ -138,7 +119,11 @@ function leftPane(b: Browser, width: number, height: number): string[] {
 }
 
 function rightPane(b: Browser, width: number, height: number): string[] {
-  if (b.help) return [b.style.bold("Keys"), ...HELP.map(([k, what]) => ` ${k.padEnd(16)} ${what}`)];
+  const preview = b.hitPreview();
+  if (preview) {
+    b.shown = NO_LINES;
+    return previewLines(preview, width - 1, height, b.style, wrap);
+  }
   const s = b.open;
   if (!s && b.tab === "ask") {
     const lines = tabLines(b, width - 1);
@@ -152,7 +137,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
       b.focus === "right",
       b,
     );
-    return [b.style.bold("[5 Ask]"), ...rows];
+    return [tabBar(b, width), ...rows];
   }
   if (!s) {
     b.shown = NO_LINES;
@@ -163,10 +148,7 @@ function rightPane(b: Browser, width: number, height: number): string[] {
       " / searches everything; A asks a question; ? lists the keys.",
     ];
   }
-  const tabs = TABS.map((t, i) => {
-    const label = `${i + 1} ${t[0]!.toUpperCase()}${t.slice(1)}`;
-    return t === b.tab ? b.style.bold(`[${label}]`) : b.style.dim(` ${label} `);
-  }).join(" ");
+  const tabs = tabBar(b, width);
   const info = b.style.dim(
     `${s!.provider} ${s!.project ?? ""} ${s!.session_short} · ${plural(s!.event_count, "event")} · ${oneLine(s!.title ?? "")}`,
   );
@@ -194,7 +176,11 @@ function tabLines(b: Browser, width: number): Lines {
       if (!brief || (brief.text === null && brief.error === null))
         return linesOf([{ text: "building the resume brief…" }]);
       if (brief.error) return linesOf([{ text: b.style.red(brief.error) }]);
-      return linesOf(briefLines(brief.text!, width, wrap));
+      return linesOf(
+        brief.view
+          ? viewLines(brief.view, width, b.style, wrap)
+          : markdownLines(brief.text!, width, b.style, wrap).lines,
+      );
     }
     case "threads":
       return linesOf(b.threads ? threadLines(b.threads, width, b.style, wrap) : [{ text: "reading the threads…" }]);

@@ -143,7 +143,7 @@ export function briefLines(text: string, width: number, wrap: Wrap): Line[] {
   return out;
 }
 
-function stripAnsi(s: string): string {
+export function stripAnsi(s: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences are what is removed
   return s.replace(/\x1b\[[0-9;]*m/g, "");
 }
@@ -154,18 +154,19 @@ export const HELP: ReadonlyArray<[string, string]> = [
   ["g G  Home End", "first, last"],
   ["mouse wheel", "move in the list"],
   ["Tab", "switch between the left and right pane"],
-  ["Enter", "open: a session, a hit at its event, a row's event, a citation, a thread's session"],
+  ["Enter", "open: a session, a hit, a row's event, a citation"],
   ["/", "search as you type (the full query language)"],
   ["a  p  s", "left pane: cycle the agent, project and since filters"],
   ["1 2 3 4 5", "Timeline, Event, Brief, Threads and Ask tabs"],
+  ["z", "zoom: the right pane over the whole width, again to undo"],
   ["n N", "next / previous line that leads somewhere"],
-  ["A", "ask a question (the open session's when its pane has the focus)"],
+  ["A", "ask a question (of the open session when focused)"],
   ["R", "AI Resume: a model's brief, checked, on the Brief tab"],
-  ["y", "copy the citation, the brief (Brief tab) or the session id"],
-  ["e", "export the session as Markdown into the current folder"],
-  ["r", "resume: show the command, Enter runs it"],
+  ["y", "copy the citation, the brief or the session id"],
+  ["e", "export the session as Markdown into this folder"],
+  ["r", "resume: shows the command; Enter runs it"],
   ["w", "the web page's path for this view (for 'cairn serve')"],
   ["q  Esc", "back; quit from the session list"],
   ["Ctrl-C", "quit"],
-  ["?", "this help (any key but q, Esc and ? acts as usual)"],
+  ["?", "this help (other keys act as usual)"],
 ];

@@ -5,6 +5,7 @@
  * never the user.
  */
 import { existsSync } from "node:fs";
+import type { BriefJson } from "../app/brief.ts";
 import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
 import type { Env } from "../app/open.ts";
 import { errorText } from "../common/errors.ts";
@@ -14,6 +15,9 @@ import { type SessionThreads, threadsOf } from "./threads-tab.ts";
 /** Words alone answer at once; meaning (hybrid) follows when the index has vectors (`searcher.ts`). */
 export type SearchMode = "lexical" | "hybrid";
 
+/** The Brief tab's brief: the text for a model (what `y` copies) and the view for a person (what is drawn). */
+export type TuiBrief = Pick<BriefJson, "text" | "view">;
+
 export type SearchAsk =
   | { id: number; kind: "search"; query: string; limit: number; mode: SearchMode }
   | { id: number; kind: "threads"; sessionId: string }
@@ -22,7 +26,7 @@ export type SearchAsk =
 export type SearchReply =
   | { id: number; answer: SearchAnswer }
   | { id: number; threads: SessionThreads }
-  | { id: number; brief: string }
+  | { id: number; brief: TuiBrief }
   | { id: number; error: string };
 
 export async function runSearch(
@@ -33,7 +37,10 @@ export async function runSearch(
 ): Promise<SearchReply> {
   try {
     if (ask.kind === "threads") return { id: ask.id, threads: await threadsOf(app, ask.sessionId) };
-    if (ask.kind === "brief") return { id: ask.id, brief: (await app.brief({ session: ask.sessionId })).text };
+    if (ask.kind === "brief") {
+      const { text, view } = await app.brief({ session: ask.sessionId });
+      return { id: ask.id, brief: { text, view } };
+    }
     holdWhile(env["CAIRN_TUI_SEARCH_HOLD"]);
     const key = `${ask.mode} ${ask.limit} ${ask.query}`;
     const kept = cache?.get(key);

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
 import { type Env, isTeamIndex } from "../app/open.ts";
-import { runSearch, type SearchAsk, type SearchMode, type SearchReply } from "./search-run.ts";
+import { runSearch, type SearchAsk, type SearchMode, type SearchReply, type TuiBrief } from "./search-run.ts";
 import type { SearchWorkerData } from "./search-worker.ts";
 import type { SessionThreads } from "./threads-tab.ts";
 
@@ -17,7 +17,7 @@ export interface SearchBackend {
   /** The Threads tab's reading (seconds on a large index: it walks every session). */
   threads(sessionId: string): Promise<SessionThreads>;
   /** The Brief tab's text (it reads the session whole and searches its secrets). */
-  brief(sessionId: string): Promise<string>;
+  brief(sessionId: string): Promise<TuiBrief>;
   readonly where: "worker" | "ui thread";
   /** Gets ready for a search soon (the search field opened). */
   warm(): void;
@@ -36,7 +36,7 @@ function settleThreads(reply: SearchReply): SessionThreads {
   return reply.threads;
 }
 
-function settleBrief(reply: SearchReply): string {
+function settleBrief(reply: SearchReply): TuiBrief {
   if ("error" in reply) throw new Error(reply.error);
   if (!("brief" in reply)) throw new Error("the search thread answered another question");
   return reply.brief;

@@ -103,13 +103,16 @@ describe.skipIf(!hasTmux())("cairn tui Ask and AI Resume (tmux, fake model)", ()
     r.sendKeys("R");
     let screen = await r.waitFor(/AI Resume accepted \(.*fake-model.*\)/);
     expect(screen).toContain("[3 Brief]");
-    expect(screen).toMatch(/- .*\[e:[0-9a-f]{16}\]/);
+    // Rendered for a person: list items as bullets, citations as numbered marks.
+    expect(screen).toMatch(/• .*\[\d+\]/);
+    expect(screen).not.toMatch(/\[e:[0-9a-f]{16}\]|\*\*|│\s*#/);
 
     fake.reply = (ex) => faithfulBrief(ex, (f) => /fail|error/i.test(f));
     r.sendKeys("R");
     screen = await r.waitFor("AI Resume fell back to the deterministic brief");
     expect(screen).toMatch(/dropped \d+ facts? the brief must keep/);
-    expect(screen).toContain("# Resume brief");
+    expect(screen).toContain("Resume brief");
+    expect(screen).not.toContain("# Resume brief");
     r.sendKeys("C-c");
     await r.waitFor("cairn exited 0");
   });
