@@ -86,7 +86,7 @@ describe("ask and AI Resume in the page", { timeout: BROWSER_TEST_MS }, () => {
   it("shows the AI brief when it keeps every fact, and says why when one was dropped", async () => {
     fake.reply = (ex) => faithfulBrief(ex);
     const page = await visit(`/s/${claude}/brief`);
-    await page.locator("article.brief a.cite").first().waitFor({ timeout: 60_000 });
+    await page.locator(".brief-view a.cite").first().waitFor({ timeout: 60_000 });
     await page.click("#ai-resume");
     await page.locator(".ai-brief .check.ok").waitFor({ timeout: 60_000 });
     expect(await page.locator(".ai-brief .check.ok").textContent()).toMatch(/keeps all \d+ must-keep facts/);

@@ -180,8 +180,18 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     const page = await visit(`/s/${big.session_id}`);
     await page.locator(".page-actions a", { hasText: "Resume brief" }).click();
     await page.waitForURL((url) => url.pathname === `/s/${big.session_id}/brief`);
-    const cite = page.locator("article.brief a.cite").first();
+    const cite = page.locator(".brief-view a.cite").first();
     await cite.waitFor({ timeout: 20_000 });
+    // For a person: the goal heads it, no section is empty, nothing is addressed to a model, and a citation says
+    // what it cites when focused.
+    expect(await page.locator(".brief-headline h2").first().textContent()).toMatch(/^Goal|^Latest request/);
+    for (const count of await page.locator(".brief-section .count").allTextContents())
+      expect(Number(count)).toBeGreaterThan(0);
+    expect(await page.locator(".brief-view").textContent()).not.toMatch(
+      /\[e:|cites source events|re-read a file before editing/,
+    );
+    await cite.focus();
+    await page.locator(".cite-wrap:focus-within .cite-tip").waitFor();
     const href = (await cite.getAttribute("href"))!;
     expect(href).toMatch(/^\/e\/[A-Za-z0-9_-]+$/);
     await cite.click();
@@ -189,7 +199,7 @@ describe("history views", { timeout: BROWSER_TEST_MS }, () => {
     expect(await page.locator("[data-event-id]").getAttribute("data-event-id")).toBe(href.slice(3));
 
     const direct = await visit(`/s/${big.session_id}/brief`);
-    await shootBoth(direct, "brief", () => direct.locator("article.brief a.cite").first().waitFor({ timeout: 20_000 }));
+    await shootBoth(direct, "brief", () => direct.locator(".brief-view a.cite").first().waitFor({ timeout: 20_000 }));
     await page.close();
     await direct.close();
   }, 90_000); // A brief of a 1,800-event session takes seconds on a busy machine.
