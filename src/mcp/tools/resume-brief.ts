@@ -51,8 +51,9 @@ function render(b: BriefJson) {
     entity_overlap: x.entity_overlap,
     missing: x.missing.slice(0, 20).map((m) => oneLine(m, 200)),
   });
-  // must_keep repeats facts the text already holds: the answer's room is better spent on the text
-  const { must_keep: _facts, ...shown } = b;
+  // must_keep repeats facts the text already holds, and the view is the same brief laid out for a person: the
+  // answer's room is better spent on the text
+  const { must_keep: _facts, view: _view, ...shown } = b;
   const structured = {
     ...shown,
     text: body.text,
