@@ -281,7 +281,16 @@ describe("cairn serve: viewports", () => {
   });
 
   it("serves the page for every view's path, and trades a token on any of them", async () => {
-    for (const path of ["/sessions", "/search", "/s/abc", "/s/abc/brief", "/e/123", "/threads", "/t/9"]) {
+    for (const path of [
+      "/sessions",
+      "/search",
+      "/s/abc",
+      "/s/abc/brief",
+      "/s/abc/conversation",
+      "/e/123",
+      "/threads",
+      "/t/9",
+    ]) {
       const page = await request(server.port, { path, headers: { ...host(), Cookie: cookie } });
       expect(page.status, path).toBe(200);
       expect(page.body).toContain("viewport");
