@@ -32,6 +32,7 @@ import {
   closeRequest,
   initialTurnTracker,
   type OutcomeVerdict,
+  onCall,
   onCheck,
   onReply,
   onRequest,
@@ -377,7 +378,7 @@ class Normalizer {
     this.s.lastAssistant = { id: src.ev.event_id, turn: src.ev.turn };
     // A reasoning summary is the agent thinking, not what it told the user.
     if (r.meta?.["reasoning"] === true) return;
-    onReply(this.tracker(), src.ev.event_id, text);
+    onReply(this.tracker(), src.ev.event_id, text, status !== null);
     const read = src.open.decisionsRead;
     // A message written over several lines is read again when its text grows, with the same derived ids.
     const candidates = onAssistantMessage(this.decisionState(), r.text, src.ev.turn, read ? read.restates : undefined);
@@ -531,6 +532,7 @@ class Normalizer {
       ...(messageId ? { parent_event_id: messageId } : {}),
     });
     if (messageId) this.edge(messageId, src.ev.event_id, "calls");
+    if (!userInitiated) onCall(this.tracker());
     for (const f of files) {
       this.edge(src.ev.event_id, this.entity("file", f.key, f.display), "touches", { op: f.op });
       if (f.toKey)
