@@ -67,6 +67,7 @@ export function timelineWindow(store: ReadonlyStore, req: TimelineRequest): Time
       ? []
       : timelineRows(store.sessionEvents(session.session_id, { from: Math.max(0, a - MARGIN), to: b }), {
           all: req.all === true,
+          cwd: session.cwd,
         }).filter((r) => r.ordinal >= a);
   const limit = req.limit ?? (anchor ? AROUND_ROWS : undefined);
   let rows: TimelineRow[];

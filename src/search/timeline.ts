@@ -4,7 +4,9 @@
  * branches (an event whose tree parent is not the event before it) and sidechains shown.
  */
 import type { ReadonlyStore } from "../store/types.ts";
+import { changeLine } from "../topology/change-line.ts";
 import { clip, headline } from "../topology/text.ts";
+import type { ToolInput } from "../topology/tool-call-input.ts";
 import type { EventType, Provider, SessionEvent } from "../topology/types.ts";
 
 export const TIMELINE_MARKS = [
@@ -64,6 +66,8 @@ export interface TimelineOptions {
   all?: boolean;
   from?: number;
   to?: number;
+  /** The session's folder: the files a call changes are named relative to it. */
+  cwd?: string | null;
 }
 
 const FOLDED = new Set<EventType>(["file_action", "command"]);
@@ -107,7 +111,7 @@ export function timelineRows(events: readonly SessionEvent[], opts: TimelineOpti
       timestamp: e.timestamp,
       event_type: e.event_type,
       mark: markOf(e),
-      summary: summarize(e),
+      summary: summarize(e, opts.cwd),
       depth: derived ? 1 : 0,
       sidechain: e.meta["sidechain"] === true,
       branch_from: branch,
@@ -145,7 +149,7 @@ function markOf(e: SessionEvent): TimelineMark {
   }
 }
 
-function summarize(e: SessionEvent): string {
+function summarize(e: SessionEvent, cwd: string | null | undefined): string {
   const text = e.text.trim();
   const nl = text.indexOf("\n");
   const first = (nl === -1 ? text : text.slice(0, nl)).trim();
@@ -154,7 +158,10 @@ function summarize(e: SessionEvent): string {
     const lines = text === "" ? 0 : text.split("\n").length;
     return lines > 1 ? `${clipped} (${lines} lines)` : clipped || "(no output)";
   }
-  if (e.event_type === "tool_call") return `${e.tool_name ?? "tool"}: ${clipped}`;
+  if (e.event_type === "tool_call") {
+    const change = changeLine(e.meta["input"] as ToolInput | undefined, cwd);
+    return `${e.tool_name ?? "tool"}: ${change === null ? clipped : clip(change, 140)}`;
+  }
   if (e.event_type === "resume_point")
     return `${String(e.meta["kind"] ?? "resume point")}: ${clip(headline(text), 140) || clipped}`;
   if (e.event_type === "assistant_message" && clipped === "") return "(tool calls)";

@@ -32,6 +32,7 @@ import {
   closeRequest,
   initialTurnTracker,
   type OutcomeVerdict,
+  onCall,
   onCheck,
   onReply,
   onRequest,
@@ -42,6 +43,7 @@ import {
 import { type PastedSpan, pastedSpans, typedText } from "./pasted.ts";
 import { pastedEvidence } from "./pasted-evidence.ts";
 import { homeOf, normalizePath, projectOf } from "./paths.ts";
+import { agentTitle, fallbackTitle, requestTitle, type TitleSource } from "./session-title.ts";
 import { clip, estimateTokens, stripAnsi } from "./text.ts";
 import { cleanToolOutput, renderInput, toolInputOf, workdirOf, writtenText } from "./tool-call-input.ts";
 import {
@@ -145,7 +147,10 @@ class Normalizer {
       info.cwd = r.cwd;
       info.project = projectOf(r.cwd);
     }
-    if (r.title) info.title = r.title;
+    const title = r.title ? agentTitle(r.title) : null;
+    if (title !== null) this.title(title, "agent");
+    else if (this.s.titleFrom === undefined || this.s.titleFrom === "fallback")
+      this.title(fallbackTitle(info.provider, info.kind, info.project), "fallback");
     if (r.model) info.model = r.model;
     if (r.gitBranch) {
       info.git_branch = r.gitBranch;
@@ -159,6 +164,16 @@ class Normalizer {
     if (r.startedAt && (info.started_at === null || r.startedAt < info.started_at)) info.started_at = r.startedAt;
     if (r.meta) info.meta = { ...info.meta, ...r.meta };
     this.touched = true;
+  }
+
+  /** The agent's title wins wherever it is written; a request only replaces the fallback. */
+  private title(title: string, from: TitleSource): void {
+    const info = this.s.session!;
+    if (from !== "agent" && (this.s.titleFrom === "agent" || (from === "fallback" && this.s.titleFrom === "request")))
+      return;
+    if (info.title !== title) this.touched = true;
+    info.title = title;
+    this.s.titleFrom = from;
   }
 
   private ensureSession(ts: string | null): SessionInfo {
@@ -319,6 +334,8 @@ class Normalizer {
       const pastedFailures = this.pasted(src, r.text, spans);
       // A bare slash command asks for nothing: the request before it stays open.
       if (!/^\/[\w:.-]*$/.test(words.trim())) {
+        const title = this.s.titleFrom === "fallback" ? requestTitle(words) : null;
+        if (title !== null) this.title(title, "request");
         const corrects = candidates.some((d) => d.rejectsPrevious === true);
         this.outcome(
           src,
@@ -361,7 +378,7 @@ class Normalizer {
     this.s.lastAssistant = { id: src.ev.event_id, turn: src.ev.turn };
     // A reasoning summary is the agent thinking, not what it told the user.
     if (r.meta?.["reasoning"] === true) return;
-    onReply(this.tracker(), src.ev.event_id, text);
+    onReply(this.tracker(), src.ev.event_id, text, status !== null);
     const read = src.open.decisionsRead;
     // A message written over several lines is read again when its text grows, with the same derived ids.
     const candidates = onAssistantMessage(this.decisionState(), r.text, src.ev.turn, read ? read.restates : undefined);
@@ -515,6 +532,7 @@ class Normalizer {
       ...(messageId ? { parent_event_id: messageId } : {}),
     });
     if (messageId) this.edge(messageId, src.ev.event_id, "calls");
+    if (!userInitiated) onCall(this.tracker());
     for (const f of files) {
       this.edge(src.ev.event_id, this.entity("file", f.key, f.display), "touches", { op: f.op });
       if (f.toKey)

@@ -6,6 +6,7 @@ import type { CheckFamily } from "./command.ts";
 import { type DecisionState, initialDecisionState } from "./decisions.ts";
 import type { FileAction } from "./file-actions.ts";
 import { initialTurnTracker, type TurnTracker } from "./outcomes.ts";
+import type { TitleSource } from "./session-title.ts";
 import type { Edge, Entity, Provider, SessionEvent, SessionInfo } from "./types.ts";
 
 export interface TopologyBatch {
@@ -64,6 +65,8 @@ export interface NormalizerState {
   decisions?: DecisionState;
   /** The open request and how its work has gone so far, for its outcome. */
   outcomes?: TurnTracker;
+  /** Where the session's title came from (see session-title.ts). */
+  titleFrom?: TitleSource;
 }
 
 export function initialNormalizerState(provider: Provider, sourceFile: string): NormalizerState {

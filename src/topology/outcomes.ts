@@ -5,7 +5,8 @@
  *   check failed, or its work failed after the last sign of success and the agent did not claim success;
  * - done: the user's next message says it worked, or a check passed last, or the agent reported success and
  *   nothing failed after;
- * - abandoned: the user moved on with neither.
+ * - abandoned: the user moved on with neither: before any work (no tool call, no reply of substance), before any
+ *   change (it only looked around), or while the agent was still at it (cut off, or its calls left without a reply).
  * The tracker's state is plain JSON inside the normalizer's, so outcomes stay resumable like everything else.
  */
 
@@ -16,12 +17,16 @@ export interface TurnTracker {
   /** The request being worked on. */
   request: { id: string; turn: number; text: string; question?: boolean } | null;
   tools: number;
+  /** Tool calls the agent made for it, looking around included. */
+  calls?: number;
+  /** The agent's last message was cut off (aborted, or ended in an error). */
+  cut?: boolean;
   /** The last check of the turn (id, whether it passed). */
   check: { id: string; pass: boolean } | null;
   /** The last failure of the turn and whether anything succeeded after it. */
   failure: { id: string; recovered: boolean } | null;
   /** The agent's last reply of the turn and whether it claims success or admits a failure. */
-  reply: { id: string; claim: "success" | "failure" | null } | null;
+  reply: { id: string; claim: "success" | "failure" | null; words?: number } | null;
 }
 
 export function initialTurnTracker(): TurnTracker {
@@ -58,6 +63,8 @@ const CONFIRMS_SUCCESS =
   /^\W*(?:(?:ok(?:ay)?|great|nice|cool|perfect|awesome|yes|yep|yeah)\b[\s,.!]*)?(?:(?:it|that|this|everything)\s+(?:seems to |now |finally )?(?:works?|worked|is working)|works|worked|lgtm|looks good|that did it|that fixed it)\b(?![^.!?\n]*\bbut\b)/i;
 
 const TEXT = 300;
+/** Words that make a reply more than an acknowledgement ("Sure.", "On it"): a sentence that says something. */
+const SUBSTANCE = 8;
 /** What a request's text and kind are read from: far more than TEXT, so collapsed spaces still fill it. */
 const HEAD = 4 * 1024;
 /**
@@ -73,6 +80,8 @@ export function onRequest(t: TurnTracker, id: string, turn: number, typed: strin
   t.request = { id, turn, text: words.length > TEXT ? `${words.slice(0, TEXT - 1)}…` : words };
   if (QUESTION.test(typed.length > HEAD ? typed : words)) t.request.question = true;
   t.tools = 0;
+  t.calls = 0;
+  t.cut = false;
   t.check = null;
   t.failure = null;
   t.reply = null;
@@ -91,12 +100,19 @@ export function onCheck(t: TurnTracker, id: string, status: string): void {
   if (status === "pass" && t.failure) t.failure.recovered = true;
 }
 
-export function onReply(t: TurnTracker, id: string, text: string): void {
-  if (!t.request || text.trim() === "") return;
+/** A tool call the agent made for the open request (a read too: looking is work on a request, if not a change). */
+export function onCall(t: TurnTracker): void {
+  if (t.request) t.calls = (t.calls ?? 0) + 1;
+}
+
+export function onReply(t: TurnTracker, id: string, text: string, cut = false): void {
+  if (!t.request) return;
+  t.cut = cut;
+  if (text.trim() === "") return;
   // The end of a reply says how it went; the start often restates the task.
   const tail = text.slice(-1200);
   const claim = FAILURE_CLAIM.test(tail) ? "failure" : SUCCESS.test(tail) ? "success" : null;
-  t.reply = { id, claim };
+  t.reply = { id, claim, words: Math.min(SUBSTANCE, text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length) };
 }
 
 /** The next typed message, as a request's verdict reads it. */
@@ -189,7 +205,13 @@ function judge(
   // A question (or an ask to look something up) is done once answered; a request for work nobody did was left.
   if (t.reply && t.tools === 0 && t.request?.question) return v("done", "answered", [t.reply.id]);
   if (t.tools > 0 && t.reply) return v("done", "the agent finished without a failure", [t.reply.id]);
-  if (t.tools === 0 && t.reply)
-    return v("abandoned", "the user moved on before any work", next ? [next.id, t.reply.id] : []);
+  const calls = t.calls ?? 0;
+  if (t.cut && (t.reply || calls > 0)) return v("abandoned", "cut off mid-work", [next?.id, t.reply?.id]);
+  if (calls > 0 && !t.reply) return v("abandoned", "the user moved on mid-work", [next?.id]);
+  // A reply of substance answered what was asked (the analysis, the text written in chat), if it changed nothing.
+  if (t.reply && (t.reply.words ?? 0) >= SUBSTANCE) return v("done", "answered", [t.reply.id]);
+  // It looked around and said little ("I looked at math.js."): the change asked for was not made.
+  if (calls > 0) return v("abandoned", "the user moved on before any change", [next?.id, t.reply?.id]);
+  if (t.reply) return v("abandoned", "the user moved on before any work", next ? [next.id, t.reply.id] : []);
   return v("abandoned", "the user moved on", next ? [next.id] : []);
 }

@@ -46,7 +46,7 @@ export function oneLine(text: string): string {
 export function sessionLines(s: SessionRow, style: Style): [string, string] {
   const counts = `${s.prompt_count}p ${s.tool_count}t${s.error_count ? ` ${style.red(`${s.error_count}✗`)}` : ""}`;
   const head = `${style.agent(s.provider)(providerCell(s.provider))} ${shortTime(s.updated_at)} ${style.bold(s.project ?? "-")}`;
-  const title = oneLine(s.title ?? s.session_id);
+  const title = oneLine(s.title ?? `${s.provider} session in ${s.project ?? "?"}`);
   return [head, `  ${counts} ${style.dim(title)}`];
 }
 

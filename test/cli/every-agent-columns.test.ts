@@ -19,7 +19,7 @@ import { REPO } from "../helpers/transcripts.ts";
 const ROOT = join(REPO, "test", "fixtures", "clients");
 const home = mkdtempSync(join(tmpdir(), "cairn-columns-"));
 const env = { HOME: home, XDG_DATA_HOME: join(home, ".local", "share"), XDG_CONFIG_HOME: join(home, ".config") };
-let sessions: Array<{ session_id: string; provider: string }> = [];
+let sessions: Array<{ session_id: string; provider: string; title: string }> = [];
 
 beforeAll(() => {
   for (const agent of readdirSync(ROOT)) {
@@ -53,10 +53,10 @@ describe("columns line up for every agent", () => {
     expect(new Set(sessions.map((s) => s.provider))).toEqual(new Set(PROVIDERS));
   });
 
-  it("sessions: the session id starts at one column", () => {
+  it("sessions: the title starts at one column", () => {
     const at = startsByAgent(
       printed(["sessions", "--all"]),
-      sessions.map((s) => ({ provider: s.provider, marker: s.session_id })),
+      sessions.map((s) => ({ provider: s.provider, marker: s.title.replace(/\s+/g, " ").slice(0, 20) })),
     );
     expect(at.size).toBe(PROVIDERS.length);
     expect(new Set(at.values()).size).toBe(1);

@@ -216,7 +216,7 @@ describe("the main job: cairn with no arguments", () => {
     // The continuation holds the last prompt; the session it continues, the ones before.
     const parent = /1 prompt, 1 tool call, 0 errors, continues ([0-9a-f-]{8,})/.exec(r.stdout)?.[1];
     expect(parent).toBeDefined();
-    expect(r.stdout).toMatch(new RegExp(`${parent} "TASK-A[^\\n]*\\n\\s+2 prompts`));
+    expect(r.stdout).toMatch(new RegExp(`TASK-A[^\\n]*  ${parent}\\n\\s+2 prompts`));
   });
 
   it("with --root and --json", () => {

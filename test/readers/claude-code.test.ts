@@ -303,8 +303,8 @@ describe("Claude Code reader", () => {
     for (const splits of [[], [1], [2, 3]]) {
       const p = parseText("/tmp/copy.jsonl", lines, splits);
       expect(p.sessions[0]!.meta).toMatchObject({ summary: "Ship it", summaries });
-      // a title of possibly another session's leaf: metadata, not the title, and not an event
-      expect(p.sessions[0]!.title).toBeNull();
+      // a title of possibly another session's leaf: metadata, not the title (the request is), and not an event
+      expect(p.sessions[0]!.title).toBe("hi");
       expect(p.events).toHaveLength(1);
     }
   });

@@ -213,7 +213,8 @@ describe("request outcomes", () => {
     );
     expect(outcomes(p.events)).toEqual([
       ["TASK-B: list the files of the project.", "done", "answered"],
-      ["fix the rounding in math.js", "abandoned", "the user moved on before any work"],
+      // It ran `cat`: work began, no change was made.
+      ["fix the rounding in math.js", "abandoned", "the user moved on before any change"],
     ]);
   });
 });

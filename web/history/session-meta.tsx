@@ -4,6 +4,14 @@ import type { SessionSummary } from "../../src/live/history-types.ts";
 import { Link, paths } from "../router.tsx";
 import { plural, shortTime } from "../ui/format.ts";
 
+/**
+ * What a session is called: its title (every index since titles were derived has one), else its agent and folder;
+ * never its id, which stays in the line below the heading.
+ */
+export function sessionName(s: { title: string | null; provider: string; project: string | null }): string {
+  return s.title?.trim() || `${s.provider} session${s.project ? ` in ${s.project}` : ""}`;
+}
+
 export function ProviderBadge(props: { provider: string }): JSX.Element {
   return (
     <span class="provider" data-provider={props.provider}>
@@ -39,7 +47,7 @@ export function SessionHeading(props: {
   return (
     <header class="page-head">
       <h1>
-        {s.title ?? `Session ${s.session_short}`}
+        {sessionName(s)}
         {s.source_gone && <GoneBadge />}
       </h1>
       <p class="meta">

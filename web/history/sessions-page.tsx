@@ -11,7 +11,7 @@ import { useJson } from "../api.ts";
 import { Link, navigate, paths } from "../router.tsx";
 import { Empty, Failure } from "../ui/empty.tsx";
 import { firstLine, shortTime } from "../ui/format.ts";
-import { GoneBadge, ProviderBadge, SessionCounts } from "./session-meta.tsx";
+import { GoneBadge, ProviderBadge, SessionCounts, sessionName } from "./session-meta.tsx";
 
 const SINCE = [
   { value: "", label: "any time" },
@@ -132,7 +132,7 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
               <div class="card-line">
                 <ProviderBadge provider={s.provider} />
                 <Link class="card-title" href={paths.timeline(s.session_id)}>
-                  {firstLine(s.title, 120) || `Session ${s.session_short}`}
+                  {firstLine(sessionName(s), 120)}
                 </Link>
                 {s.source_gone && <GoneBadge />}
               </div>

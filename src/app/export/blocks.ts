@@ -3,6 +3,7 @@
  * with its result (to be shown collapsed) and the errors, checks and decisions derived from them, and marks for
  * what stands alone (a resume point, an error of the agent itself).
  */
+import { changeLine } from "../../topology/change-line.ts";
 import type { ToolInput } from "../../topology/tool-call-input.ts";
 import { DERIVED_EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
 import type { ExportDocument } from "./document.ts";
@@ -93,7 +94,10 @@ export function exportBlocks(
       out.push({
         kind: "tool",
         name: e.tool_name ?? "tool",
-        summary: oneLine(e.command ?? e.file_path ?? e.text, 120),
+        summary: oneLine(
+          e.command ?? changeLine(e.meta["input"] as ToolInput | undefined) ?? e.file_path ?? e.text,
+          120,
+        ),
         event_id: e.event_id,
         time: e.timestamp,
         tag,

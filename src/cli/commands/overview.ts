@@ -6,7 +6,7 @@ import type { Overview } from "../../search/overview.ts";
 import { AGENT_NAMES, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
 import { writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
-import { bold, dim, noun, plural, pluralLarge, providerCell, red, shortTime } from "../format.ts";
+import { bold, dim, noun, oneLine, plural, pluralLarge, providerCell, red, shortTime } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
 import { createProgress } from "../progress.ts";
@@ -137,9 +137,8 @@ function print(
   out();
   out(bold(io, "Most recent"));
   for (const { session: s, open_failures } of o.recent) {
-    const title = s.title ? ` "${s.title.slice(0, 50)}"` : "";
     out(
-      `  ${shortTime(s.updated_at)}  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${s.session_short}${title}`,
+      `  ${shortTime(s.updated_at)}  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${oneLine(s.title ?? "", 50)}  ${dim(io, s.session_short)}`,
     );
     out(
       `      ${dim(io, `${plural(s.prompt_count, "prompt")}, ${plural(s.tool_count, "tool call")}, ${plural(s.error_count, "error")}${continues(s)}`)}`,

@@ -1,7 +1,7 @@
 import { PROVIDERS } from "../../readers/agents.ts";
 import { readCairn } from "../app.ts";
 import { parseFlags, positiveInt } from "../args.ts";
-import { dim, plural, providerCell, red, shortTime } from "../format.ts";
+import { dim, oneLine, plural, providerCell, red, shortTime } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
 const USAGE = `Usage: cairn sessions [--provider P]... [--project NAME]... [--since DATE|7d] [--until DATE] [--all] [--limit N] [--json] [--db PATH]
@@ -49,9 +49,9 @@ export const sessionsCommand: Command = {
       for (const s of rows) {
         const counts = `${plural(s.prompt_count, "prompt")}, ${plural(s.tool_count, "tool")}, ${plural(s.error_count, "error")}, ${plural(s.test_count, "check")}`;
         io.stdout.write(
-          `${shortTime(s.updated_at)}  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${s.session_id}${s.kind !== "main" ? ` (${s.kind})` : ""}${s.source_gone ? `  ${red(io, "source gone")}` : ""}\n`,
+          `${shortTime(s.updated_at)}  ${providerCell(s.provider)} ${(s.project ?? "").padEnd(16)} ${oneLine(s.title ?? "", 80)}${s.kind !== "main" ? ` (${s.kind})` : ""}${s.source_gone ? `  ${red(io, "source gone")}` : ""}\n`,
         );
-        io.stdout.write(`  ${s.title ? `${s.title.slice(0, 80)}  ` : ""}${dim(io, counts)}\n`);
+        io.stdout.write(`  ${dim(io, `${s.session_id}  ${counts}`)}\n`);
       }
       return 0;
     } finally {

@@ -99,7 +99,8 @@ function window(
 
 function writeSession(io: CliIo, w: Shaped<TimelineWindow>, limit: number | undefined): void {
   const s = w.session;
-  io.stdout.write(`${s.provider} ${s.kind} session ${s.session_id}${s.title ? ` — ${s.title}` : ""}\n`);
+  if (s.title) io.stdout.write(`${s.title}\n`);
+  io.stdout.write(`${dim(io, `${s.provider} ${s.kind} session ${s.session_id}`)}\n`);
   if (s.cwd) io.stdout.write(`${dim(io, `${s.cwd}${s.git_branch ? ` (${s.git_branch})` : ""}`)}\n`);
   if (s.source_gone)
     io.stdout.write(
