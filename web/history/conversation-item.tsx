@@ -4,14 +4,15 @@
  * or a subagent's own conversation nested where it began. Each block carries its event's id as its anchor.
  */
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
 import type { ConversationItemView, MarkView, TypedInput } from "../../src/live/history-types.ts";
+import type { ToolAction } from "../live/tool-input.ts";
+import { ToolInputView } from "../live/tool-view.tsx";
 import { Link, paths } from "../router.tsx";
-import { DiffView, PatchView } from "../ui/diff-view.tsx";
+import { PatchView } from "../ui/diff-view.tsx";
 import { shortTime } from "../ui/format.ts";
-import { languageOfPath } from "../ui/languages.ts";
 import { Markdown } from "../ui/markdown.tsx";
 import { FoldedText } from "../ui/output.tsx";
+import { ToolCardShell } from "../ui/tool-card-shell.tsx";
 
 type Tool = Extract<ConversationItemView, { kind: "tool" }>;
 
@@ -70,53 +71,46 @@ function ItemHead(props: { who: string; time: string | null; id: string }): JSX.
 
 function ToolBlock(props: { item: Tool; focused: boolean }): JSX.Element {
   const { item } = props;
-  const [open, setOpen] = useState(props.focused);
   const failed = item.status === "error";
-  const size = item.output ? item.output.text.length + item.output.cut : 0;
+  const exit = item.exit_code !== null ? `exit ${item.exit_code}` : null;
   return (
     <div id={anchorOf(item)} class={`conv-tool${props.focused ? " focus" : ""}`}>
-      <details
-        class={`conv-item item tool${failed ? " failed" : ""}`}
-        open={open}
-        onToggle={(e) => setOpen(e.currentTarget.open)}
-      >
-        <summary>
-          <span class="tool-name">{item.name}</span>
-          <span class="tool-summary">{item.summary}</span>
-          <span class="badge" data-status={failed ? "error" : "done"}>
-            {failed
-              ? item.exit_code !== null
-                ? `exit ${item.exit_code}`
-                : "failed"
-              : item.exit_code !== null
-                ? `exit ${item.exit_code}`
-                : "done"}
-          </span>
-          {size > 0 && <span class="muted size">{sizeLabel(size)}</span>}
-        </summary>
-        {open && (
-          <div class="tool-body">
-            <InputView item={item} />
-            {item.output && item.output.text !== "" && (
-              <>
-                <FoldedText class="output" text={item.output.text} lines={20} />
-                {item.output.cut > 0 && (
-                  <p class="muted">
-                    {item.output.cut.toLocaleString("en")} more characters:{" "}
-                    <Link href={paths.event(item.event_id)}>the whole call and its output</Link>
-                  </p>
-                )}
-              </>
-            )}
-            <p class="conv-foot">
-              <Link href={paths.event(item.event_id)}>Event {item.event_id}</Link> ·{" "}
-              <Link href={paths.timeline(sessionOfPath(), item.event_id)}>in the timeline</Link>
-            </p>
-          </div>
-        )}
-      </details>
+      <ToolCardShell
+        name={item.name}
+        summary={item.summary}
+        status={failed ? "error" : "done"}
+        label={exit ?? (failed ? "failed" : "done")}
+        size={item.output ? item.output.text.length + item.output.cut : 0}
+        class={`conv-item${failed ? " failed" : ""}`}
+        initiallyOpen={props.focused}
+        body={() => <ToolBody item={item} />}
+      />
       <Marks marks={item.marks} />
     </div>
+  );
+}
+
+function ToolBody(props: { item: Tool }): JSX.Element {
+  const { item } = props;
+  return (
+    <>
+      <InputView item={item} />
+      {item.output && item.output.text !== "" && (
+        <>
+          <FoldedText class="output" text={item.output.text} lines={20} />
+          {item.output.cut > 0 && (
+            <p class="muted">
+              {item.output.cut.toLocaleString("en")} more characters:{" "}
+              <Link href={paths.event(item.event_id)}>the whole call and its output</Link>
+            </p>
+          )}
+        </>
+      )}
+      <p class="conv-foot">
+        <Link href={paths.event(item.event_id)}>Event {item.event_id}</Link> ·{" "}
+        <Link href={paths.timeline(sessionOfPath(), item.event_id)}>in the timeline</Link>
+      </p>
+    </>
   );
 }
 
@@ -125,22 +119,26 @@ function sessionOfPath(): string {
   return decodeURIComponent(location.pathname.split("/")[2] ?? "");
 }
 
+/** The call's input as the live view shows one: an edit as a diff, a command, a file's lines; a patch as a diff. */
 function InputView(props: { item: Tool }): JSX.Element | null {
   const t: TypedInput | null = props.item.typed;
-  if (t?.kind === "edit" && t.path && t.edits?.length)
-    return (
-      <div class="edits">
-        {t.edits.map((e, i) =>
-          e.new !== undefined ? <DiffView key={i} path={t.path!} before={e.old} after={e.new} /> : null,
-        )}
-      </div>
-    );
-  if (t?.kind === "shell" && t.command) return <FoldedText class="command" text={t.command} language="bash" />;
-  if (t?.kind === "write" && t.content !== undefined)
-    return <FoldedText text={t.content} language={t.path ? languageOfPath(t.path) : undefined} />;
   if (t?.kind === "patch" && t.patch) return <PatchView patch={t.patch} />;
+  const action = actionOf(t);
+  if (action) return <ToolInputView action={action} input={t} />;
   if (props.item.input.text === "") return null;
   return <FoldedText class="json" text={props.item.input.text} />;
+}
+
+/** The agent-neutral input as the live view's action, for the kinds it draws. */
+function actionOf(t: TypedInput | null): ToolAction | null {
+  if (t?.kind === "edit" && t.path && t.edits?.length) {
+    const edits = t.edits.flatMap((e) => (e.new !== undefined ? [{ before: e.old, after: e.new }] : []));
+    return edits.length > 0 ? { kind: "edit", path: t.path, edits } : null;
+  }
+  if (t?.kind === "shell" && t.command) return { kind: "shell", command: t.command };
+  if (t?.kind === "write" && t.path && t.content !== undefined)
+    return { kind: "write", path: t.path, content: t.content };
+  return null;
 }
 
 function Marks(props: { marks: MarkView[] }): JSX.Element | null {
@@ -184,12 +182,4 @@ function Subagent(props: { item: Extract<ConversationItemView, { kind: "subagent
       </div>
     </details>
   );
-}
-
-function sizeLabel(chars: number): string {
-  return chars < 1000
-    ? `${chars} chars`
-    : chars < 1_000_000
-      ? `${(chars / 1000).toFixed(1)} kB`
-      : `${(chars / 1e6).toFixed(1)} MB`;
 }

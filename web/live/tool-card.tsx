@@ -8,6 +8,7 @@ import { useMemo } from "preact/hooks";
 import type { TranscriptItem } from "../../src/live/protocol.ts";
 import { languageOfPath } from "../ui/languages.ts";
 import { FoldedText } from "../ui/output.tsx";
+import { ToolCardShell } from "../ui/tool-card-shell.tsx";
 import { outputText, summarize, toolAction } from "./tool-input.ts";
 import { ToolInputView } from "./tool-view.tsx";
 
@@ -29,19 +30,19 @@ function ToolCardView(props: Props): JSX.Element {
   const output = useMemo(() => outputText(props.output), [props.output]);
   const language = action.kind === "read" ? languageOfPath(action.path) : undefined;
   return (
-    <details class={`item tool${props.nested ? " nested" : ""}`} data-status={props.status}>
-      <summary>
-        <span class="tool-name">{props.toolName}</span>
-        <span class="tool-summary">{summary}</span>
-        <span class="badge" data-status={props.status}>
-          {STATUS_LABEL[props.status]}
-        </span>
-      </summary>
-      <div class="tool-body">
-        {props.input !== undefined && <ToolInputView action={action} input={props.input} />}
-        {props.status !== "running" && <FoldedText class="output" text={output} language={language} lines={20} />}
-      </div>
-    </details>
+    <ToolCardShell
+      name={props.toolName}
+      summary={summary}
+      status={props.status}
+      label={STATUS_LABEL[props.status]}
+      class={props.nested ? "nested" : ""}
+      body={() => (
+        <>
+          {props.input !== undefined && <ToolInputView action={action} input={props.input} />}
+          {props.status !== "running" && <FoldedText class="output" text={output} language={language} lines={20} />}
+        </>
+      )}
+    />
   );
 }
 

@@ -1,0 +1,48 @@
+/**
+ * A tool call's card, as the live transcript and a past session's conversation both show it: one line that says
+ * what the call did and how it ended (its name, its summary, a status badge, the output's size), folded; opened,
+ * the body its view gives. The body is built only while the card is open, so a session of hundreds of calls does
+ * not render hundreds of diffs.
+ */
+import type { ComponentChildren, JSX } from "preact";
+import { useState } from "preact/hooks";
+
+export interface ToolCardShellProps {
+  name: string;
+  summary: string;
+  /** `running`, `done` or `error`: the badge's colour. */
+  status: "running" | "done" | "error";
+  label: string;
+  /** Characters of output, shown beside the badge when known. */
+  size?: number;
+  class?: string;
+  initiallyOpen?: boolean;
+  body: () => ComponentChildren;
+}
+
+export function ToolCardShell(props: ToolCardShellProps): JSX.Element {
+  const [open, setOpen] = useState(props.initiallyOpen === true);
+  return (
+    <details
+      class={`item tool ${props.class ?? ""}`}
+      data-status={props.status}
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
+      <summary>
+        <span class="tool-name">{props.name}</span>
+        <span class="tool-summary">{props.summary}</span>
+        <span class="badge" data-status={props.status}>
+          {props.label}
+        </span>
+        {props.size !== undefined && props.size > 0 && <span class="muted size">{sizeLabel(props.size)}</span>}
+      </summary>
+      {open && <div class="tool-body">{props.body()}</div>}
+    </details>
+  );
+}
+
+export function sizeLabel(chars: number): string {
+  if (chars < 1000) return `${chars} chars`;
+  return chars < 1_000_000 ? `${(chars / 1000).toFixed(1)} kB` : `${(chars / 1e6).toFixed(1)} MB`;
+}
