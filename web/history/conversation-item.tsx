@@ -35,7 +35,7 @@ export function ConversationItem(props: { item: ConversationItemView; focus: str
         >
           <ItemHead who={item.who === "assistant" ? "agent" : item.who} time={item.time} id={item.event_id} />
           {item.who === "assistant" ? <Markdown text={item.text} /> : <div class="typed">{item.text}</div>}
-          <Marks marks={item.marks} />
+          <Marks marks={item.marks} brief={item.who === "user"} />
         </article>
       );
     case "tool":
@@ -141,23 +141,26 @@ function actionOf(t: TypedInput | null): ToolAction | null {
   return null;
 }
 
-function Marks(props: { marks: MarkView[] }): JSX.Element | null {
+/** `brief`: under a person's message, whose words the marks (a decision, a constraint) would only repeat. */
+function Marks(props: { marks: MarkView[]; brief?: boolean }): JSX.Element | null {
   if (props.marks.length === 0) return null;
   return (
     <ul class="conv-marks">
       {props.marks.map((m) => (
         <li key={m.event_id} class={m.type}>
-          <Mark mark={m} />
+          <Mark mark={m} brief={props.brief} />
         </li>
       ))}
     </ul>
   );
 }
 
-function Mark(props: { mark: MarkView }): JSX.Element {
+function Mark(props: { mark: MarkView; brief?: boolean | undefined }): JSX.Element {
+  const m = props.mark;
+  const text = props.brief ? m.text.replace(/:.*$/s, "") : m.text;
   return (
-    <Link href={paths.event(props.mark.event_id)} class={`mark ${props.mark.glyph === "✗" ? "bad" : ""}`}>
-      <span aria-hidden="true">{props.mark.glyph}</span> {props.mark.text}
+    <Link href={paths.event(m.event_id)} class={`mark ${m.glyph === "✗" ? "bad" : ""}`}>
+      <span aria-hidden="true">{m.glyph}</span> {text}
     </Link>
   );
 }

@@ -3,7 +3,7 @@
  * with its result (to be shown collapsed) and the errors, checks and decisions derived from them, and marks for
  * what stands alone (a resume point, an error of the agent itself).
  */
-import { changeLine } from "../../topology/change-line.ts";
+import { changeLine, shownPath } from "../../topology/change-line.ts";
 import type { ToolInput } from "../../topology/tool-call-input.ts";
 import { DERIVED_EVENT_TYPES, type SessionEvent } from "../../topology/types.ts";
 import type { ExportDocument } from "./document.ts";
@@ -76,6 +76,7 @@ export function exportBlocks(
     events.flatMap((e) =>
       e ? (byParent.get(e.event_id) ?? []).filter((d) => DERIVED.has(d.event_type) && !FOLDED.has(d.event_type)) : [],
     );
+  const cwdOf = new Map(doc.sessions.map((s) => [s.session_id, s.cwd]));
   const shown = new Set<string>();
   const out: Block[] = [];
   let day: string | null = null;
@@ -94,10 +95,7 @@ export function exportBlocks(
       out.push({
         kind: "tool",
         name: e.tool_name ?? "tool",
-        summary: oneLine(
-          e.command ?? changeLine(e.meta["input"] as ToolInput | undefined) ?? e.file_path ?? e.text,
-          120,
-        ),
+        summary: oneLine(toolSummary(e, cwdOf.get(e.session_id) ?? null), 120),
         event_id: e.event_id,
         time: e.timestamp,
         tag,
@@ -164,6 +162,17 @@ function mark(e: SessionEvent): Mark {
 
 function clipTo(text: string, max: number): Clipped {
   return text.length <= max ? { text, cut: 0 } : { text: text.slice(0, max), cut: text.length - max };
+}
+
+/** The command, the change, or the file or search the call names (relative to the session's folder), or its input. */
+function toolSummary(e: SessionEvent, cwd: string | null): string {
+  if (e.command) return e.command;
+  const input = typedInput(e);
+  const change = changeLine(input ?? undefined, cwd);
+  if (change) return change;
+  const path = input?.path ?? e.file_path;
+  if (input?.kind === "search" && input.pattern) return `${input.pattern}${path ? ` in ${shownPath(path, cwd)}` : ""}`;
+  return path ? shownPath(path, cwd) : e.text;
 }
 
 function typedInput(e: SessionEvent): ToolInput | null {
