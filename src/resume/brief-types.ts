@@ -123,6 +123,8 @@ export interface MustKeep {
   kind: MustKeepKind;
   /** What must appear in the brief (a prefix of the fact when the fact itself may be clipped). */
   needle: string;
+  /** The same fact as people read it (an open failure's error line, where the needle is its signature). */
+  shown?: string;
 }
 
 export interface ResumeBrief {

@@ -185,3 +185,8 @@ export function exitCodeOf(result: SessionEvent): number | null {
   const code = result.meta["exit_code"];
   return typeof code === "number" && Number.isInteger(code) ? code : null;
 }
+
+/** A failure's error as people read it: the first line of what the tool wrote, on one line. */
+export function errorLine(text: string): string {
+  return (text.split("\n").find((l) => l.trim() !== "") ?? "").replace(/\s+/g, " ").trim();
+}

@@ -7,6 +7,7 @@
 import { clip } from "../topology/text.ts";
 import type { BriefItem } from "./brief-types.ts";
 import { cite, inlineCites } from "./citations.ts";
+import { errorLine } from "./failures.ts";
 import type {
   Ledger,
   LedgerCheck,
@@ -150,7 +151,8 @@ const MAX_FORMS = 3;
 
 function failureLine(f: LedgerFailure): string {
   const where = f.path ? ` ${f.path}` : "";
-  const sig = clip(f.signature, 160);
+  // The error as it was written; the signature only groups repeats ("N.N npm error" is no one's error text).
+  const sig = clip(errorLine(f.lastLine) || f.signature, 160);
   if (f.status === "open")
     return `✗ \`${clip(f.command, 80)}\`${where} ×${f.count} (${range(f.first, f.last)}): ${sig}`;
   const then = f.resolvedBy?.failed ? "no longer reported by the run" : "then passed";

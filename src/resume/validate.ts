@@ -6,6 +6,7 @@
 import { clip } from "../topology/text.ts";
 import type { MustKeep, Validation } from "./brief-types.ts";
 import { commandHead, mentionsCommand, signatureView, weightedJaccard } from "./entities.ts";
+import { errorLine } from "./failures.ts";
 import type { Ledger } from "./ledger-types.ts";
 import type { Timeline } from "./timeline.ts";
 
@@ -26,7 +27,8 @@ export function mustKeep(ledger: Ledger): MustKeep[] {
   const out: MustKeep[] = [];
   for (const f of ledger.files) if (f.modified) out.push({ kind: "modified_file", needle: f.path });
   for (const f of ledger.failures)
-    if (f.status === "open") out.push({ kind: "open_failure", needle: clip(f.signature, 160) });
+    if (f.status === "open")
+      out.push({ kind: "open_failure", needle: clip(f.signature, 160), shown: head(errorLine(f.lastLine), 120) });
   for (const c of ledger.checks) {
     if (c.status !== "fail" || c.answered) continue;
     out.push({ kind: "failing_check", needle: head(c.command, 60) });
@@ -107,7 +109,9 @@ export function validateBrief(input: ValidateInput): Validation {
   const atoms = mustKeep(input.ledger);
   const missing: string[] = [];
   const found = (a: MustKeep) =>
-    flat.includes(a.needle) || (a.kind === "open_failure" && sigView().includes(squash(a.needle)));
+    flat.includes(a.needle) ||
+    (a.kind === "open_failure" &&
+      ((a.shown !== undefined && a.shown !== "" && flat.includes(a.shown)) || sigView().includes(squash(a.needle))));
   const tally = { constraint: [0, 0], open_failure: [0, 0] };
   let hit = 0;
   for (const a of atoms) {
@@ -121,6 +125,12 @@ export function validateBrief(input: ValidateInput): Validation {
   }
   const present = new Map<string, number>();
   const byBase = uniqueBaseNames(input.entities);
+  // The brief quotes a failure's error as written; its signature is in the brief when that line is.
+  const written = new Map<string, string[]>();
+  for (const f of input.ledger.failures) {
+    const line = head(errorLine(f.lastLine), 120);
+    if (line !== "") written.set(f.signature, [...(written.get(f.signature) ?? []), line]);
+  }
   for (const [key, w] of input.entities) {
     const colon = key.indexOf(":");
     const kind = key.slice(0, colon);
@@ -130,7 +140,7 @@ export function validateBrief(input: ValidateInput): Validation {
         ? flat.includes(value) || (byBase.has(value) && mentionsName(flat, byBase.get(value)!))
         : kind === "command"
           ? mentionsCommand(input.text, value)
-          : sigView().includes(squash(value));
+          : (written.get(value)?.some((l) => flat.includes(l)) ?? false) || sigView().includes(squash(value));
     if (inBrief) present.set(key, w);
   }
   const coverage = atoms.length === 0 ? 1 : hit / atoms.length;

@@ -70,7 +70,8 @@ const PUT_EDGES = `INSERT INTO event_edges (src, dst, edge_type, session_id, met
   ORDER BY src, dst, edge_type ON CONFLICT DO NOTHING`;
 const PUT_ENTITIES = `INSERT INTO entities (entity_id, kind, key, display)
   SELECT * FROM json_to_recordset($1::json) AS x(entity_id text, kind text, key text, display text)
-  ORDER BY entity_id ON CONFLICT DO NOTHING`;
+  ORDER BY entity_id ON CONFLICT (entity_id) DO UPDATE SET display = excluded.display
+  WHERE entities.kind = 'error_signature' AND entities.display = entities.key`;
 const PUT_PROBLEMS = `INSERT INTO problems (machine, source_file, source_line, reason, excerpt)
   SELECT $2, source_file, source_line, reason, excerpt
   FROM json_to_recordset($1::json) AS x(source_file text, source_line integer, reason text, excerpt text)

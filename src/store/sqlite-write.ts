@@ -50,7 +50,11 @@ export function createWriter(db: Database.Database) {
     ),
   );
   const putEntity = once(() =>
-    db.prepare("INSERT INTO entities(entity_id, kind, key, display) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"),
+    // An error signature indexed before errors were shown as written is shown by its signature: the first line
+    // read again replaces it.
+    db.prepare(
+      "INSERT INTO entities(entity_id, kind, key, display) VALUES (?, ?, ?, ?) ON CONFLICT(entity_id) DO UPDATE SET display = excluded.display WHERE entities.kind = 'error_signature' AND entities.display = entities.key",
+    ),
   );
   const putProblem = once(() =>
     db.prepare(

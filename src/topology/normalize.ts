@@ -61,6 +61,14 @@ import {
 
 const OPEN_LIMIT = 32;
 
+/**
+ * An error signature groups errors by their normalised text ("N.N npm error"); people read the error as it was
+ * written, so the entity shows the first line it was seen as.
+ */
+function errorDisplay(line: string): string {
+  return clip(line.replace(/\s+/g, " ").trim(), 200);
+}
+
 type EventFields = Partial<
   Pick<SessionEvent, "role" | "tool_name" | "command" | "file_path" | "status" | "parent_event_id">
 > & {
@@ -435,7 +443,7 @@ class Normalizer {
           ...where,
         },
       });
-      this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
+      this.edge(src.ev.event_id, this.entity("error_signature", sig.signature, errorDisplay(sig.line)), "fails_with");
       failing.push(error.event_id);
     }
     return failing;
@@ -701,7 +709,7 @@ class Normalizer {
       status: "error",
       meta: { signature: sig.signature, ...(sig.code ? { code: sig.code } : {}) },
     });
-    const ent = this.entity("error_signature", sig.signature, sig.signature);
+    const ent = this.entity("error_signature", sig.signature, errorDisplay(sig.line));
     this.edge(src.ev.event_id, ent, "fails_with");
   }
 
@@ -735,7 +743,7 @@ class Normalizer {
       this.edge(p.id, about, "derived_from");
       id = p.id;
     } else id = this.primary(r, "error", fields).ev.event_id;
-    if (sig) this.edge(id, this.entity("error_signature", sig.signature, sig.signature), "fails_with");
+    if (sig) this.edge(id, this.entity("error_signature", sig.signature, errorDisplay(sig.line)), "fails_with");
   }
 }
 

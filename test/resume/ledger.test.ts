@@ -99,7 +99,7 @@ describe("ledger rules", () => {
     expect(failing).toHaveLength(1);
     expect(failing[0]).toMatch(
       new RegExp(
-        `^- ✗ \`npm run check\` ×3 \\(@${open[0]!.first}–${open[0]!.last}\\): cli\\.ts\\(N,N\\): error TSN: Cannot find name 'verbose'\\.`,
+        `^- ✗ \`npm run check\` ×3 \\(@${open[0]!.first}–${open[0]!.last}\\): src/cli\\.ts\\(12,5\\): error TS2304: Cannot find name 'verbose'\\.`,
       ),
     );
     expect(text.indexOf("- ✗ `npm run check`")).toBeLessThan(text.indexOf("- ✓ `npx tsc --noEmit` failed ×1"));
@@ -111,7 +111,9 @@ describe("ledger rules", () => {
     expect(l.failures[0]).toMatchObject({ command: "npm run build", count: 2, status: "resolved" });
     const t = briefOf(RESOLVED).text;
     expect(lines(t, /npm run build` failed/)).toEqual([
-      expect.stringMatching(/^- ✓ `npm run build` failed ×2 \(@\d+–\d+\) then passed @\d+: a\.ts\(N,N\): error TSN/),
+      expect.stringMatching(
+        /^- ✓ `npm run build` failed ×2 \(@\d+–\d+\) then passed @\d+: src\/a\.ts\(1,1\): error TS2304/,
+      ),
     ]);
   });
 

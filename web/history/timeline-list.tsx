@@ -6,10 +6,10 @@
  * More rows are asked for as the ends come near.
  */
 import type { JSX } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { ThreadRowView, TimelineRowView } from "../../src/live/history-types.ts";
 import { Link, navigate, paths } from "../router.tsx";
-import { clock, shortTime } from "../ui/format.ts";
+import { clock, dayBreaks, shortTime } from "../ui/format.ts";
 import { EventPreview } from "./event-preview.tsx";
 import { markOf } from "./marks.ts";
 import { useVirtual } from "./virtual.ts";
@@ -38,6 +38,8 @@ export interface TimelineListProps {
 function Row(props: {
   row: TimelineRowView | ThreadRowView;
   tag: string | undefined;
+  /** The day this row starts, when the day changed since the row before it. */
+  day: string | null;
   selected: boolean;
   open: boolean;
   onToggle(): void;
@@ -46,7 +48,7 @@ function Row(props: {
   const mark = markOf(row.mark);
   return (
     <div
-      class={`row${row.sidechain ? " sidechain" : ""}${props.selected ? " selected" : ""}`}
+      class={`row${row.sidechain ? " sidechain" : ""}${props.selected ? " selected" : ""}${props.day ? " new-day" : ""}`}
       data-mark={row.mark}
       data-tone={mark.tone}
       style={{ paddingLeft: `${0.5 + row.depth * 1.1}rem` }}
@@ -58,6 +60,7 @@ function Row(props: {
         onClick={props.onToggle}
         id={`row-${row.event_id}`}
       >
+        {props.day && <span class="row-day">{props.day}</span>}
         <span class="row-time" title={shortTime(row.timestamp)}>
           {clock(row.timestamp)}
         </span>
@@ -85,6 +88,8 @@ export function TimelineList(props: TimelineListProps): JSX.Element {
     getKey: (i) => rows[i]!.event_id,
     scrollElement: () => box.current,
   });
+  // Day separators in the reader's time zone, where the date changes between rows.
+  const days = useMemo(() => dayBreaks(rows.map((r) => r.timestamp)), [rows]);
   const first = list.items[0]?.index ?? 0;
   const last = list.items.at(-1)?.index ?? 0;
 
@@ -146,6 +151,7 @@ export function TimelineList(props: TimelineListProps): JSX.Element {
               <Row
                 row={row}
                 tag={props.sessionTag && "session_id" in row ? props.sessionTag(row) : undefined}
+                day={days[item.index] ?? null}
                 selected={item.index === props.selected}
                 open={props.expanded.has(row.event_id)}
                 onToggle={() => {
