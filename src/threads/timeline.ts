@@ -20,7 +20,7 @@ export function threadTimeline(
     session_id: s.session_id,
     provider: s.provider,
     started_at: s.started_at,
-    rows: timelineRows(store.sessionEvents(s.session_id), { all: opts.all === true }),
+    rows: timelineRows(store.sessionEvents(s.session_id), { all: opts.all === true, cwd: s.cwd }),
   }));
   return { thread, events: mergeTimelines(parts) };
 }
