@@ -16,7 +16,9 @@ const MAX_DEPTH = 2;
 
 export type ConversationItem =
   | Exclude<Block, { kind: "day" }>
-  | { kind: "subagent"; session: SessionRow; time: string | null; items: ConversationItem[] };
+  | { kind: "subagent"; session: SessionRow; time: string | null; items: ConversationItem[] }
+  /** What a fork copied from its parent before it began: the parent's conversation up to the fork, folded. */
+  | { kind: "inherited"; from: SessionRow | null; time: string | null; items: ConversationItem[] };
 
 export interface Conversation {
   session: SessionRow;
@@ -28,7 +30,7 @@ export interface Conversation {
 export function conversation(store: ReadonlyStore, req: { session: string; at?: string }): Conversation {
   const session = resolveSessionId(store, req.session);
   const events = store.sessionEvents(session.session_id);
-  const items = itemsOf(store, session, events, 1);
+  const items = inheritedFirst(store, session, itemsOf(store, session, events, 1));
   let focus: string | null = null;
   if (req.at !== undefined) {
     const at = resolveEventId(store, req.at);
@@ -55,6 +57,20 @@ function itemsOf(store: ReadonlyStore, session: SessionRow, events: SessionEvent
   return items;
 }
 
+/**
+ * A fork's file starts with its parent's events, copied with their own times, before the fork's own start: they are
+ * gathered into one folded block, so the conversation opens where the fork began.
+ */
+function inheritedFirst(store: ReadonlyStore, session: SessionRow, items: ConversationItem[]): ConversationItem[] {
+  const start = session.started_at;
+  if (session.kind !== "fork" || start === null) return items;
+  let n = 0;
+  while (n < items.length && items[n]!.kind !== "subagent" && (items[n]!.time ?? start) < start) n++;
+  if (n === 0) return items;
+  const from = session.parent_session_id ? (store.getSession(session.parent_session_id) ?? null) : null;
+  return [{ kind: "inherited", from, time: items[0]!.time, items: items.slice(0, n) }, ...items.slice(n)];
+}
+
 /** Subagents and forks started from the session, oldest first. */
 function childSessions(store: ReadonlyStore, sessionId: string): SessionRow[] {
   return store
@@ -79,8 +95,9 @@ function placeOf(items: readonly ConversationItem[], startedAt: string | null): 
 /** The block an event is shown in: its own, or the block of the event it was derived from or answers. */
 function blockOf(eventId: string, events: readonly SessionEvent[], items: readonly ConversationItem[]): string | null {
   const ids = new Set<string>();
-  for (const item of items) {
-    if (item.kind === "subagent") continue;
+  const flat = items.flatMap((i) => (i.kind === "inherited" ? i.items : [i]));
+  for (const item of flat) {
+    if (item.kind === "subagent" || item.kind === "inherited") continue;
     const id = item.kind === "mark" ? item.mark.event_id : item.event_id;
     ids.add(id);
   }
@@ -88,10 +105,10 @@ function blockOf(eventId: string, events: readonly SessionEvent[], items: readon
   let e = byId.get(eventId);
   while (e) {
     if (ids.has(e.event_id)) return e.event_id;
-    const holder = items.find(
-      (i) => i.kind !== "subagent" && i.kind !== "mark" && i.marks.some((m) => m.event_id === e!.event_id),
+    const holder = flat.find(
+      (i) => (i.kind === "message" || i.kind === "tool") && i.marks.some((m) => m.event_id === e!.event_id),
     );
-    if (holder && holder.kind !== "subagent") return holder.kind === "mark" ? holder.mark.event_id : holder.event_id;
+    if (holder && (holder.kind === "message" || holder.kind === "tool")) return holder.event_id;
     e = e.parent_event_id ? byId.get(e.parent_event_id) : undefined;
   }
   return null;

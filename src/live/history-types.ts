@@ -184,7 +184,8 @@ export type ConversationItemView =
       marks: MarkView[];
     }
   | { kind: "mark"; mark: MarkView; time: string | null }
-  | { kind: "subagent"; session: SessionSummary; time: string | null; items: ConversationItemView[] };
+  | { kind: "subagent"; session: SessionSummary; time: string | null; items: ConversationItemView[] }
+  | { kind: "inherited"; from: SessionSummary | null; time: string | null; items: ConversationItemView[] };
 
 export interface ConversationAnswer {
   session: SessionSummary;

@@ -62,7 +62,7 @@ export interface TimelineRow {
 }
 
 export interface TimelineOptions {
-  /** Include file actions and commands (otherwise folded into their tool call). */
+  /** Include file actions, commands and replies that only called tools (otherwise folded into their calls). */
   all?: boolean;
   from?: number;
   to?: number;
@@ -105,6 +105,8 @@ export function timelineRows(events: readonly SessionEvent[], opts: TimelineOpti
       }
       lastPrimary = e;
     }
+    // A reply that only called tools says nothing of its own: its calls are the next rows.
+    if (e.event_type === "assistant_message" && e.text.trim() === "" && branch === null && !opts.all) continue;
     rows.push({
       event_id: e.event_id,
       ordinal: e.ordinal,

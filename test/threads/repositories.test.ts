@@ -76,7 +76,7 @@ describe("threads across repositories", () => {
     );
     expect(joined(w)).toEqual([[sid("app"), sid("lib")]]);
     expect(listThreads(w.store).threads[0]!.shares).toBe(
-      "shares the failing test `add.test.ts > adds two numbers` and the error `db.ts(N,N): error TSN: Cannot find module 'pool'.`",
+      "shares the failing test `add.test.ts > adds two numbers` and the error `src/db.ts(3,1): error TS2307: Cannot find module './pool'.`",
     );
   });
 

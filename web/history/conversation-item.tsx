@@ -13,17 +13,19 @@ import { shortTime } from "../ui/format.ts";
 import { Markdown } from "../ui/markdown.tsx";
 import { FoldedText } from "../ui/output.tsx";
 import { ToolCardShell } from "../ui/tool-card-shell.tsx";
+import { sessionName } from "./session-meta.tsx";
 
 type Tool = Extract<ConversationItemView, { kind: "tool" }>;
 
 export function anchorOf(item: ConversationItemView): string {
   if (item.kind === "subagent") return `s-${item.session.session_id}`;
+  if (item.kind === "inherited") return "inherited";
   return `e-${item.kind === "mark" ? item.mark.event_id : item.event_id}`;
 }
 
 export function ConversationItem(props: { item: ConversationItemView; focus: string | null }): JSX.Element {
   const { item } = props;
-  const focused = item.kind !== "subagent" && anchorOf(item) === `e-${props.focus}`;
+  const focused = anchorOf(item) === `e-${props.focus}`;
   switch (item.kind) {
     case "message":
       // A reply that only called tools says nothing of its own: its cards follow.
@@ -54,6 +56,8 @@ export function ConversationItem(props: { item: ConversationItemView; focus: str
       );
     case "subagent":
       return <Subagent item={item} focus={props.focus} />;
+    case "inherited":
+      return <Inherited item={item} focus={props.focus} />;
   }
 }
 
@@ -182,6 +186,30 @@ function Subagent(props: { item: Extract<ConversationItemView, { kind: "subagent
         <p class="conv-foot">
           <Link href={paths.conversation(s.session_id)}>Open this {s.kind} on its own</Link>
         </p>
+      </div>
+    </details>
+  );
+}
+
+/** A fork's copy of its parent's conversation, folded above where the fork began (open when it holds the focus). */
+function Inherited(props: { item: Extract<ConversationItemView, { kind: "inherited" }>; focus: string | null }) {
+  const from = props.item.from;
+  const holds = props.item.items.some((i) => anchorOf(i) === `e-${props.focus}`);
+  return (
+    <details id="inherited" class="conv-subagent conv-inherited" open={holds}>
+      <summary>
+        Carried over from {from ? sessionName(from) : "the session it was forked from"}{" "}
+        <span class="muted">· {props.item.items.length} items, up to where this fork began</span>
+      </summary>
+      <div class="conv-nested">
+        {props.item.items.map((i) => (
+          <ConversationItem key={anchorOf(i)} item={i} focus={props.focus} />
+        ))}
+        {from && (
+          <p class="conv-foot">
+            <Link href={paths.conversation(from.session_id)}>Open the parent session</Link>
+          </p>
+        )}
       </div>
     </details>
   );
