@@ -141,6 +141,9 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
                 {s.project && <span>{s.project}</span>}
                 {s.kind !== "main" && <span class="tag">{s.kind}</span>}
                 <SessionCounts session={s} />
+                <Link href={paths.conversation(s.session_id)} class="quiet-link">
+                  Conversation
+                </Link>
                 <Link href={paths.brief(s.session_id)} class="quiet-link">
                   Resume brief
                 </Link>
