@@ -53,6 +53,12 @@ describe("session titles on real transcripts", () => {
     for (const s of kilo) expect(s.title).not.toMatch(/^New session/);
   });
 
+  it("names an OpenClaw subagent by the task its parent gave it, not by the preamble OpenClaw puts first", () => {
+    const sub = sessions.filter((s) => s.provider === "openclaw" && s.kind === "subagent");
+    expect(sub.length).toBeGreaterThan(0);
+    for (const s of sub) expect(s.title).toMatch(/^TASK-SUB: /);
+  });
+
   it("names a session without a request by its agent and folder", () => {
     const silent = sessions.filter((s) => s.provider === "aider" && firstRequest(events, s.session_id) === undefined);
     expect(silent.length).toBeGreaterThan(0);

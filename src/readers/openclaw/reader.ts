@@ -23,9 +23,26 @@ const SESSIONS_FOLDER = /[\\/]\.openclaw(-[\w.-]+)?[\\/]agents[\\/][^\\/]+[\\/]s
 const TRAJECTORY = /\.trajectory\.jsonl$/;
 
 /** A pi entry as OpenClaw writes it: pi's records, with the exit code its shell tool keeps in `details`. */
+/** A subagent's first message: what OpenClaw tells it of its situation, then the task its parent gave it. */
+const SUBAGENT_TASK = /^\s*\[Subagent Context\][\s\S]*?^\[Subagent Task\][ \t]*$\s*([^\n]+)/m;
+
 function readOpenClawEntry(s: PiState, o: Obj, line: SourceLine, sink: LineSink): void {
   const before = sink.out.length;
   readEntry(s, o, line, sink);
+  for (let i = before; i < sink.out.length; i++) {
+    const r = sink.out[i]!;
+    const task = r.kind === "message" && r.role === "user" ? SUBAGENT_TASK.exec(r.text)?.[1]?.trim() : undefined;
+    // The task names the subagent's session better than the preamble its first line is.
+    if (task && s.sessionId !== null)
+      sink.out.push({
+        kind: "session",
+        line: line.line,
+        ts: null,
+        key: "session",
+        sessionId: s.sessionId,
+        title: task,
+      });
+  }
   const details = obj(obj(o["message"])?.["details"]);
   const exit = num(details?.["exitCode"]);
   if (exit === undefined) return;
@@ -86,7 +103,7 @@ function spawnOf(path: string, index: string | undefined): Spawn {
 export const openclawFileReader: Reader<OpenClawFileState> = {
   provider: "openclaw",
   id: "openclaw-jsonl",
-  version: 1,
+  version: 2,
   byFolder: true,
   detect: (path) => SESSIONS_FOLDER.test(path) && !TRAJECTORY.test(path),
   context: (path) => [join(dirname(path), "sessions.json")],
@@ -131,7 +148,7 @@ ORDER BY w.created_at, w.session_id, e.seq`;
 export const openclawDatabaseReader: Reader<OpenClawDatabaseState> = {
   provider: "openclaw",
   id: "openclaw-sqlite",
-  version: 1,
+  version: 2,
   database: { tables: ["transcript_events", "session_windows", "schema_meta"], query: QUERY },
   // Databases are told apart by their tables; a line-based file never is one.
   detect: () => false,
