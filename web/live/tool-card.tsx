@@ -36,6 +36,7 @@ function ToolCardView(props: Props): JSX.Element {
       status={props.status}
       label={STATUS_LABEL[props.status]}
       class={props.nested ? "nested" : ""}
+      eager
       body={() => (
         <>
           {props.input !== undefined && <ToolInputView action={action} input={props.input} />}

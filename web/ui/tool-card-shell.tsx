@@ -1,8 +1,8 @@
 /**
  * A tool call's card, as the live transcript and a past session's conversation both show it: one line that says
  * what the call did and how it ended (its name, its summary, a status badge, the output's size), folded; opened,
- * the body its view gives. The body is built only while the card is open, so a session of hundreds of calls does
- * not render hundreds of diffs.
+ * the body its view gives. A past conversation's body is built only while its card is open, so a session of
+ * hundreds of calls does not render hundreds of diffs.
  */
 import type { ComponentChildren, JSX } from "preact";
 import { useState } from "preact/hooks";
@@ -17,6 +17,8 @@ export interface ToolCardShellProps {
   size?: number;
   class?: string;
   initiallyOpen?: boolean;
+  /** Build the body while folded too (the live transcript: few cards, each found by the browser's find). */
+  eager?: boolean;
   body: () => ComponentChildren;
 }
 
@@ -37,7 +39,7 @@ export function ToolCardShell(props: ToolCardShellProps): JSX.Element {
         </span>
         {props.size !== undefined && props.size > 0 && <span class="muted size">{sizeLabel(props.size)}</span>}
       </summary>
-      {open && <div class="tool-body">{props.body()}</div>}
+      {(open || props.eager) && <div class="tool-body">{props.body()}</div>}
     </details>
   );
 }
