@@ -630,7 +630,7 @@ export class Browser {
     const index = this.cursors[this.tab].index;
     if (this.tab === "conversation") {
       const line = this.shownLine(index);
-      if (line && this.conversation) toggleAt(this.conversation, line);
+      if (line && this.conversation) toggleAt(this.conversation, line, this.cursors.conversation);
       return;
     }
     const session = index < this.shown.count ? this.shown.line(index).session : undefined;

@@ -46,8 +46,10 @@ export function conversationTabLines(
   if (!tab.answer) return linesOf([{ text: style.dim("reading the conversation…") }]);
   const opened = [...tab.open].join(" ");
   if (tab.drawn?.width !== width || tab.drawn.opened !== opened) {
+    const before = tab.drawn;
     const lines = conversationLines(tab.answer.items, tab.open, width, style, wrap);
     tab.drawn = { width, opened, lines: lines.length ? lines : [{ text: style.dim("(nothing said)") }] };
+    if (before) keepSelection(before.lines, tab.drawn.lines, cursor);
   }
   const lines = tab.drawn.lines;
   if (tab.pending !== null) {
@@ -60,14 +62,38 @@ export function conversationTabLines(
   return linesOf(lines);
 }
 
-/** Opens or folds what the line leads to; false when it leads to nothing that folds. */
-export function toggleAt(tab: ConversationTab, line: ConversationLine): boolean {
+/**
+ * Lines made again at another width (a zoom, a resize) or with a card opened: the selection stays on its block, as
+ * far into it as it was, and as far from the pane's top.
+ */
+function keepSelection(before: ConversationLine[], after: ConversationLine[], cursor: Cursor): void {
+  const block = before[cursor.index]?.block;
+  if (block === undefined) return;
+  const offset = cursor.index - before.findIndex((l) => l.block === block);
+  const start = after.findIndex((l) => l.block === block);
+  if (start < 0) return;
+  let end = start;
+  while (after[end + 1]?.block === block) end++;
+  const fromTop = cursor.index - cursor.top;
+  cursor.setCount(after.length);
+  cursor.moveTo(Math.min(start + offset, end));
+  cursor.top = Math.max(0, cursor.index - fromTop);
+}
+
+/**
+ * Opens or folds what the line leads to (false when nothing folds there). A card opened is put at the top of the
+ * pane, where what it holds can be read below it.
+ */
+export function toggleAt(tab: ConversationTab, line: ConversationLine, cursor: Cursor): boolean {
   const key = line.fold;
   if (key === undefined) return false;
   if (tab.open.has(key)) {
     tab.open.delete(key);
     // Folded from inside: the selection goes back to the card it was in.
     if (line.target === undefined && line.session === undefined) tab.pending = line.block ?? null;
-  } else tab.open.add(key);
+  } else {
+    tab.open.add(key);
+    cursor.top = Math.max(0, cursor.index - 1);
+  }
   return true;
 }
