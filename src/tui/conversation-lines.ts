@@ -105,7 +105,7 @@ function dayLine(time: string | null, indent: string, ctx: Ctx): void {
 }
 
 function rule(text: string, width: number): string {
-  const cut = fit(text, width, "…");
+  const cut = clipTo(text, width, "…");
   return cut + "─".repeat(Math.max(0, width - visibleWidth(cut)));
 }
 
@@ -152,7 +152,7 @@ function toolLines(item: Tool, indent: string, ctx: Ctx): void {
   const tail = facts ? ` · ${failed ? style.red(`✗ ${facts}`) : style.dim(facts)}` : "";
   const head = `${indent}${opened ? "▿" : "▹"} ${style.bold(item.name)} `;
   const room = ctx.width - visibleWidth(head) - visibleWidth(tail);
-  const summary = room > 4 ? fit(item.summary, room, "…") : "";
+  const summary = room > 4 ? clipTo(item.summary, room, "…") : "";
   ctx.out.push({ text: `${head}${summary}${tail}`, target: item.event_id, fold: block, block });
   if (opened) {
     const lead = `${indent}  ${style.dim("│")} `;
@@ -253,13 +253,13 @@ function subagentLines(item: Extract<ConversationItem, { kind: "subagent" }>, in
   const tail = ctx.style.dim(` · ${plural(s.event_count, "event")}`);
   const head = `${indent}${opened ? "▿" : "▹"} ${ctx.style.bold(`${s.kind === "subagent" ? "subagent" : s.kind}:`)} `;
   const room = Math.max(4, ctx.width - visibleWidth(head) - visibleWidth(tail));
-  const title = fit(s.title ?? `${s.provider} ${s.kind}`, room, "…");
+  const title = clipTo(s.title ?? `${s.provider} ${s.kind}`, room, "…");
   ctx.out.push({ text: "" }, { text: `${head}${title}${tail}`, fold: block, block, session: s.session_id });
   if (opened) itemLines(item.items, `${indent}  `, ctx);
 }
 
 /** Plain text cut to `room` columns with `…` (pi-tui's cut adds escape codes a plain screen should not hold). */
-function fit(text: string, room: number, ellipsis = "…"): string {
+function clipTo(text: string, room: number, ellipsis = "…"): string {
   if (visibleWidth(text) <= room) return text;
   let out = "";
   for (const ch of text) {
