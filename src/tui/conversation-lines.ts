@@ -60,7 +60,11 @@ export function foldKey(item: ConversationItem): string {
   return item.kind === "mark" ? item.mark.event_id : item.event_id;
 }
 
+/** Lines of messages and tool cards already made, by item: opening one card makes only that card's again. */
+export type LinesMemo = WeakMap<object, { key: string; lines: ConversationLine[] }>;
+
 interface Ctx {
+  memo: LinesMemo | null;
   width: number;
   style: Style;
   wrap: Wrap;
@@ -77,8 +81,9 @@ export function conversationLines(
   style: Style,
   wrap: Wrap,
   clock: Clock = LOCAL_CLOCK,
+  memo: LinesMemo | null = null,
 ): ConversationLine[] {
-  const ctx: Ctx = { width: Math.max(20, width), style, wrap, open, clock, out: [], day: null };
+  const ctx: Ctx = { memo, width: Math.max(20, width), style, wrap, open, clock, out: [], day: null };
   itemLines(items, "", ctx);
   while (ctx.out[0]?.text === "") ctx.out.shift();
   return ctx.out;
@@ -88,11 +93,24 @@ function itemLines(items: readonly ConversationItem[], indent: string, ctx: Ctx)
   for (const item of items) {
     if (item.kind === "message" && item.text.trim() === "" && item.marks.length === 0) continue;
     dayLine(item.time, indent, ctx);
-    if (item.kind === "message") messageLines(item, indent, ctx);
-    else if (item.kind === "tool") toolLines(item, indent, ctx);
+    if (item.kind === "message") remembered(item, indent, ctx, () => messageLines(item, indent, ctx));
+    else if (item.kind === "tool") remembered(item, indent, ctx, () => toolLines(item, indent, ctx));
     else if (item.kind === "mark") markLines(item.mark, indent, ctx);
     else subagentLines(item, indent, ctx);
   }
+}
+
+/** An item's lines from the memo when made at this width, indent and opening, else made and kept. */
+function remembered(item: ConversationItem, indent: string, ctx: Ctx, make: () => void): void {
+  const key = `${ctx.width}:${indent.length}:${ctx.open.has(foldKey(item))}`;
+  const kept = ctx.memo?.get(item);
+  if (kept?.key === key) {
+    for (const l of kept.lines) ctx.out.push(l);
+    return;
+  }
+  const from = ctx.out.length;
+  make();
+  ctx.memo?.set(item, { key, lines: ctx.out.slice(from) });
 }
 
 /** A line where the local day changes (and before the first item that has a time). */
@@ -260,6 +278,9 @@ function subagentLines(item: Extract<ConversationItem, { kind: "subagent" }>, in
 
 /** Plain text cut to `room` columns with `…` (pi-tui's cut adds escape codes a plain screen should not hold). */
 function clipTo(text: string, room: number, ellipsis = "…"): string {
+  // Printable ASCII is one column a character: cut at once (most summaries and titles).
+  if (/^[\x20-\x7e]*$/.test(text))
+    return text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}${ellipsis}`;
   if (visibleWidth(text) <= room) return text;
   let out = "";
   for (const ch of text) {

@@ -5,7 +5,7 @@
  */
 import type { Shaped } from "../app/cairn.ts";
 import type { Conversation } from "../app/conversation.ts";
-import { type ConversationLine, conversationLines } from "./conversation-lines.ts";
+import { type ConversationLine, conversationLines, type LinesMemo } from "./conversation-lines.ts";
 import type { Cursor } from "./cursor.ts";
 import { type Lines, linesOf, type Wrap } from "./lines.ts";
 import type { Style } from "./style.ts";
@@ -20,10 +20,11 @@ export interface ConversationTab {
   /** The block to select when next drawn, or null. */
   pending: string | null;
   drawn: { width: number; opened: string; lines: ConversationLine[] } | null;
+  readonly memo: LinesMemo;
 }
 
 export function newConversationTab(sessionId: string): ConversationTab {
-  return { sessionId, answer: null, error: null, open: new Set(), pending: null, drawn: null };
+  return { sessionId, answer: null, error: null, open: new Set(), pending: null, drawn: null, memo: new WeakMap() };
 }
 
 /** The answer arrived: the block holding the event asked for is opened and, once drawn, selected. */
@@ -47,7 +48,7 @@ export function conversationTabLines(
   const opened = [...tab.open].join(" ");
   if (tab.drawn?.width !== width || tab.drawn.opened !== opened) {
     const before = tab.drawn;
-    const lines = conversationLines(tab.answer.items, tab.open, width, style, wrap);
+    const lines = conversationLines(tab.answer.items, tab.open, width, style, wrap, undefined, tab.memo);
     tab.drawn = { width, opened, lines: lines.length ? lines : [{ text: style.dim("(nothing said)") }] };
     if (before) keepSelection(before.lines, tab.drawn.lines, cursor);
   }

@@ -145,6 +145,13 @@ describe("conversationLines", () => {
       true,
     );
   });
+  it("gives the same lines from its memo as made afresh, a card opened or folded since", () => {
+    const memo = new WeakMap();
+    const afresh = (open: ReadonlySet<string>) => conversationLines(items, open, 60, plain, wrap, UTC);
+    const kept = (open: ReadonlySet<string>) => conversationLines(items, open, 60, plain, wrap, UTC, memo);
+    for (const open of [NONE, new Set(["edit1"]), NONE, new Set(["edit1", "s-child-1"])])
+      expect(kept(open)).toEqual(afresh(open));
+  });
 });
 
 describe("lineDiff", () => {
