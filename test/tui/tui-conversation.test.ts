@@ -106,6 +106,7 @@ describe.skipIf(!hasTmux())("cairn tui's Conversation tab (tmux, real transcript
 
       // The session's last reply, a markdown summary: its heading and bold drawn as text.
       r.sendKeys("G");
+      await r.waitUntil("the conversation's last line", (s) => !selected(r, s).includes("subagent:"));
       r.sendKeys("N");
       screen = await r.waitUntil("the last reply's header", (s) => /^▸agent \d\d:\d\d/.test(selected(r, s)));
       const reply = r.right(screen).join("\n");
