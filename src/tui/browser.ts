@@ -323,8 +323,10 @@ export class Browser {
     }
     if (!this.open) return;
     if (this.tab === "conversation") {
-      const line = this.shownLine(this.cursors.conversation.index) as ConversationLine | undefined;
-      const block = line?.block;
+      // A blank line between blocks belongs to the one above it.
+      let block: string | undefined;
+      for (let i = this.cursors.conversation.index; i >= 0 && block === undefined; i--)
+        block = (this.shownLine(i) as ConversationLine | undefined)?.block;
       if (block && !block.startsWith("s-")) this.jumpTo(block);
       return;
     }

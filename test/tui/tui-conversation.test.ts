@@ -80,6 +80,11 @@ describe.skipIf(!hasTmux())("cairn tui's Conversation tab (tmux, real transcript
       expect(screen.split("\n").some((row) => /^\s*│ [-+] /.test(row))).toBe(false);
       r.sendKeys("Enter");
       await r.waitUntil("the card open again", (s) => s.split("\n").some((row) => /^\s*│ \+ /.test(row)));
+
+      // c goes back: the timeline at the call's row.
+      r.sendKeys("c");
+      screen = await r.waitUntil("the timeline at the call", (s) => s.includes("[1 Timeline]"));
+      expect(zoomedSelected(screen)).toContain("ARCHITECTURE-REFACTORING");
     });
 
     it(`at ${width}×${height}: a Claude Code subagent folded where it began opens in place; markdown drawn`, {
