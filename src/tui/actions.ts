@@ -36,7 +36,14 @@ const webPath: Action = (b, host) => {
   const id = b.open?.session_id ?? b.selectedSessionId();
   if (!id) return null;
   const target = b.selectedTarget();
-  const path = b.tab === "brief" && b.focus === "right" ? `/s/${id}/brief` : `/s/${id}${target ? `?at=${target}` : ""}`;
+  const at = target ? `?at=${target}` : "";
+  const right = b.focus === "right";
+  const path =
+    right && b.tab === "brief"
+      ? `/s/${id}/brief`
+      : right && b.tab === "conversation"
+        ? `/s/${id}/conversation${at}`
+        : `/s/${id}${at}`;
   return `web view: ${path} on the URL 'cairn serve' prints (copied: ${host.copy(path)})`;
 };
 

@@ -1,6 +1,6 @@
 /**
  * The terminal UI's state and what each key does: the session list or search results on the left, the open
- * session's Timeline, Event and Brief tabs on the right. It reads only through the application layer; drawing is
+ * session's Timeline, Event, Brief and Conversation tabs on the right. It reads only through the application layer; drawing is
  * `layout.ts`'s, the terminal `run.ts`'s.
  */
 import { Input, matchesKey } from "@earendil-works/pi-tui";
@@ -10,6 +10,8 @@ import type { EventWithChain } from "../app/event-chain.ts";
 import type { TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
 import { type AiResumeState, type AskState, startAiResume, startAsk } from "./ask-pane.ts";
+import type { ConversationLine } from "./conversation-lines.ts";
+import { type ConversationTab, newConversationTab, settleConversation, toggleAt } from "./conversation-tab.ts";
 import { Cursor } from "./cursor.ts";
 import { type Lines, NO_LINES } from "./lines.ts";
 import { type HitPreview, readPreview } from "./preview.ts";
@@ -20,7 +22,7 @@ import type { Style } from "./style.ts";
 import type { SessionThreads } from "./threads-tab.ts";
 import { TimelineView } from "./timeline-window.ts";
 
-export const TABS = ["timeline", "event", "brief", "threads", "ask"] as const;
+export const TABS = ["timeline", "event", "brief", "threads", "ask", "conversation"] as const;
 export type Tab = (typeof TABS)[number];
 export type Focus = "left" | "right" | "search" | "ask";
 
@@ -72,6 +74,7 @@ export class Browser {
   event: EventWithChain | null = null;
   brief: { sessionId: string; text: string | null; view: TuiBrief["view"] | null; error: string | null } | null = null;
   threads: SessionThreads | null = null;
+  conversation: ConversationTab | null = null;
   readonly askInput = new Input({ prompt: "ask: ", placeholder: "a question about your agents' work" });
   /** The session the question being typed is limited to, or null for all history. */
   askScope: string | null = null;
@@ -83,6 +86,7 @@ export class Browser {
     brief: new Cursor(),
     threads: new Cursor(),
     ask: new Cursor(),
+    conversation: new Cursor(),
   };
   /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
   shown: Lines = NO_LINES;
@@ -184,6 +188,7 @@ export class Browser {
     this.event = null;
     this.brief = null;
     this.threads = null;
+    this.conversation = null;
     for (const c of Object.values(this.cursors)) c.moveTo(0);
     let index: number;
     if (at) index = view.loadAround(at);
@@ -270,6 +275,69 @@ export class Browser {
     }
     if (tab === "brief" && this.brief?.sessionId !== open.session_id) this.loadBrief(open.session_id);
     if (tab === "threads" && this.threads?.sessionId !== open.session_id) this.loadThreads(open.session_id);
+    // First shown, the conversation opens where the timeline is (its end, or the row or hit it was opened at).
+    if (tab === "conversation" && this.conversation?.sessionId !== open.session_id)
+      this.loadConversation(open.session_id, this.timeline[this.cursors.timeline.index]?.event_id ?? null);
+  }
+
+  /** The Conversation tab of a session (opened when it is another), at the block holding the event `at`. */
+  openConversation(sessionId: string, at: string | null): void {
+    if (this.open?.session_id !== sessionId)
+      this.openSession(sessionId, at ? { event_id: at, ordinal: ordinalOf(this, at) } : undefined);
+    this.tab = "conversation";
+    this.focus = "right";
+    this.loadConversation(sessionId, at);
+  }
+
+  private loadConversation(sessionId: string, at: string | null): void {
+    const kept = this.conversation?.sessionId === sessionId ? this.conversation : null;
+    const mine = newConversationTab(sessionId);
+    // Asked again at another event, the conversation keeps what was opened in it.
+    for (const key of kept?.open ?? []) mine.open.add(key);
+    this.conversation = mine;
+    this.cursors.conversation.moveTo(0);
+    this.work.conversation(sessionId, at).then(
+      (answer) => {
+        if (this.conversation === mine) settleConversation(mine, answer);
+        this.host.requestRender();
+      },
+      (error: unknown) => {
+        mine.error = error instanceof Error ? error.message : String(error);
+        this.host.requestRender();
+      },
+    );
+  }
+
+  /**
+   * `c`: from a hit, a session, a timeline row, an event or a citation to its place in the conversation; from the
+   * conversation back to the timeline at the selected block.
+   */
+  private conversationKey(): void {
+    if (this.focus === "left") {
+      const hit = this.results?.answer?.hits[this.hitCursor.index];
+      if (this.results) return hit ? this.openConversation(hit.session_id, hit.event_id) : undefined;
+      const s = this.sessions[this.sessionCursor.index];
+      if (!s) return;
+      if (this.open?.session_id !== s.session_id) this.openSession(s.session_id);
+      return this.showTab("conversation");
+    }
+    if (!this.open) return;
+    if (this.tab === "conversation") {
+      // A blank line between blocks belongs to the one above it.
+      let block: string | undefined;
+      for (let i = this.cursors.conversation.index; i >= 0 && block === undefined; i--)
+        block = (this.shownLine(i) as ConversationLine | undefined)?.block;
+      if (block && !block.startsWith("s-")) this.jumpTo(block);
+      return;
+    }
+    const target = this.tab === "event" && this.event ? this.event.event.event_id : this.selectedTarget();
+    if (!target) return this.showTab("conversation");
+    const session = this.app.resolveEvent(target).session_id;
+    this.openConversation(session, target);
+  }
+
+  private shownLine(index: number): ConversationLine | undefined {
+    return index >= 0 && index < this.shown.count ? this.shown.line(index) : undefined;
   }
 
   /** Reads the session's threads in the search thread: on a large index that walks every session for seconds. */
@@ -346,10 +414,9 @@ export class Browser {
       return;
     }
     if (data === "q" || matchesKey(data, "escape")) return this.back();
-    const tab = ({ "1": "timeline", "2": "event", "3": "brief", "4": "threads", "5": "ask" } as const)[
-      data as "1" | "2" | "3" | "4" | "5"
-    ];
-    if (tab) return this.showTab(tab);
+    const tab = TABS[Number(data) - 1];
+    if (/^[1-9]$/.test(data) && tab) return this.showTab(tab);
+    if (data === "c") return this.conversationKey();
     if (this.onAction(data)) return;
     if (this.focus === "left" && this.onFilterKey(data)) return;
     if (this.onMove(data)) return;
@@ -563,6 +630,11 @@ export class Browser {
       return;
     }
     const index = this.cursors[this.tab].index;
+    if (this.tab === "conversation") {
+      const line = this.shownLine(index);
+      if (line && this.conversation) toggleAt(this.conversation, line, this.cursors.conversation);
+      return;
+    }
     const session = index < this.shown.count ? this.shown.line(index).session : undefined;
     if (session) return this.openSession(session);
     const target = this.targetAt(index);

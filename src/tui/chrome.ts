@@ -67,8 +67,8 @@ function keysFor(b: Browser): string[] {
     return [
       "? keys",
       b.zoom ? "z unzoom" : "z zoom",
-      "1-5 tabs",
-      "Enter open",
+      "1-6 tabs",
+      ...(b.tab === "conversation" ? ["Enter fold/unfold", "c timeline"] : ["Enter open", "c conversation"]),
       "n/N links",
       "Tab pane",
       "/ search",
@@ -82,6 +82,7 @@ function keysFor(b: Browser): string[] {
   return [
     "? keys",
     "Enter open",
+    "c conversation",
     "/ search",
     "a p s filters",
     "Tab pane",
@@ -103,11 +104,12 @@ function fitted(items: string[], width: number): string {
   return out;
 }
 
-/** The tabs: spaced labels, then packed, then short names, whichever fits first. */
+/** The tabs: spaced labels, then packed, then the longest names short, then all short, whichever fits first. */
 export function tabBar(b: Browser, width: number): string {
   const forms: Array<{ name: (t: string) => string; other: (s: string) => string; join: string }> = [
     { name: (t) => t, other: (s) => ` ${s} `, join: " " },
     { name: (t) => t, other: (s) => s, join: " " },
+    { name: (t) => (t.length > 8 ? t.slice(0, 4) : t), other: (s) => s, join: " " },
     { name: (t) => t.slice(0, 4), other: (s) => s, join: " " },
   ];
   for (const [k, form] of forms.entries()) {

@@ -10,6 +10,7 @@ import { aiResumeLines, askLines } from "./ask-pane.ts";
 import { viewLines } from "./brief-view.ts";
 import type { Browser } from "./browser.ts";
 import { footer, header, helpLines, tabBar } from "./chrome.ts";
+import { conversationTabLines } from "./conversation-tab.ts";
 import type { Cursor } from "./cursor.ts";
 import {
   eventLines,
@@ -186,6 +187,10 @@ function tabLines(b: Browser, width: number): Lines {
       return linesOf(b.threads ? threadLines(b.threads, width, b.style, wrap) : [{ text: "reading the threads…" }]);
     case "ask":
       return linesOf(askLines(b.asked, width, b.style, wrap));
+    case "conversation":
+      return b.conversation
+        ? conversationTabLines(b.conversation, b.cursors.conversation, width, b.style, wrap)
+        : linesOf([{ text: "6 shows the open session as a conversation." }]);
   }
 }
 

@@ -1,12 +1,13 @@
 /**
- * One search, brief or read of a session's threads as the terminal UI runs it, in its worker or (when there is
+ * One search, brief, conversation or read of a session's threads as the terminal UI runs it, in its worker or (when there is
  * none) on the UI's thread, and the messages between the two. `CAIRN_TUI_SEARCH_HOLD` names a file a search waits
  * for, synchronously as a slow SQLite query would, before it runs: the tests use it to type while a search is held,
  * never the user.
  */
 import { existsSync } from "node:fs";
 import type { BriefJson } from "../app/brief.ts";
-import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
+import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
+import type { Conversation } from "../app/conversation.ts";
 import type { Env } from "../app/open.ts";
 import { errorText } from "../common/errors.ts";
 import type { AnswerCache } from "./answer-cache.ts";
@@ -21,12 +22,14 @@ export type TuiBrief = Pick<BriefJson, "text" | "view">;
 export type SearchAsk =
   | { id: number; kind: "search"; query: string; limit: number; mode: SearchMode }
   | { id: number; kind: "threads"; sessionId: string }
-  | { id: number; kind: "brief"; sessionId: string };
+  | { id: number; kind: "brief"; sessionId: string }
+  | { id: number; kind: "conversation"; sessionId: string; at: string | null };
 
 export type SearchReply =
   | { id: number; answer: SearchAnswer }
   | { id: number; threads: SessionThreads }
   | { id: number; brief: TuiBrief }
+  | { id: number; conversation: Shaped<Conversation> }
   | { id: number; error: string };
 
 export async function runSearch(
@@ -41,6 +44,11 @@ export async function runSearch(
       const { text, view } = await app.brief({ session: ask.sessionId });
       return { id: ask.id, brief: { text, view } };
     }
+    if (ask.kind === "conversation")
+      return {
+        id: ask.id,
+        conversation: await app.conversation({ session: ask.sessionId, ...(ask.at ? { at: ask.at } : {}) }),
+      };
     holdWhile(env["CAIRN_TUI_SEARCH_HOLD"]);
     const key = `${ask.mode} ${ask.limit} ${ask.query}`;
     const kept = cache?.get(key);

@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import type { ReadCairn, SearchAnswer } from "../app/cairn.ts";
+import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
+import type { Conversation } from "../app/conversation.ts";
 import { type Env, isTeamIndex } from "../app/open.ts";
 import { runSearch, type SearchAsk, type SearchMode, type SearchReply, type TuiBrief } from "./search-run.ts";
 import type { SearchWorkerData } from "./search-worker.ts";
@@ -18,6 +19,8 @@ export interface SearchBackend {
   threads(sessionId: string): Promise<SessionThreads>;
   /** The Brief tab's text (it reads the session whole and searches its secrets). */
   brief(sessionId: string): Promise<TuiBrief>;
+  /** The Conversation tab's session read whole, and the block holding event `at`. */
+  conversation(sessionId: string, at: string | null): Promise<Shaped<Conversation>>;
   readonly where: "worker" | "ui thread";
   /** Gets ready for a search soon (the search field opened). */
   warm(): void;
@@ -42,6 +45,12 @@ function settleBrief(reply: SearchReply): TuiBrief {
   return reply.brief;
 }
 
+function settleConversation(reply: SearchReply): Shaped<Conversation> {
+  if ("error" in reply) throw new Error(reply.error);
+  if (!("conversation" in reply)) throw new Error("the search thread answered another question");
+  return reply.conversation;
+}
+
 export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
   let id = 0;
   return {
@@ -50,6 +59,8 @@ export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
       settle(await runSearch(app, env, { id: ++id, kind: "search", query, limit, mode })),
     threads: async (sessionId) => settleThreads(await runSearch(app, env, { id: ++id, kind: "threads", sessionId })),
     brief: async (sessionId) => settleBrief(await runSearch(app, env, { id: ++id, kind: "brief", sessionId })),
+    conversation: async (sessionId, at) =>
+      settleConversation(await runSearch(app, env, { id: ++id, kind: "conversation", sessionId, at })),
     warm() {},
     close() {},
   };
@@ -108,6 +119,10 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
     brief(sessionId) {
       if (broken) return here.brief(sessionId);
       return send({ id: ++id, kind: "brief", sessionId }).then(settleBrief);
+    },
+    conversation(sessionId, at) {
+      if (broken) return here.conversation(sessionId, at);
+      return send({ id: ++id, kind: "conversation", sessionId, at }).then(settleConversation);
     },
     warm() {
       if (!broken) worker();

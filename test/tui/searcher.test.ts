@@ -37,6 +37,7 @@ function heldBackend(meaning: boolean) {
       ),
     threads: () => Promise.reject(new Error("not asked")),
     brief: () => Promise.reject(new Error("not asked")),
+    conversation: () => Promise.reject(new Error("not asked")),
     warm() {},
     close() {},
   };
