@@ -57,6 +57,7 @@ type Tool = Extract<ConversationItem, { kind: "tool" }>;
 /** What Enter opens and folds an item by. */
 export function foldKey(item: ConversationItem): string {
   if (item.kind === "subagent") return `s-${item.session.session_id}`;
+  if (item.kind === "inherited") return "inherited";
   return item.kind === "mark" ? item.mark.event_id : item.event_id;
 }
 
@@ -96,6 +97,7 @@ function itemLines(items: readonly ConversationItem[], indent: string, ctx: Ctx)
     if (item.kind === "message") remembered(item, indent, ctx, () => messageLines(item, indent, ctx));
     else if (item.kind === "tool") remembered(item, indent, ctx, () => toolLines(item, indent, ctx));
     else if (item.kind === "mark") markLines(item.mark, indent, ctx);
+    else if (item.kind === "inherited") inheritedLines(item, indent, ctx);
     else subagentLines(item, indent, ctx);
   }
 }
@@ -273,6 +275,18 @@ function subagentLines(item: Extract<ConversationItem, { kind: "subagent" }>, in
   const room = Math.max(4, ctx.width - visibleWidth(head) - visibleWidth(tail));
   const title = clipTo(s.title ?? `${s.provider} ${s.kind}`, room, "…");
   ctx.out.push({ text: "" }, { text: `${head}${title}${tail}`, fold: block, block, session: s.session_id });
+  if (opened) itemLines(item.items, `${indent}  `, ctx);
+}
+
+/** A fork's copy of its parent's conversation: one folded line above where the fork began. */
+function inheritedLines(item: Extract<ConversationItem, { kind: "inherited" }>, indent: string, ctx: Ctx): void {
+  const block = foldKey(item);
+  const opened = ctx.open.has(block);
+  const head = `${indent}${opened ? "▿" : "▹"} ${ctx.style.bold("carried over from")} `;
+  const tail = ctx.style.dim(` · ${plural(item.items.length, "item")}, up to the fork`);
+  const room = Math.max(4, ctx.width - visibleWidth(head) - visibleWidth(tail));
+  const title = clipTo(item.from?.title ?? "the session it was forked from", room, "…");
+  ctx.out.push({ text: "" }, { text: `${head}${title}${tail}`, fold: block, block });
   if (opened) itemLines(item.items, `${indent}  `, ctx);
 }
 

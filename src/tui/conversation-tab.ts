@@ -32,6 +32,10 @@ export function settleConversation(tab: ConversationTab, answer: Shaped<Conversa
   tab.answer = answer;
   tab.pending = answer.focus;
   if (answer.focus) tab.open.add(answer.focus);
+  // A block among what a fork carried over shows only with that fold open.
+  const inherited = answer.items.find((i) => i.kind === "inherited");
+  if (inherited?.kind === "inherited" && inherited.items.some((i) => "event_id" in i && i.event_id === answer.focus))
+    tab.open.add("inherited");
   tab.drawn = null;
 }
 
