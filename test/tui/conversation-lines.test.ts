@@ -155,7 +155,7 @@ describe("conversationLines", () => {
 });
 
 describe("a fork's conversation", () => {
-  const parent = { session_id: "parent-1", title: "Fix the add function" } as SessionRow;
+  const parent = { session_id: "parent-1", title: "Repair the sum" } as SessionRow;
   const forked: ConversationItem[] = [
     { kind: "inherited", from: parent, time: "2026-01-14T10:00:00.000Z", items: items.slice(0, 2) },
     message("user", "now write the notes", "2026-01-14T11:00:00.000Z", "u9"),
@@ -164,7 +164,7 @@ describe("a fork's conversation", () => {
   it("folds what it carried over into one line naming the parent, opened in place", () => {
     const folded = conversationLines(forked, NONE, 80, plain, wrap, UTC);
     const head = folded.find((l) => l.fold === "inherited")!;
-    expect(head.text).toMatch(/^▹ carried over from Fix the add function · 2 items, up to the fork$/);
+    expect(head.text).toMatch(/^▹ carried over from Repair the sum · 2 items, up to the fork$/);
     expect(folded.some((l) => l.text.includes("add function"))).toBe(false);
     const opened = conversationLines(forked, new Set(["inherited"]), 60, plain, wrap, UTC);
     expect(opened.some((l) => l.text.startsWith("  ") && l.text.includes("add function"))).toBe(true);
