@@ -69,6 +69,7 @@ describe("cairn resume", { timeout: 120_000 }, () => {
       "citations",
       "validation",
       "must_keep",
+      "view",
       "fallback",
       "source",
       "budget_note",

@@ -85,7 +85,8 @@ describe("deleted and moved transcripts", () => {
     const byId = new Map(sessions.map((s) => [s["session_id"], s]));
     expect(byId.get(CLAUDE_ID)?.["source_gone"]).toBe(true);
     expect(sessions.filter((s) => s["source_gone"] === true)).toHaveLength(1);
-    expect(cairn(["sessions", "--db", db], { env }).stdout).toMatch(new RegExp(`${CLAUDE_ID}.*source gone`));
+    // The session's headline (its title) says so; its id is on the line under it.
+    expect(cairn(["sessions", "--db", db], { env }).stdout).toMatch(new RegExp(`source gone\n\\s+${CLAUDE_ID}`));
 
     const timeline = json(["timeline", CLAUDE_ID.slice(0, 8), "--db", db]) as { session: { source_gone: boolean } };
     expect(timeline.session.source_gone).toBe(true);

@@ -48,7 +48,8 @@ describe.skipIf(!hasTmux())("cairn tui on the planted transcripts", () => {
         await tui.step(["1"], "[1 Timeline]");
         if (row + 1 < events) tui.tmux.sendKeys("k");
       }
-      await tui.step(["3"], /Resume brief/, 60_000);
+      // The brief for a person: its line of where and how much ("pi · /w/app · 120 events").
+      await tui.step(["3"], /· \d+ events/, 60_000);
       screen(`session ${s + 1}'s brief`);
       for (let page = 0; page < 6; page++) {
         await tui.press(["PageDown"]);
