@@ -78,13 +78,15 @@ async function checkBothThemes(page: Page): Promise<void> {
 }
 
 describe("accessibility (axe-core)", { timeout: BROWSER_TEST_MS }, () => {
-  it("the live view with a reply, tool cards, an error and an open prompt", async () => {
+  it("the live view with a reply, tool cards, an error and an open prompt, at 1280 and 375 px", async () => {
     context = await browser.newContext({ viewport: DESKTOP });
     const page = await openPage(context, live.server.url);
     await page.fill("#message", "check me");
     await page.press("#message", "Enter");
     await page.waitForSelector('.prompt[data-kind="tool_permission"]');
     await page.locator(".tool summary").first().click();
+    await checkBothThemes(page);
+    await page.setViewportSize(PHONE);
     await checkBothThemes(page);
   });
 

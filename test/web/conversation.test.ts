@@ -105,6 +105,20 @@ describe("the conversation view", { timeout: BROWSER_TEST_MS }, () => {
     await page.close();
   });
 
+  it("names no session by a bare id, in the list or at the head of its conversation", async () => {
+    const ID_LIKE = /^(session\s+)?[0-9a-f]{6,}(-[0-9a-f]{4,})*$|^[0-9a-f-]{16,}$/i;
+    const page = await newPage(context);
+    await page.goto(`${live.server.origin}/sessions?all=1`);
+    await page.locator(".session-card").first().waitFor();
+    const titles = await page.locator(".session-card .card-title").allTextContents();
+    expect(titles.length).toBe(index.app.sessions({ limit: 500, all: true }).length);
+    for (const t of titles) expect(t.trim()).not.toMatch(ID_LIKE);
+    const some = index.app.sessions({ limit: 500, all: true }).find((s) => s.kind === "subagent")!;
+    await page.goto(`${live.server.origin}/s/${some.session_id}/conversation`);
+    expect((await page.locator("h1").first().textContent())?.trim()).not.toMatch(ID_LIKE);
+    await page.close();
+  });
+
   it("nests a subagent where it began, folded, and opens it in place", async () => {
     const child = index.app.sessions({ limit: 500, all: true }).find((s) => s.kind === "subagent")!;
     const page = await visit(`/s/${child.parent_session_id}/conversation`);
