@@ -10,6 +10,7 @@ import { visibleWidth } from "@earendil-works/pi-tui";
 import type { ConversationItem } from "../app/conversation.ts";
 import type { Mark } from "../app/export/blocks.ts";
 import { plural } from "../common/plural.ts";
+import { sizeLabel } from "../common/size-label.ts";
 import { lineDiff } from "./line-diff.ts";
 import type { Line, Wrap } from "./lines.ts";
 import { markdownLines } from "./markdown-lines.ts";
@@ -302,9 +303,4 @@ function clipTo(text: string, room: number, ellipsis = "…"): string {
     out += ch;
   }
   return out + ellipsis;
-}
-
-function sizeLabel(chars: number): string {
-  if (chars < 1000) return `${chars} chars`;
-  return chars < 1_000_000 ? `${(chars / 1000).toFixed(1)} kB` : `${(chars / 1e6).toFixed(1)} MB`;
 }

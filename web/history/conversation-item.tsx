@@ -23,7 +23,12 @@ export function anchorOf(item: ConversationItemView): string {
   return `e-${item.kind === "mark" ? item.mark.event_id : item.event_id}`;
 }
 
-export function ConversationItem(props: { item: ConversationItemView; focus: string | null }): JSX.Element {
+/** `sessionId`: the session the item's events are in (a nested subagent's own, not the page's). */
+export function ConversationItem(props: {
+  item: ConversationItemView;
+  focus: string | null;
+  sessionId: string;
+}): JSX.Element {
   const { item } = props;
   const focused = anchorOf(item) === `e-${props.focus}`;
   switch (item.kind) {
@@ -41,7 +46,7 @@ export function ConversationItem(props: { item: ConversationItemView; focus: str
         </article>
       );
     case "tool":
-      return <ToolBlock item={item} focused={focused} />;
+      return <ToolBlock item={item} focused={focused} sessionId={props.sessionId} />;
     case "mark":
       return item.mark.type === "resume_point" ? (
         <div id={anchorOf(item)} class={`conv-divider${focused ? " focus" : ""}`}>
@@ -57,7 +62,7 @@ export function ConversationItem(props: { item: ConversationItemView; focus: str
     case "subagent":
       return <Subagent item={item} focus={props.focus} />;
     case "inherited":
-      return <Inherited item={item} focus={props.focus} />;
+      return <Inherited item={item} focus={props.focus} sessionId={props.sessionId} />;
   }
 }
 
@@ -73,7 +78,7 @@ function ItemHead(props: { who: string; time: string | null; id: string }): JSX.
   );
 }
 
-function ToolBlock(props: { item: Tool; focused: boolean }): JSX.Element {
+function ToolBlock(props: { item: Tool; focused: boolean; sessionId: string }): JSX.Element {
   const { item } = props;
   const failed = item.status === "error";
   const exit = item.exit_code !== null ? `exit ${item.exit_code}` : null;
@@ -87,14 +92,14 @@ function ToolBlock(props: { item: Tool; focused: boolean }): JSX.Element {
         size={item.output ? item.output.text.length + item.output.cut : 0}
         class={`conv-item${failed ? " failed" : ""}`}
         initiallyOpen={props.focused}
-        body={() => <ToolBody item={item} />}
+        body={() => <ToolBody item={item} sessionId={props.sessionId} />}
       />
       <Marks marks={item.marks} />
     </div>
   );
 }
 
-function ToolBody(props: { item: Tool }): JSX.Element {
+function ToolBody(props: { item: Tool; sessionId: string }): JSX.Element {
   const { item } = props;
   return (
     <>
@@ -112,15 +117,10 @@ function ToolBody(props: { item: Tool }): JSX.Element {
       )}
       <p class="conv-foot">
         <Link href={paths.event(item.event_id)}>Event {item.event_id}</Link> ·{" "}
-        <Link href={paths.timeline(sessionOfPath(), item.event_id)}>in the timeline</Link>
+        <Link href={paths.timeline(props.sessionId, item.event_id)}>in the timeline</Link>
       </p>
     </>
   );
-}
-
-/** The session the page shows: the path's `/s/ID/…`. */
-function sessionOfPath(): string {
-  return decodeURIComponent(location.pathname.split("/")[2] ?? "");
 }
 
 /** The call's input as the live view shows one: an edit as a diff, a command, a file's lines; a patch as a diff. */
@@ -181,7 +181,7 @@ function Subagent(props: { item: Extract<ConversationItemView, { kind: "subagent
       </summary>
       <div class="conv-nested">
         {props.item.items.map((i) => (
-          <ConversationItem key={anchorOf(i)} item={i} focus={props.focus} />
+          <ConversationItem key={anchorOf(i)} item={i} focus={props.focus} sessionId={s.session_id} />
         ))}
         <p class="conv-foot">
           <Link href={paths.conversation(s.session_id)}>Open this {s.kind} on its own</Link>
@@ -192,7 +192,11 @@ function Subagent(props: { item: Extract<ConversationItemView, { kind: "subagent
 }
 
 /** A fork's copy of its parent's conversation, folded above where the fork began (open when it holds the focus). */
-function Inherited(props: { item: Extract<ConversationItemView, { kind: "inherited" }>; focus: string | null }) {
+function Inherited(props: {
+  item: Extract<ConversationItemView, { kind: "inherited" }>;
+  focus: string | null;
+  sessionId: string;
+}) {
   const from = props.item.from;
   const holds = props.item.items.some((i) => anchorOf(i) === `e-${props.focus}`);
   return (
@@ -203,7 +207,7 @@ function Inherited(props: { item: Extract<ConversationItemView, { kind: "inherit
       </summary>
       <div class="conv-nested">
         {props.item.items.map((i) => (
-          <ConversationItem key={anchorOf(i)} item={i} focus={props.focus} />
+          <ConversationItem key={anchorOf(i)} item={i} focus={props.focus} sessionId={props.sessionId} />
         ))}
         {from && (
           <p class="conv-foot">

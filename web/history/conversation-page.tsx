@@ -43,13 +43,13 @@ export function ConversationPage(props: { sessionId: string; query: URLSearchPar
           <p>Its transcript had nothing cairn could read. `cairn inspect` on the file says why.</p>
         </Empty>
       )}
-      <div class="conversation">{withDays(items, focus)}</div>
+      <div class="conversation">{withDays(items, focus, session.session_id)}</div>
     </div>
   );
 }
 
 /** The items with a separator before the first item of each day. */
-function withDays(items: readonly ConversationItemView[], focus: string | null): JSX.Element[] {
+function withDays(items: readonly ConversationItemView[], focus: string | null, sessionId: string): JSX.Element[] {
   const out: JSX.Element[] = [];
   let day: string | null = null;
   for (const item of items) {
@@ -62,7 +62,7 @@ function withDays(items: readonly ConversationItemView[], focus: string | null):
       );
       day = d;
     }
-    out.push(<ConversationItem key={anchorOf(item)} item={item} focus={focus} />);
+    out.push(<ConversationItem key={anchorOf(item)} item={item} focus={focus} sessionId={sessionId} />);
   }
   return out;
 }

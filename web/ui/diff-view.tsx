@@ -48,15 +48,7 @@ export function DiffView(props: DiffProps): JSX.Element {
           {hunk.lines.map((line, i) => {
             const sign = line[0];
             const kind = sign === "+" ? "add" : sign === "-" ? "del" : sign === "\\" ? "note" : "ctx";
-            return (
-              <div class={`line ${kind}`} key={i}>
-                <span class="sign" aria-hidden="true">
-                  {kind === "add" ? "+" : kind === "del" ? "−" : " "}
-                </span>
-                {kind !== "ctx" && <span class="visually-hidden">{kind === "add" ? "added: " : "removed: "}</span>}
-                <span class="text">{line.slice(1)}</span>
-              </div>
-            );
+            return <DiffLine key={i} kind={kind} text={line.slice(1)} />;
           })}
         </div>
       ))}
@@ -82,17 +74,23 @@ export function PatchView(props: { patch: string }): JSX.Element {
                 {line}
               </div>
             );
-          return (
-            <div class={`line ${kind}`} key={i}>
-              <span class="sign" aria-hidden="true">
-                {kind === "add" ? "+" : kind === "del" ? "−" : " "}
-              </span>
-              {kind !== "ctx" && <span class="visually-hidden">{kind === "add" ? "added: " : "removed: "}</span>}
-              <span class="text">{kind === "ctx" ? line.replace(/^ /, "") : line.slice(1)}</span>
-            </div>
-          );
+          return <DiffLine key={i} kind={kind} text={kind === "ctx" ? line.replace(/^ /, "") : line.slice(1)} />;
         })}
       </div>
     </figure>
+  );
+}
+
+/** One line of a diff: its sign for the eye, "added"/"removed" for a screen reader, and its text. */
+function DiffLine(props: { kind: "add" | "del" | "note" | "ctx"; text: string }): JSX.Element {
+  const { kind } = props;
+  return (
+    <div class={`line ${kind}`}>
+      <span class="sign" aria-hidden="true">
+        {kind === "add" ? "+" : kind === "del" ? "−" : " "}
+      </span>
+      {kind !== "ctx" && <span class="visually-hidden">{kind === "add" ? "added: " : "removed: "}</span>}
+      <span class="text">{props.text}</span>
+    </div>
   );
 }

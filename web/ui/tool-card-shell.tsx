@@ -6,6 +6,7 @@
  */
 import type { ComponentChildren, JSX } from "preact";
 import { useState } from "preact/hooks";
+import { sizeLabel } from "../../src/common/size-label.ts";
 
 export interface ToolCardShellProps {
   name: string;
@@ -42,9 +43,4 @@ export function ToolCardShell(props: ToolCardShellProps): JSX.Element {
       {(open || props.eager) && <div class="tool-body">{props.body()}</div>}
     </details>
   );
-}
-
-export function sizeLabel(chars: number): string {
-  if (chars < 1000) return `${chars} chars`;
-  return chars < 1_000_000 ? `${(chars / 1000).toFixed(1)} kB` : `${(chars / 1e6).toFixed(1)} MB`;
 }
