@@ -54,6 +54,7 @@ class VirtualTerminal implements Terminal {
   clearFromCursor(): void {}
   clearScreen(): void {}
   setTitle(): void {}
+  setProgramStatus(): void {}
   setProgress(): void {}
 }
 

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { piCli } from "./helpers/pi-cli.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const piCli = join(root, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 
 interface PackageJson {
   keywords: string[];
@@ -25,7 +25,11 @@ interface PackageJson {
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
 
 /** Run pi's CLI offline with a clean environment and a temp agent dir. */
-function pi(agentDir: string, args: string[]): { stdout: string; stderr: string; status: number | null } {
+function pi(
+  agentDir: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): { stdout: string; stderr: string; status: number | null } {
   const home = join(agentDir, "..", "home");
   const cwd = join(agentDir, "..", "work");
   for (const dir of [home, cwd]) mkdirSync(dir, { recursive: true });
@@ -40,6 +44,7 @@ function pi(agentDir: string, args: string[]): { stdout: string; stderr: string;
       PI_OFFLINE: "1",
       PI_SKIP_VERSION_CHECK: "1",
       PI_TELEMETRY: "0",
+      ...extraEnv,
     },
   });
   return { stdout: result.stdout, stderr: result.stderr, status: result.status };
@@ -56,34 +61,40 @@ function notebookWrites(stdout: string): unknown[] {
 }
 
 describe("cairn as a pi package", () => {
-  it("declares a pi manifest whose entries ship in the package and are built from src", () => {
+  it("declares a pi manifest whose entry ships in the package, bundled from src/pi/index.ts", () => {
     expect(pkg.keywords).toContain("pi-package");
-    expect(pkg.pi.extensions).toEqual(["./dist/pi/index.js"]);
-    for (const entry of pkg.pi.extensions) {
-      const top = entry.replace(/^\.\//, "").split("/")[0] ?? "";
-      expect(pkg.files).toContain(top);
-      const source = entry.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts");
-      expect(existsSync(join(root, source))).toBe(true);
-    }
-    for (const name of ["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai"]) {
-      expect(pkg.peerDependencies[name]).toBeDefined();
-      expect(pkg.peerDependenciesMeta[name]?.optional).toBe(true);
-      expect(pkg.devDependencies[name]).toMatch(/^\d+\.\d+\.\d+$/);
-    }
-    // `cairn tui` draws with pi-tui, so the CLI depends on it (pinned to the version pi ships) rather than borrowing pi's.
-    expect(pkg.dependencies["@earendil-works/pi-tui"]).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.pi.extensions).toEqual(["./dist/pi-extension/index.js"]);
+    expect(pkg.files).toContain("dist");
+    expect(readFileSync(join(root, "scripts/build-pi.ts"), "utf8")).toContain('"src", "pi", "index.ts"');
   });
 
-  const built = existsSync(join(root, "dist/pi/index.js"));
+  it("declares what pi provides as peers of any version, never as dependencies (pi's own rule)", () => {
+    for (const name of [
+      "@earendil-works/pi-coding-agent",
+      "@earendil-works/pi-ai",
+      "@earendil-works/pi-tui",
+      "typebox",
+    ]) {
+      expect(pkg.peerDependencies[name]).toBe("*");
+      expect(pkg.dependencies[name]).toBeUndefined();
+    }
+    for (const name of ["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "typebox"])
+      expect(pkg.peerDependenciesMeta[name]?.optional).toBe(true);
+    // `cairn tui` draws with pi-tui: a peer that is not optional, so npm installs it with cairn.
+    expect(pkg.peerDependenciesMeta["@earendil-works/pi-tui"]?.optional).not.toBe(true);
+    expect(pkg.devDependencies["@earendil-works/pi-coding-agent"]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  const built = existsSync(join(root, "dist/pi-extension/index.js"));
 
   it("loads with `pi -e <package dir>` and with `pi install <path>`", () => {
-    expect(built, "dist/pi/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
+    expect(built, "dist/pi-extension/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
     const scratch = mkdtempSync(join(tmpdir(), "cairn-pkg-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     const agentDir = join(scratch, "agent");
 
     const direct = pi(agentDir, ["-e", root, "--no-session", "--mode", "json", "-p", "/notebook write plan via-e"]);
-    expect(direct.stderr).not.toMatch(/Failed to load extension/);
+    expect(direct.stderr).not.toMatch(/Failed to load extension|Host-provided extension packages/);
     expect(notebookWrites(direct.stdout)).toEqual([
       expect.objectContaining({ op: "write", name: "plan", content: "via-e" }),
     ]);
@@ -93,5 +104,23 @@ describe("cairn as a pi package", () => {
     expect(pi(agentDir, ["list"]).stdout).toContain(root);
     const installed = pi(agentDir, ["--no-session", "--mode", "json", "-p", "/notebook write plan installed"]);
     expect(notebookWrites(installed.stdout)).toEqual([expect.objectContaining({ content: "installed" })]);
+  });
+
+  it("loads through pi's loader, so its pi imports are pi's own, and leaves the index unloaded until asked", () => {
+    expect(built, "dist/pi-extension/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
+    const scratch = mkdtempSync(join(tmpdir(), "cairn-pkg-"));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    const run = pi(
+      join(scratch, "agent"),
+      ["-e", root, "--no-session", "--mode", "json", "-p", "/notebook write a b"],
+      {
+        JITI_DEBUG: "1",
+      },
+    );
+    const loaded = `${run.stdout}\n${run.stderr}`;
+    // Transpiled, not imported natively: a native import would resolve pi to the copy in cairn's node_modules.
+    expect(loaded).toMatch(/\[transpile\].*dist\/pi-extension\/index\.js|\[hit\].*dist\/pi-extension\/index\.js/);
+    expect(loaded).not.toMatch(/\[native\].*node_modules\/@earendil-works/);
+    expect(loaded).not.toMatch(/index-sources/);
   });
 });

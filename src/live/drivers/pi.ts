@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { AssistantMessage, Model } from "@earendil-works/pi-ai";
-import { Type } from "@earendil-works/pi-ai";
 import {
   type AgentSession,
   type AgentSessionEvent,
@@ -22,6 +21,7 @@ import {
   SessionManager,
   type SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
 import type { Question, TurnStatus, Usage } from "../protocol.ts";
 import { DriverError, type DriverSession, type LiveDriver, type TurnContext, type TurnResult } from "./types.ts";
 

@@ -2,8 +2,9 @@
  * `/notebook` and the notebook tools. Pages are task-scoped: they live on the session branch, so `/new` (and each
  * sequence iteration) starts with an empty notebook, while `/handoff` copies the pages into the next session.
  */
-import { Type } from "@earendil-works/pi-ai";
+
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
 import type { CairnState } from "../state.ts";
 import {
   NOTEBOOK_ENTRY_TYPE,

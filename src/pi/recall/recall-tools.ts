@@ -4,9 +4,8 @@
  * when a `RecallSource` (cairn's index and resume engine) is available.
  */
 
-import { Type } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { AGENT_NAMES } from "../../readers/agents.ts";
+import { Type } from "typebox";
 import { cite } from "../../topology/citation.ts";
 import type { CairnState } from "../state.ts";
 import type { RecallHit } from "./recall-source.ts";
@@ -21,7 +20,7 @@ export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
   pi.registerTool({
     name: "cairn_search",
     label: "Search history",
-    description: `Search the user's indexed coding-agent history (${AGENT_NAMES} sessions). Free text plus prefixes decision:, error:, test:, tool:, resume:, file:, cmd: and filters provider:, project:, session:, since:, until:. Each hit is cited as [e:<id>]; cite those ids when you use a hit.`,
+    description: `Search the user's indexed coding-agent history (the sessions of every coding agent cairn reads: Claude Code, Codex, pi, Gemini CLI and more; provider: takes the agent's name). Free text plus prefixes decision:, error:, test:, tool:, resume:, file:, cmd: and filters provider:, project:, session:, since:, until:. Each hit is cited as [e:<id>]; cite those ids when you use a hit.`,
     promptSnippet: "Search the user's past agent sessions (cited by event id)",
     parameters: Type.Object({
       query: Type.String({ description: "Search query" }),

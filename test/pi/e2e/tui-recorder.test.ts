@@ -12,13 +12,12 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { piCli, piVersion } from "../helpers/pi-cli.ts";
 import { editorView, hasTmux, startTmux, type TmuxSession } from "../helpers/tmux.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const extensionEntry = resolve(here, "../../../src/pi/index.ts");
 const scriptedProvider = resolve(here, "fixtures/scripted-provider.ts");
-// pi's own CLI entry (what the `pi` bin links to), run with this Node.
-const piCli = resolve(here, "../../../node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 
 let tmux: TmuxSession | undefined;
 let root: string | undefined;
@@ -29,7 +28,7 @@ afterEach(() => {
   root = undefined;
 });
 
-describe.skipIf(!hasTmux())("sequence recorder in pi's TUI (tmux)", () => {
+describe.skipIf(!hasTmux())(`sequence recorder in pi ${piVersion}'s TUI (tmux)`, () => {
   it("records, edits, previews, finishes, asks the run count and shows progress", { timeout: 120_000 }, async () => {
     const scratch = mkdtempSync(join(tmpdir(), "cairn-tui-"));
     root = scratch;

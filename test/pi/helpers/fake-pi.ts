@@ -88,7 +88,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
       fake.tools.set(tool.name, {
         name: tool.name,
         run: async (params, ctx) => {
-          const result = await tool.execute("call-1", params as never, undefined, undefined, ctx);
+          const result = await tool.execute("call-1", params as never, undefined, undefined, ctx as never);
           return { content: result.content, details: result.details };
         },
       });
@@ -115,7 +115,7 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     setSessionName() {},
     getSessionName: () => undefined,
     setLabel() {},
-    exec: async () => ({ stdout: "", stderr: "", code: 0, killed: false }),
+    exec: async () => ({ stdout: "", stderr: "", code: 0, killed: false, truncated: false }),
     getActiveTools: () => [...fake.tools.keys()],
     getAllTools: () => [],
     setActiveTools() {},
@@ -125,6 +125,13 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     setThinkingLevel() {},
     registerProvider() {},
     unregisterProvider() {},
+    registerToolRenderer() {},
+    getSettings: () => ({}) as never,
+    registerMcpServer() {},
+    unregisterMcpServer() {},
+    getMcpServers: () => [],
+    registerVirtualModel() {},
+    unregisterVirtualModel() {},
     events: { emit() {}, on: () => () => {} },
   };
   const guarded = new Proxy(api, {
