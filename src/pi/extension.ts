@@ -26,6 +26,8 @@ export interface CairnExtensionOptions {
   sandbox?: SandboxProbe;
   now?: () => number;
   newId?: () => string;
+  /** The terminal's width (tests); by default pi's terminal, stdout. */
+  columns?: () => number | undefined;
 }
 
 export function createCairnExtension(options: CairnExtensionOptions = {}): ExtensionFactory {
@@ -35,6 +37,7 @@ export function createCairnExtension(options: CairnExtensionOptions = {}): Exten
     sandbox: options.sandbox ?? createBwrapProbe(),
     now: options.now ?? Date.now,
     newId: options.newId ?? randomUUID,
+    columns: options.columns ?? (() => (process.stdout.isTTY ? process.stdout.columns : undefined)),
   };
 
   return (pi) => {

@@ -23,6 +23,8 @@ export interface CairnServices {
   sandbox: SandboxProbe;
   now(): number;
   newId(): string;
+  /** The terminal's width, for footer texts that must fit it; undefined without a terminal (print, RPC). */
+  columns(): number | undefined;
 }
 
 export interface CairnState {

@@ -5,6 +5,8 @@ import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { customDataNewestFirst } from "../branch.ts";
 
 export const READONLY_ENTRY_TYPE = "cairn-readonly";
+/** The footer status while read-only mode is on. */
+export const READONLY_STATUS_TEXT = "🔒 readonly";
 
 export const READONLY_ARGUMENTS = ["on", "off", "toggle"] as const;
 export type ReadonlyArgument = (typeof READONLY_ARGUMENTS)[number];

@@ -8,7 +8,7 @@
 import { type ExtensionAPI, type ExtensionContext, isToolCallEventType } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
 import { classifyBash } from "./bash-classifier.ts";
-import { parseReadonlyArgs, READONLY_ENTRY_TYPE, type ReadonlyEntry } from "./readonly-state.ts";
+import { parseReadonlyArgs, READONLY_ENTRY_TYPE, READONLY_STATUS_TEXT, type ReadonlyEntry } from "./readonly-state.ts";
 import { wrapInBwrap } from "./sandbox.ts";
 
 export const READONLY_STATUS_KEY = "cairn-readonly";
@@ -66,7 +66,7 @@ export async function setReadonly(
 }
 
 export function showReadonlyStatus(ctx: ExtensionContext, state: CairnState): void {
-  ctx.ui.setStatus(READONLY_STATUS_KEY, state.readonly.enabled ? "🔒 readonly" : undefined);
+  ctx.ui.setStatus(READONLY_STATUS_KEY, state.readonly.enabled ? READONLY_STATUS_TEXT : undefined);
 }
 
 export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {

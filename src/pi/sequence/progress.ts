@@ -2,26 +2,79 @@
  * The sequence's footer status and preview text (pure), as seed 001 shows them, plus the marks and hints for
  * editing a step in place.
  */
+import { READONLY_STATUS_TEXT } from "../readonly/readonly-state.ts";
+import type { CairnState } from "../state.ts";
 import type { Slot } from "./recording.ts";
 import type { SequenceRun } from "./types.ts";
 
 export const SEQUENCE_STATUS_KEY = "cairn-sequence";
 export const SEQUENCE_WIDGET_KEY = "cairn-sequence";
 
-export function recordingStatus(stepCount: number): string {
+/**
+ * The longest of a status's wordings that fits `width` columns (pi cuts a longer footer line short, losing its
+ * end): the seed's wording first, then shorter ones that keep every key. Without a width, the first.
+ */
+export function fitStatus(wordings: readonly string[], width: number | undefined): string {
+  const fits = wordings.find((text) => width === undefined || columnsOf(text) <= width);
+  return fits ?? wordings[wordings.length - 1] ?? "";
+}
+
+/**
+ * Columns the sequence's status has in the footer: pi puts every extension's status on one line, and cairn's
+ * read-only status comes first.
+ */
+export function statusRoom(state: CairnState): number | undefined {
+  const columns = state.services.columns();
+  if (columns === undefined) return undefined;
+  return columns - (state.readonly.enabled ? columnsOf(READONLY_STATUS_TEXT) + 1 : 0);
+}
+
+/** Columns a status takes: one per code point, two for an emoji (the footer's `🔒`). */
+export function columnsOf(text: string): number {
+  let columns = 0;
+  for (const ch of text) columns += /\p{Extended_Pictographic}/u.test(ch) && ch !== "↑" && ch !== "↓" ? 2 : 1;
+  return columns;
+}
+
+export function recordingStatus(stepCount: number, width?: number): string {
   const steps = `${stepCount} ${stepCount === 1 ? "step" : "steps"}`;
-  return `● recording sequence · ${steps} · Enter adds step · Ctrl+Enter finishes · Esc cancels`;
+  return fitStatus(
+    [
+      `● recording sequence · ${steps} · Enter adds step · Ctrl+Enter finishes · Esc cancels`,
+      `● recording · ${steps} · Enter adds · Ctrl+Enter finishes · Esc cancels`,
+      `● recording · ${steps} · Enter add · Ctrl+Enter done · Esc cancel`,
+      `● ${steps} · Enter add · Ctrl+Enter done · Esc cancel`,
+    ],
+    width,
+  );
 }
 
 /** The footer while the editor is on an existing step or a step being inserted, rather than on a new last step. */
-export function editingStatus(slot: Slot, stepCount: number, insertKey = "Alt+Enter"): string {
+export function editingStatus(slot: Slot, stepCount: number, insertKey = "Alt+Enter", width?: number): string {
   if (slot.kind === "step") {
-    return `● editing step ${slot.index + 1} of ${stepCount} · Enter saves (emptied: deletes) · ↑↓ moves · ${insertKey} inserts above · Esc cancels`;
+    const n = `${slot.index + 1}`;
+    return fitStatus(
+      [
+        `● editing step ${n} of ${stepCount} · Enter saves (emptied: deletes) · ↑↓ moves · ${insertKey} inserts above · Esc cancels`,
+        `● editing step ${n} of ${stepCount} · Enter saves (empty: deletes) · ↑↓ moves · ${insertKey} inserts · Esc cancels`,
+        `● step ${n}/${stepCount} · Enter saves (empty: deletes) · ↑↓ · ${insertKey} inserts · Esc cancels`,
+        `● step ${n}/${stepCount} · Enter save · ↑↓ move · ${insertKey} insert · Esc cancel`,
+      ],
+      width,
+    );
   }
   if (slot.kind === "insert") {
-    return `● inserting step ${slot.index + 1} · Enter inserts · ↑↓ moves · Ctrl+Enter finishes · Esc cancels`;
+    const n = `${slot.index + 1}`;
+    return fitStatus(
+      [
+        `● inserting step ${n} · Enter inserts · ↑↓ moves · Ctrl+Enter finishes · Esc cancels`,
+        `● inserting step ${n} · Enter inserts · ↑↓ moves · Ctrl+Enter done · Esc cancels`,
+        `● inserting ${n} · Enter insert · ↑↓ move · Ctrl+Enter done · Esc cancel`,
+      ],
+      width,
+    );
   }
-  return recordingStatus(stepCount);
+  return recordingStatus(stepCount, width);
 }
 
 export interface PreviewStyle {
@@ -62,9 +115,12 @@ export function previewLines(
   return lines;
 }
 
-export function progressStatus(run: SequenceRun): string {
+/** `⟳ sequence · run 2/5 · step 3/4 · /handoff execution`, the step's text shortened to fit `width`. */
+export function progressStatus(run: SequenceRun, width?: number): string {
   const step = run.steps[run.stepIndex] ?? "";
-  return `⟳ sequence · run ${run.runIndex + 1}/${run.totalRuns} · step ${run.stepIndex + 1}/${run.steps.length} · ${oneLine(step, 60)}`;
+  const head = `⟳ sequence · run ${run.runIndex + 1}/${run.totalRuns} · step ${run.stepIndex + 1}/${run.steps.length} · `;
+  const room = width === undefined ? 60 : Math.max(12, Math.min(60, width - columnsOf(head)));
+  return `${head}${oneLine(step, room)}`;
 }
 
 export function position(run: SequenceRun): string {

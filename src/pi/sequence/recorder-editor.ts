@@ -28,11 +28,14 @@ export interface RecorderCallbacks {
   insertAbove(pending: string): EditorText;
   /** Backspace on an empty editor. */
   removeSelected(): EditorText;
+  /** The terminal changed width: the footer's wording may have to change with it. */
+  resized(): void;
 }
 
 export class RecorderEditor extends CustomEditor {
   private readonly callbacks: RecorderCallbacks;
   private readonly keys: KeybindingsManager;
+  private recorderWidth: number | undefined;
 
   constructor(tui: TUI, theme: EditorTheme, keybindings: KeybindingsManager, callbacks: RecorderCallbacks) {
     super(tui, theme, keybindings);
@@ -51,6 +54,12 @@ export class RecorderEditor extends CustomEditor {
           .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
           .join("+")
       : "Alt+Enter";
+  }
+
+  override render(width: number): string[] {
+    if (this.recorderWidth !== undefined && width !== this.recorderWidth) queueMicrotask(() => this.callbacks.resized());
+    this.recorderWidth = width;
+    return super.render(width);
   }
 
   override handleInput(data: string): void {

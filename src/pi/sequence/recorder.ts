@@ -12,10 +12,11 @@ import {
   previewLines,
   SEQUENCE_STATUS_KEY,
   SEQUENCE_WIDGET_KEY,
+  statusRoom,
 } from "./progress.ts";
 import { type RecorderCallbacks, RecorderEditor } from "./recorder-editor.ts";
 import { createRecording, EMPTY_RECORDING, type RecordingResult, type StepCheck } from "./recording.ts";
-import { recordedText, resolveStep } from "./resolve.ts";
+import { resolveStep } from "./resolve.ts";
 
 export const DISCARD_TITLE = "Discard this sequence recording?";
 
@@ -25,10 +26,11 @@ export function recordSequence(
   initialSteps: readonly string[],
 ): Promise<string[] | undefined> {
   return new Promise((resolve) => {
-    // Checked against the commands pi reports right now, so unsupported entries fail while the user is here.
+    // Checked against the commands pi reports right now, so unsupported entries fail while the user is here; a step
+    // is kept as typed.
     const check: StepCheck = (text) => {
       const resolution = resolveStep(text, currentCatalog(state));
-      return resolution.ok ? { ok: true, text: recordedText(resolution.step) } : resolution;
+      return resolution.ok ? { ok: true, text } : resolution;
     };
     const recording = createRecording(initialSteps, check);
     const previousEditor = ctx.ui.getEditorComponent();
@@ -44,7 +46,7 @@ export function recordSequence(
     const render = () => {
       ctx.ui.setStatus(
         SEQUENCE_STATUS_KEY,
-        editingStatus(recording.slot, recording.steps.length, editor?.insertKeyText()),
+        editingStatus(recording.slot, recording.steps.length, editor?.insertKeyText(), statusRoom(state)),
       );
       ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, previewLines(recording.steps, problem, recording.slot, style));
     };
@@ -110,6 +112,7 @@ export function recordSequence(
       move: (direction, pending) => apply(recording.move(direction, pending)),
       insertAbove: (pending) => apply(recording.insertAbove(pending)),
       removeSelected: () => apply(recording.removeSelected()),
+      resized: render,
     };
 
     ctx.ui.setEditorComponent((tui, editorTheme, keybindings) => {

@@ -7,7 +7,7 @@
 
 export type Slot = { kind: "end" } | { kind: "step"; index: number } | { kind: "insert"; index: number };
 
-/** Validates a step's text and returns what to record (e.g. `/readonly` is recorded as `/readonly on`). */
+/** Validates a step's text and returns what to record: the text as typed. */
 export type StepCheck = (text: string) => { ok: true; text: string } | { ok: false; message: string };
 
 /** The text the editor shows after an action, or why the action was refused (the editor keeps its text). */
@@ -37,11 +37,7 @@ export const EMPTY_RECORDING = "Add at least one step before finishing, or press
 type Position = { on: "step" | "gap"; index: number };
 
 export function createRecording(restored: readonly string[], check: StepCheck): Recording {
-  // Restored steps are shown as they would be recorded today (an older snapshot's `/readonly` reads `/readonly on`).
-  const initial = restored.map((step) => {
-    const checked = check(step);
-    return checked.ok ? checked.text : step;
-  });
+  const initial = [...restored];
   const steps = [...initial];
   let slot: Slot = { kind: "end" };
   let draft = "";

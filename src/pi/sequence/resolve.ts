@@ -207,8 +207,8 @@ function isAgenticodingCommand(name: string): name is AgenticodingCommandName {
 }
 
 /**
- * A step running one of this extension's commands. `/readonly` in a step sets the mode rather than toggling it (a
- * toggle would depend on the mode the session happens to be in), so plain `/readonly` means `on`.
+ * A step running one of this extension's commands, with its arguments as typed: plain `/readonly` toggles, as the
+ * slash command does (each run starts in a fresh session, where read-only mode is off, so a first toggle sets it).
  */
 function ownCommandStep(raw: string, text: string, name: AgenticodingCommandName, args: string): StepResolution {
   if (name !== "readonly") return { ok: true, step: { kind: "agenticodingCommand", raw: text, name, args } };
@@ -217,20 +217,13 @@ function ownCommandStep(raw: string, text: string, name: AgenticodingCommandName
     return reject(
       raw,
       "bad-arguments",
-      `Unsupported step: /readonly ${firstLine(args)} is not a mode.\nIn a sequence write /readonly on or /readonly off.`,
+      `Unsupported step: /readonly ${firstLine(args)} is not a mode.\nWrite /readonly (toggles), /readonly on or /readonly off.`,
     );
   }
-  const mode = argument === "toggle" ? "on" : argument;
-  return { ok: true, step: { kind: "agenticodingCommand", raw: text, name, args: mode } };
-}
-
-/**
- * The text a step is recorded as: what was typed, except that a step whose meaning depends on an implicit default
- * says it (`/readonly` is recorded as `/readonly on`), so the preview and the snapshot show what will run.
- */
-export function recordedText(step: ResolvedStep): string {
-  if (step.kind === "agenticodingCommand" && step.name === "readonly") return `/readonly ${step.args}`;
-  return step.raw;
+  return {
+    ok: true,
+    step: { kind: "agenticodingCommand", raw: text, name, args: argument === "toggle" ? "" : argument },
+  };
 }
 
 function firstLine(text: string): string {

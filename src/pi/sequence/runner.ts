@@ -22,7 +22,7 @@ import type { CairnState } from "../state.ts";
 import { substituteArgs } from "./args.ts";
 import { currentCatalog } from "./catalog.ts";
 import { expandSkill, expandTemplate } from "./expand.ts";
-import { position, progressStatus, SEQUENCE_STATUS_KEY } from "./progress.ts";
+import { position, progressStatus, SEQUENCE_STATUS_KEY, statusRoom } from "./progress.ts";
 import { resolveSequence } from "./resolve.ts";
 import { createRunControl, type RunControl } from "./run-control.ts";
 import {
@@ -157,7 +157,7 @@ async function runSteps(
   }
 
   if (direction !== undefined) {
-    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run));
+    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run, statusRoom(state)));
     const outcome = await sendPrompt(ctx, state, direction, control);
     control.direction = undefined;
     const ended = afterStep(ctx, control, run, outcome, run.steps[run.stepIndex] ?? "/handoff");
@@ -167,7 +167,7 @@ async function runSteps(
 
   while (run.stepIndex < run.steps.length) {
     if (control.cancelled) return cancelled(ctx, control, run);
-    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run));
+    ctx.ui.setStatus(SEQUENCE_STATUS_KEY, progressStatus(run, statusRoom(state)));
     const step = resolution.steps[run.stepIndex];
     if (!step) return fail(ctx, control, run, `Sequence aborted at ${position(run)}: the step is missing.`);
     if (step.kind === "agenticodingCommand" && step.name === "handoff") {

@@ -35,6 +35,7 @@ export function createTestState(options: TestStateOptions = {}): TestState {
     sandbox: () => options.sandbox ?? { kind: "none", detail: "disabled in tests" },
     now: () => ++clock,
     newId: () => `id-${++ids}`,
+    columns: () => undefined,
   };
   const pi = createFakePi({
     ...(options.session ? { session: options.session } : {}),

@@ -27,6 +27,9 @@ function recordingCallbacks(answer: (call: string) => string | undefined = () =>
     move: (direction, pending) => log(`move:${direction}:${pending}`),
     insertAbove: (pending) => log(`insert:${pending}`),
     removeSelected: () => log("remove"),
+    resized: () => {
+      log("resized");
+    },
   };
   return { calls, callbacks };
 }
@@ -132,7 +135,7 @@ describe("recordSequence", () => {
     });
     expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual([
       "Sequence",
-      "1. /readonly on",
+      "1. /readonly",
       "2. Plan the implementation for $@",
       EDIT_HINT,
       "✗ Unsupported step: /publish is an external extension command.",
@@ -147,14 +150,14 @@ describe("recordSequence", () => {
     );
     expect(ui.widgets.get(SEQUENCE_WIDGET_KEY)).toEqual([
       "Sequence",
-      "1. /readonly on",
+      "1. /readonly",
       "2. Plan the implementation for $@",
       "3. /review $1",
       EDIT_HINT,
     ]);
     editor.handleInput(KEYS.ctrlEnterKitty);
 
-    expect(await recording).toEqual(["/readonly on", "Plan the implementation for $@", "/review $1"]);
+    expect(await recording).toEqual(["/readonly", "Plan the implementation for $@", "/review $1"]);
     expect(ui.editorFactory).toBeUndefined();
     expect(ui.widgets.has(SEQUENCE_WIDGET_KEY)).toBe(false);
     expect(ui.statuses.has(SEQUENCE_STATUS_KEY)).toBe(false);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createRecording, EMPTY_RECORDING, type StepCheck } from "../../../src/pi/sequence/recording.ts";
 
-/** Rejects steps starting with "bad"; records "/readonly" as "/readonly on", like the real check. */
+/** Rejects steps starting with "bad"; keeps the rest as typed, like the real check. */
 const check: StepCheck = (text) => {
   if (text.startsWith("bad")) return { ok: false, message: `Unsupported step: ${text}` };
-  return { ok: true, text: text === "/readonly" ? "/readonly on" : text };
+  return { ok: true, text };
 };
 
 describe("createRecording", () => {
@@ -13,7 +13,7 @@ describe("createRecording", () => {
     expect(recording.submit("one")).toEqual({ ok: true, text: "" });
     expect(recording.submit("  /readonly  ")).toEqual({ ok: true, text: "" });
     expect(recording.submit("bad step")).toEqual({ ok: false, message: "Unsupported step: bad step" });
-    expect(recording.steps).toEqual(["one", "/readonly on"]);
+    expect(recording.steps).toEqual(["one", "/readonly"]);
     expect(recording.slot).toEqual({ kind: "end" });
   });
 
@@ -47,7 +47,7 @@ describe("createRecording", () => {
     const recording = createRecording(["one", "two"], check);
     recording.move(-1, "");
     expect(recording.move(-1, "/readonly")).toEqual({ ok: true, text: "one" });
-    expect(recording.steps).toEqual(["one", "/readonly on"]);
+    expect(recording.steps).toEqual(["one", "/readonly"]);
   });
 
   it("deletes a step emptied with Enter, or with Backspace on an empty editor", () => {
@@ -119,8 +119,12 @@ describe("createRecording", () => {
     expect(stale.finish("")).toEqual({ ok: true, steps: ["one", "fixed", "three"] });
   });
 
-  it("shows restored steps as they would be recorded now", () => {
-    expect(createRecording(["/readonly", "x"], check).steps).toEqual(["/readonly on", "x"]);
+  it("shows restored steps exactly as they were stored", () => {
+    expect(createRecording(["/readonly", "/readonly on", "x"], check).steps).toEqual([
+      "/readonly",
+      "/readonly on",
+      "x",
+    ]);
   });
 
   it("knows whether discarding would lose anything", () => {
