@@ -31,7 +31,7 @@ export function guardUserBash(event: UserBashEvent, state: CairnState): UserBash
 
 /** The message a refused command shows in place of its output. */
 export function refusalMessage(reason: string): string {
-  return `Read-only mode is on: not run, this command ${reason}.\nLeave read-only mode with /readonly off, then run it again.`;
+  return `Read-only mode is on: not run, because this command ${reason}.\nLeave read-only mode with /readonly off, then run it again.`;
 }
 
 function refusal(reason: string): UserBashResult {

@@ -152,7 +152,7 @@ describe("/notebook clear asks first", () => {
     await runNotebookCommand(fake.ctx, setup.state, "write risks None yet");
     const written = setup.pi.entries.length;
     const newEntries = () => setup.pi.entries.slice(written);
-    return { setup, session, ...fake, newEntries };
+    return { setup, ...fake, newEntries };
   }
 
   it("says how many pages go; cancelling changes nothing", async () => {

@@ -32,7 +32,7 @@ describe("the user's ! commands in read-only mode", () => {
     expect(answer).toEqual({
       result: {
         output:
-          "Read-only mode is on: not run, this command redirects output to f.txt.\nLeave read-only mode with /readonly off, then run it again.",
+          "Read-only mode is on: not run, because this command redirects output to f.txt.\nLeave read-only mode with /readonly off, then run it again.",
         exitCode: 126,
         cancelled: false,
         truncated: false,
