@@ -115,7 +115,7 @@ export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
  * `on` and `off`, but nothing once the argument is complete: pi's editor applies an open completion list on Enter
  * instead of submitting, so a list still open on the exact `on` made `/readonly on` take two Enters.
  */
-export function readonlyCompletions(prefix: string): Array<{ value: string; label: string }> | null {
+function readonlyCompletions(prefix: string): Array<{ value: string; label: string }> | null {
   const typed = prefix.trim().toLowerCase();
   if (typed === "on" || typed === "off") return null;
   const items = ["on", "off"].filter((value) => value.startsWith(typed));
