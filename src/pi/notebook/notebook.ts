@@ -5,7 +5,9 @@
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
+import { plural } from "../../common/plural.ts";
 import type { CairnState } from "../state.ts";
+import { renderPageList } from "./page-list.ts";
 import {
   NOTEBOOK_ENTRY_TYPE,
   type NotebookEntry,
@@ -18,7 +20,7 @@ import {
 const PROMPT_SECTION = "cairn_notebook";
 
 export const NOTEBOOK_USAGE =
-  "Usage: /notebook [list] | /notebook show <page> | /notebook write <page> <text> | /notebook append <page> <text> | /notebook delete <page> | /notebook clear";
+  "Usage: /notebook [list] | /notebook show <page> | /notebook write <page> <text> | /notebook append <page> <text> | /notebook delete <page> | /notebook clear [--yes]";
 
 export type NotebookCommand =
   | { op: "list" }
@@ -26,7 +28,7 @@ export type NotebookCommand =
   | { op: "write"; name: string; content: string }
   | { op: "append"; name: string; content: string }
   | { op: "delete"; name: string }
-  | { op: "clear" }
+  | { op: "clear"; yes: boolean }
   | { op: "invalid"; message: string };
 
 /** Parse `/notebook` arguments (pure). A bare page name shows that page. */
@@ -38,7 +40,7 @@ export function parseNotebookCommand(args: string): NotebookCommand {
     case "list":
       return rest ? invalid() : { op: "list" };
     case "clear":
-      return rest ? invalid() : { op: "clear" };
+      return rest && rest !== "--yes" ? invalid() : { op: "clear", yes: rest === "--yes" };
     case "show":
     case "delete":
       return rest && !/\s/.test(rest) ? { op: verb, name: rest } : invalid();
@@ -54,11 +56,20 @@ export function parseNotebookCommand(args: string): NotebookCommand {
 
 export type NotebookCommandResult = { ok: true; page?: NotebookPage } | { ok: false; message: string };
 
+export interface NotebookCommandOptions {
+  /**
+   * Ask before `clear` deletes pages (unless `--yes` was given). The slash command asks; the sequence runner does not,
+   * because the user typed the recorded `/notebook clear` step on purpose and confirmed the whole sequence.
+   */
+  confirmClear?: boolean;
+}
+
 /** Run one `/notebook` command against the current branch. Shared by the slash command and the sequence runner. */
 export async function runNotebookCommand(
   ctx: ExtensionContext,
   state: CairnState,
   args: string,
+  options: NotebookCommandOptions = {},
 ): Promise<NotebookCommandResult> {
   const command = parseNotebookCommand(args);
   const pages = state.notebook.pages;
@@ -66,7 +77,7 @@ export async function runNotebookCommand(
     case "invalid":
       return fail(ctx, command.message);
     case "list": {
-      ctx.ui.notify(renderIndex(pages) ?? "The notebook is empty.", "info");
+      ctx.ui.notify(renderPageList(pages, state.services.now()), "info");
       return { ok: true };
     }
     case "show": {
@@ -92,13 +103,38 @@ export async function runNotebookCommand(
       ctx.ui.notify(`Notebook page ${command.name} deleted.`, "info");
       return { ok: true };
     }
-    case "clear": {
-      record(state, { version: 1, op: "clear", updatedAt: state.services.now() });
-      pages.clear();
-      ctx.ui.notify("Notebook cleared.", "info");
-      return { ok: true };
-    }
+    case "clear":
+      return clearNotebook(ctx, state, command.yes || !options.confirmClear);
   }
+}
+
+/** Delete every page, asking first unless `confirmed`; without a UI to ask in, refuse and say what works instead. */
+async function clearNotebook(
+  ctx: ExtensionContext,
+  state: CairnState,
+  confirmed: boolean,
+): Promise<NotebookCommandResult> {
+  const pages = state.notebook.pages;
+  if (pages.size === 0) {
+    ctx.ui.notify("The notebook is already empty.", "info");
+    return { ok: true };
+  }
+  const count = plural(pages.size, "page");
+  const names = [...pages.keys()].sort().join(", ");
+  if (!confirmed && !ctx.hasUI) {
+    return fail(
+      ctx,
+      `/notebook clear would delete ${count} (${names}) and there is no UI to confirm it. Run /notebook clear --yes to delete them all, or /notebook delete <page> to delete one page at a time.`,
+    );
+  }
+  if (!confirmed && !(await ctx.ui.confirm(`Clear the notebook: delete ${count}?`, `Pages: ${names}.`))) {
+    ctx.ui.notify("Notebook not cleared; no page was deleted.", "info");
+    return { ok: true };
+  }
+  record(state, { version: 1, op: "clear", updatedAt: state.services.now() });
+  pages.clear();
+  ctx.ui.notify(`Notebook cleared: ${count} deleted.`, "info");
+  return { ok: true };
 }
 
 /** Persist a page as an entry on the branch and update the cache. */
@@ -113,7 +149,7 @@ export function registerNotebook(pi: ExtensionAPI, state: CairnState): void {
   pi.registerCommand("notebook", {
     description: "Task notebook: list, show, write, append, delete or clear named pages",
     handler: async (args, ctx) => {
-      await runNotebookCommand(ctx, state, args);
+      await runNotebookCommand(ctx, state, args, { confirmClear: true });
     },
   });
 

@@ -78,18 +78,19 @@ export function renderIndex(pages: ReadonlyMap<string, NotebookPage>): string | 
   if (pages.size === 0) return undefined;
   const lines = [...pages.values()]
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((page) => `- ${page.name}: ${summaryLine(page.content)} (${page.content.length} chars)`);
+    .map((page) => `- ${page.name}: ${firstLine(page.content, 80)} (${page.content.length} chars)`);
   return [
     "Notebook pages for the current task (read one with the notebook_read tool; save durable decisions with notebook_write):",
     ...lines,
   ].join("\n");
 }
 
-function summaryLine(content: string): string {
+/** A page's first non-blank line, cut to `max` characters. */
+export function firstLine(content: string, max: number): string {
   const line =
     content
       .split("\n")
       .find((candidate) => candidate.trim().length > 0)
       ?.trim() ?? "";
-  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }

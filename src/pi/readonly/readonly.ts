@@ -1,6 +1,6 @@
 /**
- * `/readonly [on|off]`: blocks `write` and `edit`, and guards `bash` with the write classifier plus the OS sandbox
- * where one works. Alone the slash command toggles; `on` and `off` say what they mean, which is what a sequence step
+ * `/readonly [on|off]`: blocks the tools that write (tool-policy.ts), guards the model's `bash` and the user's own
+ * `!` commands (user-bash.ts) with the write classifier plus the OS sandbox where one works. Alone the slash command toggles; `on` and `off` say what they mean, which is what a sequence step
  * needs (a toggle in step 1 would turn the mode off in a session where it is already on). The mode is branch state
  * (see readonly-state.ts) and is announced to the model as a system-prompt section, so the tools stay advertised and
  * the prompt prefix changes only when the mode does.
@@ -10,10 +10,11 @@ import type { CairnState } from "../state.ts";
 import { classifyBash } from "./bash-classifier.ts";
 import { parseReadonlyArgs, READONLY_ENTRY_TYPE, READONLY_STATUS_TEXT, type ReadonlyEntry } from "./readonly-state.ts";
 import { wrapInBwrap } from "./sandbox.ts";
+import { readonlyToolVerdict, toolHints } from "./tool-policy.ts";
+import { guardUserBash } from "./user-bash.ts";
 
 export const READONLY_STATUS_KEY = "cairn-readonly";
 const PROMPT_SECTION = "cairn_readonly";
-const BLOCKED_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 
 export const READONLY_USAGE = "Usage: /readonly [on|off] (without an argument it toggles)";
 
@@ -59,7 +60,7 @@ export async function setReadonly(
   state.api.appendEntry(READONLY_ENTRY_TYPE, entry);
   showReadonlyStatus(ctx, state);
   ctx.ui.notify(
-    enabled ? enabledNotice(state) : "Read-only mode off: write, edit and bash work normally again.",
+    enabled ? enabledNotice(state) : "Read-only mode off: tools and ! commands work normally again.",
     "info",
   );
   return { enabled };
@@ -71,11 +72,8 @@ export function showReadonlyStatus(ctx: ExtensionContext, state: CairnState): vo
 
 export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
   pi.registerCommand("readonly", {
-    description: "Read-only mode: on, off, or toggle without an argument (blocks write/edit, sandboxes bash)",
-    getArgumentCompletions: (prefix) => {
-      const items = ["on", "off"].filter((value) => value.startsWith(prefix.trim().toLowerCase()));
-      return items.length > 0 ? items.map((value) => ({ value, label: value })) : null;
-    },
+    description: "Read-only mode: on, off, or toggle without an argument (blocks file writes by tools and ! commands)",
+    getArgumentCompletions: readonlyCompletions,
     handler: async (args, ctx) => {
       await runReadonlyCommand(ctx, state, args);
     },
@@ -83,10 +81,11 @@ export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
 
   pi.on("tool_call", (event, ctx) => {
     if (!state.readonly.enabled) return undefined;
-    if (BLOCKED_TOOLS.has(event.toolName)) {
+    const tool = readonlyToolVerdict(event.toolName, () => toolHints(findTool(pi, event.toolName)));
+    if (tool.kind === "block") {
       return {
         block: true,
-        reason: `Read-only mode is on: ${event.toolName} is blocked. Ask the user to run /readonly to leave it.`,
+        reason: `Read-only mode is on: ${event.toolName} is blocked (${tool.reason}). Ask the user to run /readonly off to leave it.`,
       };
     }
     if (!isToolCallEventType("bash", event)) return undefined;
@@ -98,11 +97,13 @@ export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
     return undefined;
   });
 
+  pi.on("user_bash", (event) => guardUserBash(event, state));
+
   pi.on("before_agent_start", (event) => {
     const sections = event.systemPromptOptions.sections;
     if (state.readonly.enabled) {
       sections[PROMPT_SECTION] =
-        "Read-only mode is on. Do not modify files: write and edit are blocked, and bash commands that write are blocked or run in a read-only sandbox. Investigate, read and report.";
+        "Read-only mode is on. Do not modify files: write, edit and powershell are blocked, and bash commands that write are blocked or run in a read-only sandbox. Investigate, read and report.";
     } else {
       delete sections[PROMPT_SECTION];
     }
@@ -110,11 +111,26 @@ export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
   });
 }
 
+/**
+ * `on` and `off`, but nothing once the argument is complete: pi's editor applies an open completion list on Enter
+ * instead of submitting, so a list still open on the exact `on` made `/readonly on` take two Enters.
+ */
+function readonlyCompletions(prefix: string): Array<{ value: string; label: string }> | null {
+  const typed = prefix.trim().toLowerCase();
+  if (typed === "on" || typed === "off") return null;
+  const items = ["on", "off"].filter((value) => value.startsWith(typed));
+  return items.length > 0 ? items.map((value) => ({ value, label: value })) : null;
+}
+
+function findTool(pi: ExtensionAPI, name: string): object | undefined {
+  return pi.getAllTools().find((tool) => tool.name === name);
+}
+
 function enabledNotice(state: CairnState): string {
   const sandbox = state.services.sandbox();
   const bash =
     sandbox.kind === "bwrap"
-      ? "bash runs in a read-only bwrap sandbox"
-      : `bash is checked by a write classifier only (${sandbox.detail ?? "no sandbox"})`;
-  return `Read-only mode on: write and edit are blocked; ${bash}.`;
+      ? "bash and ! commands run in a read-only bwrap sandbox"
+      : `bash and ! commands are checked by a write classifier only (${sandbox.detail ?? "no sandbox"})`;
+  return `Read-only mode on: write, edit and powershell are blocked; ${bash}.`;
 }

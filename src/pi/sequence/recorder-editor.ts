@@ -57,7 +57,8 @@ export class RecorderEditor extends CustomEditor {
   }
 
   override render(width: number): string[] {
-    if (this.recorderWidth !== undefined && width !== this.recorderWidth) queueMicrotask(() => this.callbacks.resized());
+    if (this.recorderWidth !== undefined && width !== this.recorderWidth)
+      queueMicrotask(() => this.callbacks.resized());
     this.recorderWidth = width;
     return super.render(width);
   }

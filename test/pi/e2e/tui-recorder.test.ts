@@ -16,7 +16,8 @@ import { piCli, piVersion } from "../helpers/pi-cli.ts";
 import { editorView, hasTmux, startTmux, type TmuxSession } from "../helpers/tmux.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const extensionEntry = resolve(here, "../../../src/pi/index.ts");
+// What users load: the bundle `npm run build` writes (the tests build first).
+const extensionEntry = resolve(here, "../../../dist/pi-extension/index.js");
 const scriptedProvider = resolve(here, "fixtures/scripted-provider.ts");
 
 let tmux: TmuxSession | undefined;

@@ -49,6 +49,8 @@ export interface FakePiOptions {
   commandList?: SlashCommandInfo[];
   /** Plays the agent for `sendUserMessage` (pi would start a turn). */
   onUserMessage?: (text: string) => void;
+  /** What `getAllTools()` returns (pi 1.6 adds `annotations`, hence the loose type). */
+  allTools?: Array<{ name: string; annotations?: Record<string, unknown> }>;
 }
 
 export function createFakePi(options: FakePiOptions = {}): FakePi {
@@ -117,7 +119,14 @@ export function createFakePi(options: FakePiOptions = {}): FakePi {
     setLabel() {},
     exec: async () => ({ stdout: "", stderr: "", code: 0, killed: false, truncated: false }),
     getActiveTools: () => [...fake.tools.keys()],
-    getAllTools: () => [],
+    getAllTools: () =>
+      (options.allTools ?? []).map((tool) => ({
+        description: "",
+        parameters: {} as never,
+        exposure: "direct" as const,
+        sourceInfo: { path: "/ext.ts", source: "local", scope: "project", origin: "top-level" },
+        ...tool,
+      })),
     setActiveTools() {},
     getCommands: () => fake.commandList,
     setModel: async () => true,
@@ -284,6 +293,8 @@ export interface FakeContextOptions {
   session?: SessionManager;
   ui?: FakeUi;
   mode?: ExtensionContext["mode"];
+  /** False as in print and RPC modes, where dialogs cannot be shown. */
+  hasUI?: boolean;
   cwd?: string;
   /** Without a model pi cannot start a turn; the runner checks for one before sending a prompt. */
   withModel?: boolean;
@@ -308,7 +319,7 @@ export function createFakeContext(options: FakeContextOptions = {}): FakeContext
   const ctx: ExtensionCommandContext = {
     ui: ui.ui,
     mode: options.mode ?? "tui",
-    hasUI: true,
+    hasUI: options.hasUI ?? true,
     cwd: options.cwd ?? "/project",
     sessionManager: session,
     get modelRegistry(): never {

@@ -7,7 +7,7 @@ import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts
 import type { SandboxSupport } from "../../../src/pi/readonly/sandbox.ts";
 import type { RecallSource } from "../../../src/pi/recall/recall-source.ts";
 import { type CairnServices, type CairnState, createCairnState } from "../../../src/pi/state.ts";
-import { cairnCommands, createFakePi, type FakePi } from "./fake-pi.ts";
+import { cairnCommands, createFakePi, type FakePi, type FakePiOptions } from "./fake-pi.ts";
 
 export interface TestStateOptions {
   session?: SessionManager;
@@ -16,6 +16,7 @@ export interface TestStateOptions {
   briefs?: HandoffBriefSource;
   recall?: RecallSource;
   onUserMessage?: (text: string) => void;
+  allTools?: FakePiOptions["allTools"];
   /** Share services with another test state, as instances made by one factory do. */
   services?: CairnServices;
 }
@@ -41,6 +42,7 @@ export function createTestState(options: TestStateOptions = {}): TestState {
     ...(options.session ? { session: options.session } : {}),
     commandList: options.commandList ?? cairnCommands(),
     ...(options.onUserMessage ? { onUserMessage: options.onUserMessage } : {}),
+    ...(options.allTools ? { allTools: options.allTools } : {}),
   });
   return { pi, state: createCairnState(pi.api, services), services };
 }

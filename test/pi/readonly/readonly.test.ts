@@ -39,7 +39,7 @@ describe("runReadonlyToggle", () => {
       { customType: READONLY_ENTRY_TYPE, data: { version: 1, enabled: true, updatedAt: 1001 } },
     ]);
     expect(ui.statuses.get(READONLY_STATUS_KEY)).toBe("🔒 readonly");
-    expect(ui.notifications.at(-1)?.message).toContain("write and edit are blocked");
+    expect(ui.notifications.at(-1)?.message).toContain("write, edit and powershell are blocked");
     expect(latestReadonly(session.getBranch())).toBe(true);
 
     expect(await runReadonlyToggle(ctx, setup.state)).toEqual({ enabled: false });
@@ -123,6 +123,16 @@ describe("runReadonlyCommand", () => {
     expect(complete?.("of")).toEqual([{ value: "off", label: "off" }]);
     expect(complete?.("x")).toBeNull();
   });
+
+  it("offers nothing once the argument is complete, so one Enter submits", () => {
+    const setup = createTestState();
+    registerReadonly(setup.pi.api, setup.state);
+    const complete = setup.pi.commands.get("readonly")?.getArgumentCompletions;
+    // pi's editor applies an open list on Enter instead of submitting; an exact match must close it.
+    expect(complete?.("on")).toBeNull();
+    expect(complete?.("off")).toBeNull();
+    expect(complete?.("ON ")).toBeNull();
+  });
 });
 
 describe("read-only tool gate", () => {
@@ -151,6 +161,42 @@ describe("read-only tool gate", () => {
       block: true,
       reason: "Read-only mode is on: this command rm changes files.",
     });
+  });
+
+  it("blocks powershell, which the classifier cannot read, and lets the reading tools through", async () => {
+    const setup = createTestState();
+    registerReadonly(setup.pi.api, setup.state);
+    setup.state.readonly.enabled = true;
+    expect(
+      await gate(setup, { type: "tool_call", toolCallId: "c", toolName: "powershell", input: { command: "dir" } }),
+    ).toEqual({
+      block: true,
+      reason:
+        "Read-only mode is on: powershell is blocked (powershell commands cannot be checked for writes). Ask the user to run /readonly off to leave it.",
+    });
+    for (const toolName of ["read", "grep", "find", "ls"]) {
+      expect(await gate(setup, { type: "tool_call", toolCallId: "c", toolName, input: { path: "." } })).toBeUndefined();
+    }
+  });
+
+  it("blocks another extension's tool that declares it changes things, not one that says nothing", async () => {
+    const setup = createTestState({
+      allTools: [
+        { name: "mcp__fs__write_file", annotations: { readOnlyHint: false, destructiveHint: true } },
+        { name: "mcp__fs__read_file", annotations: { readOnlyHint: true } },
+        { name: "weather" },
+      ],
+    });
+    registerReadonly(setup.pi.api, setup.state);
+    setup.state.readonly.enabled = true;
+    const call = (toolName: string) => gate(setup, { type: "tool_call", toolCallId: "c", toolName, input: {} });
+    expect(await call("mcp__fs__write_file")).toMatchObject({
+      block: true,
+      reason: expect.stringContaining("mcp__fs__write_file says it changes things"),
+    });
+    expect(await call("mcp__fs__read_file")).toBeUndefined();
+    expect(await call("weather")).toBeUndefined();
+    expect(await call("notebook_write")).toBeUndefined();
   });
 
   it("leaves reading bash commands unchanged when no sandbox is available", async () => {
