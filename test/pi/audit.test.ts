@@ -13,7 +13,8 @@ const files = readdirSync(srcPi, { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".ts"))
   .map((file) => ({ name: relative(srcPi, join(srcPi, file)), text: readFileSync(join(srcPi, file), "utf8") }));
 
-const PI_PACKAGES = ["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@earendil-works/pi-tui"];
+// What pi provides to extensions (its loader maps them to its own copies).
+const PI_PACKAGES = ["@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@earendil-works/pi-tui", "typebox"];
 
 function matches(pattern: RegExp): string[] {
   return files.flatMap(({ name, text }) =>

@@ -46,8 +46,8 @@ describe("createCairnExtension", () => {
     });
     const { pi } = createExtensionForTest({}, { session, commandList: cairnCommands() });
     await pi.emit("session_start", { type: "session_start", reason: "startup" }, createFakeContext({ session }).ctx);
-    // An older snapshot's plain /readonly is shown as what it runs: /readonly on.
-    expect(await restoredSteps(pi, session)).toEqual(["newer step", "/readonly on"]);
+    // Restored exactly as stored.
+    expect(await restoredSteps(pi, session)).toEqual(["newer step", "/readonly"]);
   });
 
   it("follows the branch on session_tree; a branch without a snapshot restores nothing", async () => {

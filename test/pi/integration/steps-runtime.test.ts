@@ -72,7 +72,7 @@ describe("sequence steps on the real pi runtime", () => {
     expect(harness.ui.notifications.at(-1)).toEqual({ message: "Sequence finished: 1 run of 2 steps.", type: "info" });
   });
 
-  it("/readonly steps set the mode: on twice in a session already read-only stays on and blocks writes", async () => {
+  it("a /readonly step runs the command as typed: plain /readonly toggles, /readonly on sets, and writes are blocked", async () => {
     harness = await createRuntimeHarness({
       extensions: [cairn()],
       tools: ["read", "write"],
@@ -88,11 +88,12 @@ describe("sequence steps on the real pi runtime", () => {
     await harness.session.prompt("/readonly");
     expect(ui.statuses.get("cairn-readonly")).toBe("🔒 readonly");
 
-    // Plain /readonly in a step means "on" and is recorded so; a toggle would have turned the mode off here.
+    // Steps are kept and shown as typed; plain /readonly toggles (here: off), as the slash command does.
+    const before = ui.statusLog.length;
     await recordAndRun(harness, ["/readonly", "/readonly on", "Create notes.md"], 1);
     expect(ui.widgetLog.filter((lines) => lines[0] === "Sequence").at(-1)).toEqual([
       "Sequence",
-      "1. /readonly on",
+      "1. /readonly",
       "2. /readonly on",
       "3. Create notes.md",
       EDIT_HINT,
@@ -107,7 +108,8 @@ describe("sequence steps on the real pi runtime", () => {
       content: [{ type: "text", text: expect.stringContaining("Read-only mode is on: write is blocked") }],
     });
     expect(ui.statuses.get("cairn-readonly")).toBe("🔒 readonly");
-    expect(ui.notifications.filter((n) => n.message === "Read-only mode is already on.")).toHaveLength(2);
+    const readonlyChanges = ui.statusLog.slice(before).filter((change) => change.key === "cairn-readonly");
+    expect(readonlyChanges.map((change) => change.text)).toEqual([undefined, "🔒 readonly"]);
     expect(harness.errors).toEqual([]);
   });
 
