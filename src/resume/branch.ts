@@ -26,5 +26,22 @@ export function branchEvents(events: readonly SessionEvent[], leafId: string): S
     const result = e.event_type === "tool_result" && parent.event_type === "tool_call";
     if (call || result || DERIVED.has(e.event_type)) keep.add(e.event_id);
   }
+  keepWrittenDuringCalls(events, keep);
   return events.filter((e) => keep.has(e.event_id));
+}
+
+/**
+ * A notebook page an extension wrote while a tool ran sits in pi's tree between the call and its result; here the
+ * result hangs off its call, so the page hangs off the message that made the call, like a sibling branch would. It
+ * is on the branch when the next primary event, the result, is.
+ */
+function keepWrittenDuringCalls(events: readonly SessionEvent[], keep: Set<string>): void {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (keep.has(e.event_id) || e.meta["notebook"] !== true || !e.parent_event_id || !keep.has(e.parent_event_id))
+      continue;
+    let next: SessionEvent | undefined;
+    for (let j = i + 1; j < events.length && !next; j++) if (!DERIVED.has(events[j]!.event_type)) next = events[j];
+    if (next?.event_type === "tool_result" && keep.has(next.event_id)) keep.add(e.event_id);
+  }
 }

@@ -35,7 +35,7 @@ export function listCheckpoints(
       event_id: e.event_id,
       ordinal: e.ordinal,
       kind,
-      label: headline(e.text) === "" ? null : clip(headline(e.text), 120),
+      label: labelOf(e),
       checkpoint_id: null,
       timestamp: e.timestamp,
       ownStep: stepOf(e.meta),
@@ -65,6 +65,13 @@ export function listCheckpoints(
     previous = step;
     return { ...c, step };
   });
+}
+
+/** A resume point's first line; for a handoff that says where it was going, that direction (not its brief's title). */
+function labelOf(e: SessionEvent): string | null {
+  const direction = e.meta["direction"];
+  const line = typeof direction === "string" && direction.trim() !== "" ? headline(direction) : headline(e.text);
+  return line === "" ? null : clip(line, 120);
 }
 
 /** A step number the workflow wrote into a resume point (`step`, `step_number` or `stepNumber`). */

@@ -4,9 +4,8 @@
  * tested.
  */
 import { checkKey, isFailing } from "../topology/check-state.ts";
-import { clip } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
-import { commandForm, commandHead, commandParts } from "./entities.ts";
+import { commandHead, commandParts, shownCommand } from "./entities.ts";
 import type { LedgerCheck, LedgerCommand } from "./ledger-types.ts";
 
 function strings(v: unknown): string[] {
@@ -50,12 +49,9 @@ export function checksOf(events: readonly SessionEvent[]): LedgerCheck[] {
   return [...families.values()].sort((a, b) => b.ordinal - a.ordinal);
 }
 
-/** How much of a failed line of several commands the ledger shows. */
-const WHOLE_LINE_CHARS = 120;
-
 /**
- * Commands by head (`npm run build`, `git push`), most runs first; inspection commands are left out. Each command
- * of a line counts (`git add -A && git commit -m '…'` is a `git add` and a `git commit`); a line that failed is one
+ * Commands by head (`npm run build`, `git push`), most runs first, each run shown as it was typed (`shownCommand`);
+ * inspection commands are left out. Each command of a line counts (`git add -A && git commit -m '…'` is a `git add` and a `git commit`); a line that failed is one
  * run of the line as a whole, since which of its commands ran, and which failed, the log does not say.
  */
 export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
@@ -83,12 +79,13 @@ export function commandsOf(events: readonly SessionEvent[]): LedgerCommand[] {
     const parts = commandParts(e.command);
     if (e.status === "error" && parts.length > 1) {
       const head = parts.map((p) => commandHead(p.text)).find((h) => h !== null);
-      if (head) count(e, head, clip(e.command, WHOLE_LINE_CHARS));
+      if (head) count(e, head, shownCommand(e.command));
       continue;
     }
     for (const part of parts) {
       const head = part.sure ? commandHead(part.text) : null;
-      if (head !== null) count(e, head, commandForm(part.text, head));
+      // A line of one command is shown as it was logged (a pipe into `tail` included), not re-quoted.
+      if (head !== null) count(e, head, shownCommand(parts.length === 1 ? e.command : part.text));
     }
   }
   return [...heads.values()]

@@ -156,37 +156,22 @@ export function commandParts(canonical: string): CommandPart[] {
   return out;
 }
 
-/** How much of a message or inline code a form shows. */
-const FORM_VALUE_CHARS = 60;
+/** A command longer than this is clipped, its long values first (a heredoc, inline code, a long message). */
+const SHOWN_COMMAND_CHARS = 200;
+const SHOWN_VALUE_CHARS = 60;
 
 /**
- * How a command was run, at the length that tells its runs apart: the program with its own options (they choose
- * what runs: `npm --prefix web`, `node -e '…'`), the rest of its head, then the flags given (values dropped) and a
- * bare `.`, other arguments left out (`git add .`, `git add -p`, `git status --porcelain`); a value that is the work
- * itself stays (`git commit -m 'Fix add()'`).
+ * A command as it was run (its canonical text), for a brief to quote: verbatim, flags and arguments included, so the
+ * next agent can run it again. Only a very long one is clipped: its long values first, so every flag stays, then
+ * its end, marked with an ellipsis.
  */
-export function commandForm(canonical: string, head: string): string {
-  const words = firstCommandWords(canonical);
-  const prog = (words[0] ?? "").replace(/^.*\//, "");
-  const read = readCommand(words);
-  const shown = (w: string) => shellQuote(clip(w, FORM_VALUE_CHARS));
-  const options = read.options.map((o) => (o.value === null ? o.flag : `${o.flag} ${shown(o.value)}`));
-  const named = new Set(read.options.flatMap((o) => [o.flag, o.value ?? ""]));
-  const headRest = head
-    .split(" ")
-    .slice(1)
-    .filter((w) => !named.has(w));
-  const from = headRest.length === 0 ? 0 : read.rest.indexOf(headRest[0]!) + 1;
-  const kept: string[] = [];
-  for (let i = from; i < read.rest.length && kept.length < 3; i++) {
-    const w = read.rest[i]!;
-    if (headRest.includes(w) || (w !== "." && !/^--?[\w-]+/.test(w))) continue;
-    const value = tellingValue(prog, w) ? (w.includes("=") ? w.replace(/^[^=]*=/, "") : read.rest[i + 1]) : undefined;
-    const flag = w.replace(/=.*$/, "");
-    kept.push(value === undefined ? flag : `${flag} ${shown(value)}`);
-    if (value !== undefined && !w.includes("=")) i++;
-  }
-  return [prog, ...options, ...headRest, ...kept].join(" ");
+export function shownCommand(canonical: string): string {
+  if (canonical.length <= SHOWN_COMMAND_CHARS) return canonical;
+  const items = parseShell(canonical);
+  const stage = items.length === 1 && items[0]!.pipeline.length === 1 ? items[0]!.pipeline[0]! : null;
+  if (stage === null || stage.heredoc !== undefined) return clip(canonical, SHOWN_COMMAND_CHARS);
+  const words = stage.words.map((w) => shellQuote(clip(w, SHOWN_VALUE_CHARS)));
+  return clip(words.join(" "), SHOWN_COMMAND_CHARS);
 }
 
 /** Words that look like identifiers but are English, product names or too common to tell anything. */

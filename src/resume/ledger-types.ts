@@ -143,6 +143,20 @@ export interface LedgerCommand extends Cited {
   forms: Array<{ form: string; runs: number; fails: number }>;
 }
 
+/** A notebook page as it stands at the cut: its name and first line (the page itself is in the notebook). */
+export interface LedgerPage extends Cited {
+  name: string;
+  firstLine: string;
+  ordinal: number;
+}
+
+/** The brief another session handed this one (cairn's `/handoff`), named rather than restated. */
+export interface LedgerHandoff extends Cited {
+  /** The session the brief was built from. */
+  from: string;
+  ordinal: number;
+}
+
 export interface Ledger {
   goal: LedgerMessage | null;
   /** The latest typed requests, newest last: the last one, and those before it while it is a short follow-up. */
@@ -158,4 +172,8 @@ export interface Ledger {
   commands: LedgerCommand[];
   plan: LedgerPlanItem[];
   step: LedgerStep;
+  /** The notebook's pages at the cut, by name. */
+  notebook: LedgerPage[];
+  /** The latest brief handed over from another session: what the ledger says is what happened since. */
+  handoff: LedgerHandoff | null;
 }

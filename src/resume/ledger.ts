@@ -6,6 +6,7 @@ import { decisionsOf } from "./decision-status.ts";
 import { failuresOf } from "./failures.ts";
 import { fileStatesOf } from "./file-states.ts";
 import type { Ledger } from "./ledger-types.ts";
+import { handoffOf, notebookOf } from "./notebook.ts";
 import { planItemsOf } from "./plan-items.ts";
 import { openRequestsOf } from "./request-outcomes.ts";
 import { goalOf, latestRequests } from "./requests.ts";
@@ -27,5 +28,7 @@ export function buildLedger(t: Timeline, checkpoints: readonly Checkpoint[], tar
     commands: commandsOf(t.events),
     plan,
     step: stepOf(checkpoints, t.cut.ordinal, plan, targetStep),
+    notebook: notebookOf(t.events),
+    handoff: handoffOf(t.events),
   };
 }

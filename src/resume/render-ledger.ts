@@ -7,6 +7,7 @@
 import { clip } from "../topology/text.ts";
 import type { BriefItem } from "./brief-types.ts";
 import { cite, inlineCites } from "./citations.ts";
+import { shownCommand } from "./entities.ts";
 import { errorLine } from "./failures.ts";
 import type {
   Ledger,
@@ -35,6 +36,7 @@ export interface LedgerCaps {
   failingTests: number;
   errorLines: number;
   commands: number;
+  notebookPages: number;
   planOpen: number;
   /** File lines without their counts (1) or in full (0). */
   compactFiles: number;
@@ -57,6 +59,7 @@ const FULL: LedgerCaps = {
   failingTests: 50,
   errorLines: 3,
   commands: 12,
+  notebookPages: 20,
   planOpen: 1000,
   compactFiles: 0,
 };
@@ -73,6 +76,7 @@ const OPTIONAL: ReadonlyArray<keyof LedgerCaps> = [
   "checksPassing",
   "errorLines",
   "commands",
+  "notebookPages",
 ];
 const MUST: ReadonlyArray<keyof LedgerCaps> = [
   "constraints",
@@ -89,6 +93,7 @@ const FLOORS: Partial<Record<keyof LedgerCaps, number>> = {
   requestChars: 400,
   errorLines: 1,
   commands: 4,
+  notebookPages: 4,
 };
 export const OPTIONAL_LEVELS = 5;
 export const MAX_LEVEL = OPTIONAL_LEVELS + 8;
@@ -140,7 +145,7 @@ function range(first: number, last: number): string {
   return first === last ? `@${first}` : `@${first}–${last}`;
 }
 
-export /** `git add .` ×7, `git add -p` ×3 (2 failed): the forms that tell a head's runs apart, the most used first. */
+/** `git add src/a.ts` ×7, `git add -p` ×3 (2 failed): a head's commands as they were run, the most used first. */
 function commandLine(c: LedgerCommand): string {
   const forms = c.forms.length > 0 ? c.forms.slice(0, MAX_FORMS) : [{ form: c.head, runs: c.runs, fails: c.fails }];
   const rest = c.forms.length - forms.length;
@@ -154,9 +159,9 @@ function failureLine(f: LedgerFailure): string {
   // The error as it was written; the signature only groups repeats ("N.N npm error" is no one's error text).
   const sig = clip(errorLine(f.lastLine) || f.signature, 160);
   if (f.status === "open")
-    return `✗ \`${clip(f.command, 80)}\`${where} ×${f.count} (${range(f.first, f.last)}): ${sig}`;
+    return `✗ \`${shownCommand(f.command)}\`${where} ×${f.count} (${range(f.first, f.last)}): ${sig}`;
   const then = f.resolvedBy?.failed ? "no longer reported by the run" : "then passed";
-  return `✓ \`${clip(f.command, 80)}\`${where} failed ×${f.count} (${range(f.first, f.last)}) ${then} @${f.resolvedBy?.ordinal}: ${sig}`;
+  return `✓ \`${shownCommand(f.command)}\`${where} failed ×${f.count} (${range(f.first, f.last)}) ${then} @${f.resolvedBy?.ordinal}: ${sig}`;
 }
 
 function decisionLine(d: LedgerDecision, chars: number): string {
@@ -172,7 +177,7 @@ function checkItem(c: LedgerCheck, caps: LedgerCaps): BriefItem {
   const history = c.runs > 1 ? ` (${c.runs} runs, ${c.fails} failed)` : "";
   const since = c.answered ? " (a later check passed)" : "";
   let text = withCites(
-    `- ${mark} ${c.family} \`${clip(c.command, 100)}\` @${c.ordinal}${counts}${history}${since}`,
+    `- ${mark} ${c.family} \`${shownCommand(c.command)}\` @${c.ordinal}${counts}${history}${since}`,
     c.cites,
   );
   if (c.status === "fail" && !c.answered) {
@@ -186,6 +191,12 @@ function checkItem(c: LedgerCheck, caps: LedgerCaps): BriefItem {
 
 export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
   const out: BriefItem[] = [heading("## Ledger")];
+  const h = ledger.handoff;
+  if (h) {
+    // One line for the brief this session began from; everything below is what happened since.
+    const text = `**Since the handoff** @${h.ordinal}: this session began from a brief of session ${h.from}, not repeated here; what follows is what happened after it.`;
+    out.push(item("handoff", withCites(text, h.cites), h.cites));
+  }
   if (ledger.goal) out.push(quoted("goal", "Goal", ledger.goal, caps.goalChars));
   const latest = ledger.latest.filter((m) => m.cites[0] !== ledger.goal?.cites[0]);
   for (const [i, m] of latest.entries())
@@ -205,7 +216,10 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
       `last checkpoint: step ${s.checkpointStep} @${s.checkpointOrdinal}${s.label ? ` (${clip(s.label, 80)})` : ""}`,
     );
   if (s.current) stepParts.push(`in progress: ${clip(s.current, 200)}`);
-  if (stepParts.length > 0) out.push(item("step", withCites(`**Step**: ${stepParts.join("; ")}`, s.cites), s.cites));
+  // A checkpoint that is the handoff itself is said by the line above.
+  const onlyHandoff = s.target === null && !s.current && h !== null && s.cites.join() === h.cites.join();
+  if (stepParts.length > 0 && !onlyHandoff)
+    out.push(item("step", withCites(`**Step**: ${stepParts.join("; ")}`, s.cites), s.cites));
 
   const requests = newest(ledger.requests, caps.requestsOpen);
   if (requests.length > 0) {
@@ -316,6 +330,12 @@ export function renderLedger(ledger: Ledger, caps: LedgerCaps): BriefItem[] {
     const cites = commands.map((c) => c.cites[c.cites.length - 1]!);
     const list = commands.map(commandLine).join(", ");
     out.push(item("commands", withCites(`**Commands run**: ${list}`, cites), cites));
+  }
+
+  const pages = ledger.notebook.slice(0, caps.notebookPages);
+  if (pages.length > 0) {
+    out.push(heading(`### Notebook (each page's first line)${more(ledger.notebook.length, pages.length)}`));
+    for (const p of pages) out.push(item("notebook_page", withCites(`- ${p.name}: ${p.firstLine}`, p.cites), p.cites));
   }
 
   const openPlan = ledger.plan.filter((p) => p.state !== "completed");

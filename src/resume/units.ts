@@ -7,9 +7,11 @@
 import { answersNo } from "../topology/command.ts";
 import { clip, firstLine } from "../topology/text.ts";
 import type { SessionEvent } from "../topology/types.ts";
+import { shownCommand } from "./entities.ts";
 import { exitCodeOf } from "./failures.ts";
 import { displayPath } from "./file-states.ts";
 import { summaryBody } from "./harness-text.ts";
+import { isCarriedBrief } from "./notebook.ts";
 import { isBareCommand, isTypedUserMessage } from "./requests.ts";
 import type { Timeline } from "./timeline.ts";
 
@@ -64,14 +66,16 @@ export function unitsOf(t: Timeline): Unit[] {
       family: null,
     };
     if (e.event_type === "user_message") {
-      if (!isTypedUserMessage(e) && e.meta["notebook"] !== true) continue;
+      // Notebook pages are the ledger's notebook, not something the person said.
+      if (!isTypedUserMessage(e)) continue;
       if (isBareCommand(e.text)) continue;
       units.push({ ...base, kind: "user", cites: [e.event_id], derived: derived.get(e.event_id) ?? [] });
     } else if (e.event_type === "assistant_message") {
       if (e.text.trim() === "") continue;
       units.push({ ...base, kind: "assistant", cites: [e.event_id], derived: derived.get(e.event_id) ?? [] });
     } else if (e.event_type === "resume_point") {
-      if (e.text.trim() === "") continue;
+      // A brief handed over from another session is named in the ledger; its facts are cited in that session.
+      if (e.text.trim() === "" || isCarriedBrief(e)) continue;
       // The unit shows the summary without its harness wrapping; the event cited keeps every word.
       const call = { ...e, text: summaryBody(e.text) };
       units.push({ ...base, call, kind: "resume_point", cites: [e.event_id], derived: [] });
@@ -170,8 +174,8 @@ export function renderUnit(u: Unit, limits: RenderLimits, cwd: string | null): s
     case "resume_point":
       return `- ${at} ${String(u.call.meta["kind"] ?? "resume point")} summary:\n${indent(headTail(text, limits.text, u.id))}`;
     case "tool": {
-      const what = u.command ?? (u.files[0] ? displayPath(u.files[0].key, cwd) : "");
-      const head = `- ${at} ${u.tool ?? "tool"}${what ? ` \`${clip(what.replace(/\n/g, " "), 160)}\`` : ""} → ${outcome(u)}`;
+      const what = u.command ? shownCommand(u.command) : u.files[0] ? clip(displayPath(u.files[0].key, cwd), 160) : "";
+      const head = `- ${at} ${u.tool ?? "tool"}${what ? ` \`${what.replace(/\n/g, " ")}\`` : ""} → ${outcome(u)}`;
       // The call's own text adds nothing for a plain command or a read; for edits and writes it is the change.
       const body = u.command !== null || /^(read|view|glob|grep|ls|find)/i.test(u.tool ?? "") ? "" : text;
       let out = body && limits.text > 0 ? `${head}\n${indent(headTail(body, limits.text, u.id))}` : head;

@@ -7,6 +7,7 @@
 import { toolInputOfEvent } from "../topology/tool-call-input.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { identifiersIn } from "./entities.ts";
+import { isCarriedBrief } from "./notebook.ts";
 import { isTypedUserMessage } from "./requests.ts";
 import type { Timeline } from "./timeline.ts";
 import { isDerived } from "./timeline.ts";
@@ -192,8 +193,11 @@ function removedBy(e: SessionEvent): Set<string> {
 }
 
 export function rankSymbols(t: Timeline): RankedSymbol[] {
-  // What the harness injected (environment, skills, instructions) names the harness's things, not the code's.
-  const primary = t.events.filter((e) => !isDerived(e) && e.text !== "" && e.meta["harness"] !== true);
+  // What the harness injected (environment, skills, instructions) names the harness's things, not the code's; a
+  // brief handed over from another session names that session's, cited there.
+  const primary = t.events.filter(
+    (e) => !isDerived(e) && e.text !== "" && e.meta["harness"] !== true && !isCarriedBrief(e),
+  );
   const n = primary.length;
   const tau = Math.max(1, n / TAU_DIVISOR);
   const out = new Map<string, RankedSymbol>();

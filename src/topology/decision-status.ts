@@ -38,7 +38,7 @@ export function decisionLinks(events: readonly SessionEvent[]): Map<string, Deci
   return out;
 }
 
-/** Who made a decision: recorded by the normalizer, or read from its rule in an older index. */
+/** Who made a decision: recorded by the normalizer, or read from its rule in an older index (`notebook_page` too). */
 export function decidedBy(e: SessionEvent): "user" | "agent" {
   const who = e.meta["who"];
   if (who === "user" || who === "agent") return who;

@@ -14,7 +14,6 @@ export const DECISION_RULES = [
   "assistant_review",
   "assistant_defer",
   "assistant_restates",
-  "notebook_page",
   "plan_file",
 ] as const;
 export type DecisionRule = (typeof DECISION_RULES)[number];

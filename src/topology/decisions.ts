@@ -2,7 +2,7 @@
  * Decisions, found by explicit rules (no model) and measured on hand-labelled real sessions
  * (`bench/decision-eval`): the user steering, choosing or answering the agent's question (`decision-user.ts`), the
  * agent stating a choice or recommendation (`decision-agent.ts`) or taking up the user's (a restatement), a
- * notebook page, a "Decision" section of a plan file. Each keeps the rule that fired, who decided, what was
+ * "Decision" section of a plan file. A notebook page is none of these: it is the notebook (resume/notebook.ts). Each keeps the rule that fired, who decided, what was
  * chosen and rejected where the text says so, and which earlier decision it restates or supersedes; the status
  * (in force / superseded) follows from those links (`decision-status.ts`).
  *

@@ -323,6 +323,7 @@ class Normalizer {
 
   private userSide(r: Extract<RawRecord, { kind: "message" }>): void {
     const typed = r.typed && r.role === "user";
+    // A notebook page is kept as a message of its own (role system): the notebook, no one's request or decision.
     const notebook = r.meta?.["notebook"] === true;
     if (!typed && !notebook && r.meta?.["dequeued"] !== true) return this.harness(r, r.text, null);
     if (typed && !r.update) this.s.turn++;
@@ -357,8 +358,7 @@ class Normalizer {
         );
         onRequest(this.tracker(), src.ev.event_id, src.ev.turn, words);
       }
-    } else if (notebook && r.text.trim() !== "")
-      this.decisions(src, [{ rule: "notebook_page", text: clip(r.text, 600), who: "user" }]);
+    }
   }
 
   /**

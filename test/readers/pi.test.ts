@@ -121,10 +121,19 @@ describe("pi reader", () => {
           data: { title: "auth", content: "Decided: tokens live in the keychain" },
         }),
         entry("x2", "x1", "custom", { customType: "some-ext-state", data: { n: 1 } }),
-        entry("m1", "x2", "custom_message", {
+        entry("x3", "x2", "custom", {
+          customType: "cairn-notebook",
+          data: { version: 1, op: "delete", name: "auth", updatedAt: 1 },
+        }),
+        entry("m1", "x3", "custom_message", {
           customType: "cairn-handoff",
           content: "Handoff brief: continue with step 3",
           display: true,
+          details: {
+            direction: "continue with step 3",
+            from: "/h/.pi/agent/sessions/--w--/2026-01-01T00-00-00-000Z_0b4f6a0e-1111-4222-8333-944445555666.jsonl",
+            citedEventIds: ["a", "b"],
+          },
         }),
         msg("b1", "m1", {
           role: "bashExecution",
@@ -146,9 +155,22 @@ describe("pi reader", () => {
       tokens_before: 50000,
       modified_files: ["b.ts"],
     });
-    expect(p.events.find((e) => e.event_type === "decision")).toMatchObject({
-      meta: { rule: "notebook_page" },
-      text: "auth\nDecided: tokens live in the keychain",
+    // A notebook page is the notebook: kept with its name and what the entry did, neither typed nor decided.
+    expect(p.events.filter((e) => e.meta["notebook"] === true).map((e) => [e.role, e.text, e.meta])).toEqual([
+      [
+        "system",
+        "auth\nDecided: tokens live in the keychain",
+        { custom_type: "cairn-notebook", notebook: true, notebook_op: "write", page: "auth" },
+      ],
+      ["system", "auth", { custom_type: "cairn-notebook", notebook: true, notebook_op: "delete", page: "auth" }],
+    ]);
+    expect(p.events.filter((e) => e.event_type === "decision")).toEqual([]);
+    // The brief a handoff carried names the session it was built from.
+    expect(p.events.find((e) => e.meta["kind"] === "handoff")!.meta).toMatchObject({
+      custom_type: "cairn-handoff",
+      from_session: "0b4f6a0e-1111-4222-8333-944445555666",
+      direction: "continue with step 3",
+      cited_events: 2,
     });
     expect(p.events.find((e) => e.event_type === "command")).toMatchObject({
       text: "git status",

@@ -1,47 +1,54 @@
 /**
- * The ledger keeps commands as they were run and failed reads as failures: each command of a line is named (a
- * commit with its message), an option keeps its value where the value is the work (`node -e '…'`) or chooses what
- * runs (`git -C repo`), and a shell read of a missing file is a failure whatever else `cat` is, while a search
- * that found nothing is not.
+ * The ledger keeps commands as they were run and failed reads as failures: each command of a line is named and
+ * shown verbatim, flags and arguments included (a very long one clipped at its values first), and a shell read of
+ * a missing file is a failure whatever else `cat` is, while a search that found nothing is not.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fold } from "../../src/resume/build.ts";
 import { listCheckpoints } from "../../src/resume/checkpoints.ts";
 import { createResumeEngine } from "../../src/resume/engine.ts";
-import { commandForm, commandHead, commandParts } from "../../src/resume/entities.ts";
+import { commandHead, commandParts, shownCommand } from "../../src/resume/entities.ts";
 import type { Ledger } from "../../src/resume/ledger-types.ts";
 import { loadTimeline } from "../../src/resume/timeline.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
 import { type IndexedSessions, indexSessions, PiSession } from "./session-builder.ts";
 
-describe("head and form of a command", () => {
-  // [canonical command, head, form]
-  const table: Array<[string, string | null, string | null]> = [
-    ["git add -A", "git add", "git add -A"],
-    ["git commit -m 'Fix add() in math.js'", "git commit", "git commit -m 'Fix add() in math.js'"],
-    ["git commit -am wip", "git commit", "git commit -am wip"],
-    ["git -C /repo status --porcelain", "git status", "git -C /repo status --porcelain"],
-    [
-      `node -e 'console.log(require("./math.js").add(2, 3))'`,
-      "node -e",
-      `node -e 'console.log(require("./math.js").add(2, 3))'`,
-    ],
-    ["node -pe process.version", "node -pe", "node -pe process.version"],
-    ["node test.js", "node test.js", "node test.js"],
-    ["python3 -c 'import app'", "python3 -c", "python3 -c 'import app'"],
-    ["python3 -m pytest -k login", "python3 -m pytest", "python3 -m pytest -k"],
-    ["npm --prefix web run build", "npm run build", "npm --prefix web run build"],
-    ["npm run -s lint", "npm run lint", "npm run lint -s"],
-    ["make -C sub test", "make test", "make -C sub test"],
-    ["cargo +nightly test", "cargo test", "cargo +nightly test"],
-    ["npx -p typescript tsc --noEmit", "npx tsc", "npx -p typescript tsc --noEmit"],
-    ["cat missing.txt", null, null],
+describe("head and shown text of a command", () => {
+  // [canonical command, head]: the brief shows every one of them verbatim
+  const table: Array<[string, string | null]> = [
+    ["git add -A", "git add"],
+    ["git commit -m 'Fix add() in math.js'", "git commit"],
+    ["git commit -am wip", "git commit"],
+    ["git -C /repo status --porcelain", "git status"],
+    [`node -e 'console.log(require("./math.js").add(2, 3))'`, "node -e"],
+    ["node -pe process.version", "node -pe"],
+    ["node test.js", "node test.js"],
+    ["python3 -c 'import app'", "python3 -c"],
+    ["python3 -m pytest -k login", "python3 -m pytest"],
+    ["npm --prefix web run build", "npm run build"],
+    ["npm run -s lint", "npm run lint"],
+    ["npm test -- --run -t 'quoted strings'", "npm test"],
+    ["make -C sub test", "make test"],
+    ["cargo +nightly test", "cargo test"],
+    ["npx -p typescript tsc --noEmit", "npx tsc"],
+    ["cat missing.txt", null],
   ];
-  for (const [canonical, head, form] of table)
+  for (const [canonical, head] of table)
     it(canonical, () => {
       const h = commandHead(canonical);
-      expect([h, h === null ? null : commandForm(canonical, h)]).toEqual([head, form]);
+      expect([h, h === null ? null : shownCommand(canonical)]).toEqual([head, head === null ? null : canonical]);
     });
+
+  it("a very long command keeps every flag: its long values are clipped first", () => {
+    const code = `console.log(${"x".repeat(300)})`;
+    const shown = shownCommand(`node --max-old-space-size=4096 -e '${code}' -- --run -t quoted --reporter verbose`);
+    expect(shown.length).toBeLessThanOrEqual(200);
+    expect(shown).toMatch(
+      /^node --max-old-space-size=4096 -e 'console\.log\(x+…' -- --run -t quoted --reporter verbose$/,
+    );
+    const line = `npm run build -- --mode production && ${"npm test -- --run && ".repeat(10)}npm run lint`;
+    expect(shownCommand(line)).toBe(`${line.slice(0, 199)}…`);
+  });
 
   it("a line is its commands, each in canonical form; after `||` one may not have run", () => {
     expect(commandParts(`git add -A && git commit -m 'Fix add()'`)).toEqual([

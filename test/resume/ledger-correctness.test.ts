@@ -131,7 +131,7 @@ describe("the plan as of the cut", () => {
 });
 
 describe("the commands run", () => {
-  it("keep the flags that tell runs apart, a commit's message, and drop the arguments that do not", () => {
+  it("are shown as they were run, flags and arguments included, grouped by head", () => {
     const commands = ledgerAt(COMMANDS).commands.map((c) => [c.head, c.runs, c.forms.map((f) => [f.form, f.runs])]);
     // A failed run counts against its own form.
     const add = ledgerAt(COMMANDS).commands.find((c) => c.head === "git add");
@@ -143,7 +143,7 @@ describe("the commands run", () => {
           3,
           [
             ["git add .", 2],
-            ["git add -p", 1],
+            ["git add -p src/a.ts", 1],
           ],
         ],
         // A commit is named with its message, the latest first.

@@ -66,6 +66,43 @@ export class PiSession {
     return this;
   }
 
+  /**
+   * The model writes a notebook page: cairn's `notebook_write` tool, whose page pi records as a custom entry between
+   * the call and its result.
+   */
+  notebookWrite(name: string, content: string): this {
+    const callId = `c${this.calls++}`;
+    const args = { name, content };
+    this.message({
+      role: "assistant",
+      content: [{ type: "toolCall", id: callId, name: "notebook_write", arguments: args }],
+      stopReason: "toolUse",
+    });
+    this.notebook({ version: 1, op: "write", name, content, updatedAt: this.n });
+    const text = `Saved notebook page ${name}.`;
+    this.message({
+      role: "toolResult",
+      toolCallId: callId,
+      toolName: "notebook_write",
+      content: [{ type: "text", text }],
+      isError: false,
+    });
+    return this;
+  }
+
+  /** A notebook entry of cairn's pi extension (`/notebook`, or a page a handoff carried over). */
+  notebook(data: Record<string, unknown>): this {
+    this.push("custom", { customType: "cairn-notebook", data });
+    return this;
+  }
+
+  /** The brief cairn's `/handoff` opens a new session with, built from the session in `fromFile`. */
+  handoff(brief: string, direction: string, fromFile: string): this {
+    const details = { direction, from: fromFile, citedEventIds: [] };
+    this.push("custom_message", { customType: "cairn-handoff", content: brief, display: true, details });
+    return this;
+  }
+
   bash(command: string, output: string, exitCode = 0): this {
     const text = exitCode === 0 ? output : `${output}\n\nCommand exited with code ${exitCode}`;
     return this.tool("bash", { command }, text, exitCode !== 0);

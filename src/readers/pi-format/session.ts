@@ -10,13 +10,18 @@ import type { PiState } from "./state.ts";
 
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
 
+/** The id of the session a pi file holds, read off its name (`<time>_<uuid>.jsonl`), or null. */
+export function sessionIdOfPath(path: string): string | null {
+  return UUID_IN_NAME.exec(basename(path))?.[1] ?? null;
+}
+
 export function readHeader(s: PiState, o: Obj, line: SourceLine, out: RawRecord[]): void {
   const version = typeof o["version"] === "number" ? o["version"] : 1;
   s.version = version;
   const id = str(o["id"]) ?? UUID_IN_NAME.exec(s.fileStem)?.[1] ?? s.fileStem;
   s.sessionId = id;
   const parentPath = str(o["parentSession"]);
-  const parentId = parentPath ? (UUID_IN_NAME.exec(basename(parentPath))?.[1] ?? null) : null;
+  const parentId = parentPath ? sessionIdOfPath(parentPath) : null;
   const model = str(o["modelId"]);
   if (model) s.seenModel = model;
   out.push({
