@@ -30,6 +30,16 @@ export function splitArgs(input: string): string[] {
 // ${@:N} / ${@:N:L}, and $N / $@ / $ARGUMENTS.
 const PLACEHOLDER = /\$\{(\d+|@|ARGUMENTS):-([^}]*)\}|\$\{@:(\d+)(?::(\d+))?\}|\$(\d+|@|ARGUMENTS)/g;
 
+/** Whether any step uses the run's arguments (a placeholder above). */
+export function usesArguments(steps: readonly string[]): boolean {
+  return steps.some((step) => new RegExp(PLACEHOLDER.source).test(step));
+}
+
+/** Arguments as one line the user can type back: quoted where a word has spaces. */
+export function joinArgs(args: readonly string[]): string {
+  return args.map((arg) => (/\s/.test(arg) || arg === "" ? `"${arg}"` : arg)).join(" ");
+}
+
 /**
  * Replace `$1`, `$@`, `$ARGUMENTS`, `${1:-default}`, `${@:-default}`, `${@:N}` and `${@:N:L}` in `content`.
  * Replacements are not scanned again, so an argument that itself contains `$1` stays literal.

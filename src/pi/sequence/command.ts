@@ -5,14 +5,14 @@
  */
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
-import { splitArgs } from "./args.ts";
+import { joinArgs, splitArgs, usesArguments } from "./args.ts";
 import { currentCatalog } from "./catalog.ts";
 import { driveRun, type StoppedHandler } from "./controller.ts";
-import { position, SEQUENCE_STATUS_KEY } from "./progress.ts";
+import { position, SEQUENCE_STATUS_KEY, SEQUENCE_WIDGET_KEY, sequenceLines } from "./progress.ts";
 import { recordSequence } from "./recorder.ts";
 import { resolveSequence } from "./resolve.ts";
 import type { RunControl } from "./run-control.ts";
-import { isSessionChange, requestRecord, runRecord, SEQUENCE_RUN_TYPE } from "./run-records.ts";
+import { isSessionChange, lastRunArgs, requestRecord, runRecord, SEQUENCE_RUN_TYPE } from "./run-records.ts";
 import { executeIteration } from "./runner.ts";
 import { toSnapshotEntry } from "./snapshot.ts";
 import { type RecordedSequence, SEQUENCE_SNAPSHOT_TYPE, type SequenceRun } from "./types.ts";
@@ -20,6 +20,7 @@ import { type RecordedSequence, SEQUENCE_SNAPSHOT_TYPE, type SequenceRun } from 
 export const RESTORE_CHOICES = ["Run", "Edit", "Start new", "Cancel"] as const;
 export const PAUSED_CHOICES = ["Continue", "Cancel the sequence"] as const;
 export const RUN_COUNT_TITLE = "Run this sequence how many times? [1]";
+export const ARGS_TITLE = "Arguments for $@ in the steps?";
 export const MAX_RUNS = 1000;
 
 export function registerSequence(pi: ExtensionAPI, state: CairnState): void {
@@ -51,8 +52,12 @@ export async function runSequence(ctx: ExtensionCommandContext, state: CairnStat
     ctx.ui.notify(`The sequence cannot run:\n${lines.join("\n")}`, "error");
     return;
   }
-  const totalRuns = await askRunCount(ctx);
-  if (totalRuns === undefined) {
+  // The steps stay in view while the run is set up: what will run, with which arguments, how many times.
+  ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, sequenceLines(sequence.steps));
+  const runArgs = await chooseArgs(ctx, sequence, args);
+  const totalRuns = runArgs === undefined ? undefined : await askRunCount(ctx);
+  ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, undefined);
+  if (runArgs === undefined || totalRuns === undefined) {
     ctx.ui.notify("Sequence not started.", "info");
     return;
   }
@@ -60,7 +65,7 @@ export async function runSequence(ctx: ExtensionCommandContext, state: CairnStat
     id: state.services.newId(),
     sequenceId: sequence.id,
     steps: [...sequence.steps],
-    args: splitArgs(args),
+    args: runArgs,
     totalRuns,
     runIndex: 0,
     stepIndex: 0,
@@ -133,7 +138,12 @@ function endHere(state: CairnState, control: RunControl, kind: "cancelled" | "fa
 async function chooseSequence(ctx: ExtensionCommandContext, state: CairnState): Promise<RecordedSequence | undefined> {
   const last = state.sequence.lastRecorded;
   let choice: string | undefined = "Start new";
-  if (last) choice = await ctx.ui.select("Restore last sequence?", [...RESTORE_CHOICES]);
+  if (last) {
+    // The prompt's title is the seed's; the steps it would run are shown above it.
+    ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, sequenceLines(last.steps));
+    choice = await ctx.ui.select("Restore last sequence?", [...RESTORE_CHOICES]);
+    ctx.ui.setWidget(SEQUENCE_WIDGET_KEY, undefined);
+  }
   if (choice === "Run" && last) return last;
   if (choice !== "Edit" && choice !== "Start new") return undefined;
 
@@ -153,6 +163,24 @@ async function chooseSequence(ctx: ExtensionCommandContext, state: CairnState): 
   state.api.appendEntry(SEQUENCE_SNAPSHOT_TYPE, toSnapshotEntry(recorded));
   state.sequence.lastRecorded = recorded;
   return recorded;
+}
+
+/**
+ * The run's `$1`, `$@`…: what was typed after `/sequence`; else, when a step uses them, asked for, offering the
+ * arguments this sequence last ran with on the branch (an empty answer takes them). Undefined: the user dismissed it.
+ */
+async function chooseArgs(
+  ctx: ExtensionCommandContext,
+  sequence: RecordedSequence,
+  typed: string,
+): Promise<string[] | undefined> {
+  if (typed.trim().length > 0 || !usesArguments(sequence.steps)) return splitArgs(typed);
+  const last = lastRunArgs(ctx.sessionManager.getBranch(), sequence.id);
+  const previous = last && last.length > 0 ? joinArgs(last) : undefined;
+  const title = previous ? `${ARGS_TITLE} [${previous}]` : ARGS_TITLE;
+  const answer = await ctx.ui.input(title, previous ?? "words for $1, $@ in the steps");
+  if (answer === undefined) return undefined;
+  return answer.trim().length === 0 ? (last ?? []) : splitArgs(answer);
 }
 
 /** Ask until the answer is a whole number in range; an empty answer means 1, a dismissed dialog means no run. */

@@ -69,7 +69,7 @@ export function editingStatus(slot: Slot, stepCount: number, insertKey = "Alt+En
       [
         `● inserting step ${n} · Enter inserts · ↑↓ moves · Ctrl+Enter finishes · Esc cancels`,
         `● inserting step ${n} · Enter inserts · ↑↓ moves · Ctrl+Enter done · Esc cancels`,
-        `● inserting ${n} · Enter insert · ↑↓ move · Ctrl+Enter done · Esc cancel`,
+        `● inserting ${n} · Enter insert · ↑↓ · Ctrl+Enter done · Esc cancel`,
       ],
       width,
     );
@@ -116,6 +116,11 @@ export function previewLines(
 }
 
 /** `⟳ sequence · run 2/5 · step 3/4 · /handoff execution`, the step's text shortened to fit `width`. */
+/** The steps as the preview numbers them, with no marks or hints: what a restored or finished sequence will run. */
+export function sequenceLines(steps: readonly string[]): string[] {
+  return ["Sequence", ...steps.map((step, index) => `${index + 1}. ${oneLine(step, 200)}`)];
+}
+
 export function progressStatus(run: SequenceRun, width?: number): string {
   const step = run.steps[run.stepIndex] ?? "";
   const head = `⟳ sequence · run ${run.runIndex + 1}/${run.totalRuns} · step ${run.stepIndex + 1}/${run.steps.length} · `;

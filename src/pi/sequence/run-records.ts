@@ -136,3 +136,12 @@ function isRun(value: unknown): value is SequenceRun {
     stepIndex <= steps.length
   );
 }
+
+/** The arguments the newest run of this sequence on the branch used, if it has run here. */
+export function lastRunArgs(branch: readonly SessionEntry[], sequenceId: string): string[] | undefined {
+  for (const data of customDataNewestFirst(branch, SEQUENCE_RUN_TYPE)) {
+    const run = (data as Partial<SequenceRunEntry> | undefined)?.run;
+    if (run?.sequenceId === sequenceId && Array.isArray(run.args)) return run.args.filter((a) => typeof a === "string");
+  }
+  return undefined;
+}

@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createCairnExtension } from "../../../src/pi/extension.ts";
 import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts";
 import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
-import { EDIT_HINT } from "../../../src/pi/sequence/progress.ts";
 import { SEQUENCE_RUN_TYPE, type SequenceRunEntry } from "../../../src/pi/sequence/run-records.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
@@ -96,7 +95,6 @@ describe("sequence steps on the real pi runtime", () => {
       "1. /readonly",
       "2. /readonly on",
       "3. Create notes.md",
-      EDIT_HINT,
     ]);
 
     const result = harness.session.sessionManager

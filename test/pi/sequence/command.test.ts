@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createCairnExtension } from "../../../src/pi/extension.ts";
 import { NOTEBOOK_ENTRY_TYPE, rebuildPages } from "../../../src/pi/notebook/pages.ts";
 import { READONLY_ENTRY_TYPE } from "../../../src/pi/readonly/readonly-state.ts";
-import { RESTORE_CHOICES, RUN_COUNT_TITLE, registerSequence } from "../../../src/pi/sequence/command.ts";
+import { ARGS_TITLE, RESTORE_CHOICES, RUN_COUNT_TITLE, registerSequence } from "../../../src/pi/sequence/command.ts";
 import { leaveRun } from "../../../src/pi/sequence/handover.ts";
 import { SEQUENCE_STATUS_KEY } from "../../../src/pi/sequence/progress.ts";
 import { latestRunRecord, SEQUENCE_RUN_TYPE } from "../../../src/pi/sequence/run-records.ts";
@@ -47,6 +47,56 @@ describe("/sequence restore and start", () => {
     await pi.runCommand("sequence", "", ctx);
     expect(ui.asked).toEqual([{ kind: "select", title: "Restore last sequence?", options: [...RESTORE_CHOICES] }]);
     expect(pi.userMessages).toEqual([]);
+  });
+
+  it("shows the steps it would run above the restore prompt", async () => {
+    const { pi, session } = instanceWithSnapshot(["/readonly", "Plan the implementation for $@", "/handoff execution"]);
+    const { ctx, ui } = createFakeContext({ session });
+    ui.answers.select.push("Cancel");
+    await pi.runCommand("sequence", "", ctx);
+    expect(ui.widgetLog[0]).toEqual([
+      "Sequence",
+      "1. /readonly",
+      "2. Plan the implementation for $@",
+      "3. /handoff execution",
+    ]);
+    expect(ui.widgets.get("cairn-sequence")).toBeUndefined();
+  });
+
+  it("Run asks for the arguments when a step uses them and none were typed", async () => {
+    const { pi, session } = instanceWithSnapshot(["Plan the implementation for $@"]);
+    const { ctx, ui } = createFakeContext({ session, withModel: true });
+    ui.answers.select.push("Run");
+    ui.answers.input.push('the "auth module"', "");
+    await pi.runCommand("sequence", "", ctx);
+    expect(ui.asked.filter((a) => a.kind === "input").map((a) => a.title)).toEqual([ARGS_TITLE, RUN_COUNT_TITLE]);
+    expect(pi.userMessages).toEqual(["Plan the implementation for the auth module"]);
+  });
+
+  it("Run offers the arguments this sequence last ran with; an empty answer reuses them", async () => {
+    const { pi, session } = instanceWithSnapshot(["Plan the implementation for $@"]);
+    const run = { id: "r0", sequenceId: "seq-1", steps: ["x"], totalRuns: 1, runIndex: 0, stepIndex: 1 };
+    session.appendCustomEntry(SEQUENCE_RUN_TYPE, {
+      version: 1,
+      phase: "finished",
+      run: { ...run, args: ["the", "auth module"] },
+      updatedAt: 2,
+    });
+    const { ctx, ui } = createFakeContext({ session, withModel: true });
+    ui.answers.select.push("Run");
+    ui.answers.input.push("", "");
+    await pi.runCommand("sequence", "", ctx);
+    expect(ui.asked.filter((a) => a.kind === "input")[0]?.title).toBe(`${ARGS_TITLE} [the "auth module"]`);
+    expect(pi.userMessages).toEqual(["Plan the implementation for the auth module"]);
+  });
+
+  it("dismissing the arguments question starts nothing", async () => {
+    const { pi, session } = instanceWithSnapshot(["Plan $1"]);
+    const { ctx, ui } = createFakeContext({ session, withModel: true });
+    ui.answers.select.push("Run");
+    await pi.runCommand("sequence", "", ctx);
+    expect(pi.userMessages).toEqual([]);
+    expect(ui.notifications.at(-1)).toEqual({ message: "Sequence not started.", type: "info" });
   });
 
   it("without a snapshot goes straight to recording", async () => {
