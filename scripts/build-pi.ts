@@ -1,5 +1,5 @@
 /**
- * Bundles cairn's pi extension into dist/pi-extension/index.js, the file the package's `pi` manifest names, after
+ * Bundles cairn's pi extension into dist/cairn/index.js, the file the package's `pi` manifest names, after
  * `tsc` has written dist/.
  *
  * pi loads extensions through jiti, which maps `@earendil-works/pi-*` and `typebox` to the running pi's own copies,
@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(root, "dist", "pi-extension");
+const out = join(root, "dist", "cairn");
 const SOURCES = "../pi/index-sources.js";
 
 await build({

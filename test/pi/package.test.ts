@@ -63,7 +63,7 @@ function notebookWrites(stdout: string): unknown[] {
 describe("cairn as a pi package", () => {
   it("declares a pi manifest whose entry ships in the package, bundled from src/pi/index.ts", () => {
     expect(pkg.keywords).toContain("pi-package");
-    expect(pkg.pi.extensions).toEqual(["./dist/pi-extension/index.js"]);
+    expect(pkg.pi.extensions).toEqual(["./dist/cairn/index.js"]);
     expect(pkg.files).toContain("dist");
     expect(readFileSync(join(root, "scripts/build-pi.ts"), "utf8")).toContain('"src", "pi", "index.ts"');
   });
@@ -85,10 +85,10 @@ describe("cairn as a pi package", () => {
     expect(pkg.devDependencies["@earendil-works/pi-coding-agent"]).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  const built = existsSync(join(root, "dist/pi-extension/index.js"));
+  const built = existsSync(join(root, "dist/cairn/index.js"));
 
   it("loads with `pi -e <package dir>` and with `pi install <path>`", () => {
-    expect(built, "dist/pi-extension/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
+    expect(built, "dist/cairn/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
     const scratch = mkdtempSync(join(tmpdir(), "cairn-pkg-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     const agentDir = join(scratch, "agent");
@@ -107,7 +107,7 @@ describe("cairn as a pi package", () => {
   });
 
   it("loads through pi's loader, so its pi imports are pi's own, and leaves the index unloaded until asked", () => {
-    expect(built, "dist/pi-extension/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
+    expect(built, "dist/cairn/index.js is missing: run `npm run build` (npm test does it)").toBe(true);
     const scratch = mkdtempSync(join(tmpdir(), "cairn-pkg-"));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
     const run = pi(
@@ -119,7 +119,7 @@ describe("cairn as a pi package", () => {
     );
     const loaded = `${run.stdout}\n${run.stderr}`;
     // Transpiled, not imported natively: a native import would resolve pi to the copy in cairn's node_modules.
-    expect(loaded).toMatch(/\[transpile\].*dist\/pi-extension\/index\.js|\[hit\].*dist\/pi-extension\/index\.js/);
+    expect(loaded).toMatch(/\[transpile\].*dist\/cairn\/index\.js|\[hit\].*dist\/cairn\/index\.js/);
     expect(loaded).not.toMatch(/\[native\].*node_modules\/@earendil-works/);
     expect(loaded).not.toMatch(/index-sources/);
   });

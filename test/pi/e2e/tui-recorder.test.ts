@@ -17,7 +17,7 @@ import { editorView, hasTmux, startTmux, type TmuxSession } from "../helpers/tmu
 
 const here = dirname(fileURLToPath(import.meta.url));
 // What users load: the bundle `npm run build` writes (the tests build first).
-const extensionEntry = resolve(here, "../../../dist/pi-extension/index.js");
+const extensionEntry = resolve(here, "../../../dist/cairn/index.js");
 const scriptedProvider = resolve(here, "fixtures/scripted-provider.ts");
 
 let tmux: TmuxSession | undefined;

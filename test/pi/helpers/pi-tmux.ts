@@ -13,7 +13,7 @@ import { type EditorView, editorView, startTmux, type TmuxSession } from "./tmux
 
 const here = dirname(fileURLToPath(import.meta.url));
 // What users load: the bundle `npm run build` writes (the tests build first).
-const extensionEntry = resolve(here, "../../../dist/pi-extension/index.js");
+const extensionEntry = resolve(here, "../../../dist/cairn/index.js");
 const scriptedProvider = resolve(here, "../e2e/fixtures/scripted-provider.ts");
 
 export interface PiInTmux {
@@ -31,10 +31,22 @@ export interface PiInTmux {
   stop(): void;
 }
 
-export async function startPiInTmux(options: { width?: number; piCli?: string } = {}): Promise<PiInTmux> {
+export interface PiInTmuxOptions {
+  width?: number;
+  piCli?: string;
+  /** pi's model flags (default: the scripted provider's model). */
+  model?: string[];
+  /** More environment for pi. */
+  env?: Record<string, string>;
+  /** Writes files before pi starts (models.json, prompt templates…). */
+  setup?: (dirs: { scratch: string; home: string; agent: string; work: string }) => void;
+}
+
+export async function startPiInTmux(options: PiInTmuxOptions = {}): Promise<PiInTmux> {
   const scratch = mkdtempSync(join(tmpdir(), "cairn-tui-"));
   const [home, agent, work] = ["home", "agent", "work"].map((name) => join(scratch, name)) as [string, string, string];
   for (const dir of [home, agent, work]) mkdirSync(dir, { recursive: true });
+  options.setup?.({ scratch, home, agent, work });
   const screen = startTmux({
     socketPath: join(scratch, "tmux.sock"),
     cwd: work,
@@ -50,14 +62,14 @@ export async function startPiInTmux(options: { width?: number; piCli?: string } 
       "PI_TELEMETRY=0",
       "TERM=xterm-256color",
       "LANG=C.UTF-8",
+      ...Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
       process.execPath,
       options.piCli ?? defaultPiCli,
       "-e",
       extensionEntry,
       "-e",
       scriptedProvider,
-      "--model",
-      "scripted/m1",
+      ...(options.model ?? ["--model", "scripted/m1"]),
     ],
   });
   const stop = () => {
