@@ -1,5 +1,5 @@
 /**
- * cairn's pi extension. `createCairnExtension()` returns the factory pi calls once per extension instance (pi makes
+ * cairn's pi extension. `createCairnExtension(host)` returns the factory pi calls once per extension instance (pi makes
  * a new instance at startup and after every session replacement or reload). Each instance builds one state object,
  * hands it to every module, and rebuilds it from the current branch whenever the branch changes. Instances share
  * nothing but the injected services; a sequence run moves between them as data on the session tree.
@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import { registerHandoff } from "./handoff/handoff.ts";
+import type { PiHost } from "./host.ts";
 import { registerNotebook } from "./notebook/notebook.ts";
 import { registerReadonly, showReadonlyStatus } from "./readonly/readonly.ts";
 import { createBwrapProbe, type SandboxProbe } from "./readonly/sandbox.ts";
@@ -30,8 +31,9 @@ export interface CairnExtensionOptions {
   columns?: () => number | undefined;
 }
 
-export function createCairnExtension(options: CairnExtensionOptions = {}): ExtensionFactory {
+export function createCairnExtension(host: PiHost, options: CairnExtensionOptions = {}): ExtensionFactory {
   const services: CairnServices = {
+    host,
     briefs: options.briefs,
     recall: options.recall,
     sandbox: options.sandbox ?? createBwrapProbe(),

@@ -5,6 +5,7 @@
  */
 import type { ExtensionAPI, SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
+import type { PiHost } from "./host.ts";
 import { createNotebookState, type NotebookState, rebuildPages } from "./notebook/pages.ts";
 import { latestReadonly, type ReadonlyState } from "./readonly/readonly-state.ts";
 import type { SandboxProbe } from "./readonly/sandbox.ts";
@@ -23,6 +24,8 @@ export interface CairnServices {
   sandbox: SandboxProbe;
   now(): number;
   newId(): string;
+  /** pi's own classes and functions the extension uses at run time. */
+  host: PiHost;
   /** The terminal's width, for footer texts that must fit it; undefined without a terminal (print, RPC). */
   columns(): number | undefined;
 }

@@ -4,7 +4,6 @@
  */
 
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
 import { plural } from "../../common/plural.ts";
 import type { CairnState } from "../state.ts";
 import { renderPageList } from "./page-list.ts";
@@ -146,6 +145,7 @@ export function savePage(state: CairnState, name: string, content: string): Note
 }
 
 export function registerNotebook(pi: ExtensionAPI, state: CairnState): void {
+  const { Type } = state.services.host;
   pi.registerCommand("notebook", {
     description: "Task notebook: list, show, write, append, delete or clear named pages",
     handler: async (args, ctx) => {

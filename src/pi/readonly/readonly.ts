@@ -5,7 +5,7 @@
  * (see readonly-state.ts) and is announced to the model as a system-prompt section, so the tools stay advertised and
  * the prompt prefix changes only when the mode does.
  */
-import { type ExtensionAPI, type ExtensionContext, isToolCallEventType } from "@earendil-works/pi-coding-agent";
+import type { BashToolCallEvent, ExtensionAPI, ExtensionContext, ToolCallEvent } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
 import { classifyBash } from "./bash-classifier.ts";
 import { parseReadonlyArgs, READONLY_ENTRY_TYPE, READONLY_STATUS_TEXT, type ReadonlyEntry } from "./readonly-state.ts";
@@ -88,7 +88,7 @@ export function registerReadonly(pi: ExtensionAPI, state: CairnState): void {
         reason: `Read-only mode is on: ${event.toolName} is blocked (${tool.reason}). Ask the user to run /readonly off to leave it.`,
       };
     }
-    if (!isToolCallEventType("bash", event)) return undefined;
+    if (!isBashCall(event)) return undefined;
     const verdict = classifyBash(event.input.command);
     if (verdict.writes) {
       return { block: true, reason: `Read-only mode is on: this command ${verdict.reason ?? "writes files"}.` };
@@ -133,4 +133,9 @@ function enabledNotice(state: CairnState): string {
       ? "bash and ! commands run in a read-only bwrap sandbox"
       : `bash and ! commands are checked by a write classifier only (${sandbox.detail ?? "no sandbox"})`;
   return `Read-only mode on: write, edit and powershell are blocked; ${bash}.`;
+}
+
+/** pi's `isToolCallEventType("bash", …)`, without loading pi's module for it. */
+function isBashCall(event: ToolCallEvent): event is BashToolCallEvent {
+  return event.toolName === "bash";
 }

@@ -5,12 +5,8 @@
  * own local shell, inside the same bwrap sandbox the model's bash uses where bwrap works, so writes the classifier
  * misses fail with "Read-only file system".
  */
-import {
-  type BashOperations,
-  createLocalBashOperations,
-  type UserBashEvent,
-  type UserBashEventResult,
-} from "@earendil-works/pi-coding-agent";
+import type { BashOperations, UserBashEvent, UserBashEventResult } from "@earendil-works/pi-coding-agent";
+import type { PiHost } from "../host.ts";
 import type { CairnState } from "../state.ts";
 import { classifyBash } from "./bash-classifier.ts";
 import { wrapInBwrap } from "./sandbox.ts";
@@ -26,7 +22,7 @@ export function guardUserBash(event: UserBashEvent, state: CairnState): UserBash
   const verdict = classifyBash(event.command);
   if (verdict.writes) return { result: refusal(verdict.reason ?? "writes files") };
   if (state.services.sandbox().kind !== "bwrap") return undefined;
-  return { operations: sandboxedOperations() };
+  return { operations: sandboxedOperations(state.services.host) };
 }
 
 /** The message a refused command shows in place of its output. */
@@ -39,7 +35,7 @@ function refusal(reason: string): UserBashResult {
 }
 
 /** pi's own local execution (its shell, environment, streaming and cancellation), with the command sandboxed. */
-function sandboxedOperations(): BashOperations {
-  const local = createLocalBashOperations();
+function sandboxedOperations(host: PiHost): BashOperations {
+  const local = host.createLocalBashOperations();
   return { exec: (command, cwd, options) => local.exec(wrapInBwrap(command, cwd), cwd, options) };
 }

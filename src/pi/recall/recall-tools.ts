@@ -5,7 +5,6 @@
  */
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
 import { cite } from "../../topology/citation.ts";
 import type { CairnState } from "../state.ts";
 import type { RecallHit } from "./recall-source.ts";
@@ -17,6 +16,7 @@ const MAX_RESULTS = 50;
 export function registerRecallTools(pi: ExtensionAPI, state: CairnState): void {
   const source = state.services.recall;
   if (!source) return;
+  const { Type } = state.services.host;
   pi.registerTool({
     name: "cairn_search",
     label: "Search history",

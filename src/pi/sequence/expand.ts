@@ -5,12 +5,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { parseFrontmatter, stripFrontmatter } from "@earendil-works/pi-coding-agent";
+import type { PiHost } from "../host.ts";
 import { splitArgs, substituteArgs } from "./args.ts";
 
 /** A prompt template's body with the step's arguments substituted. */
-export async function expandTemplate(sourcePath: string, args: string): Promise<string> {
-  const { body } = parseFrontmatter(await readFile(sourcePath, "utf8"));
+export async function expandTemplate(host: PiHost, sourcePath: string, args: string): Promise<string> {
+  const { body } = host.parseFrontmatter(await readFile(sourcePath, "utf8"));
   return substituteArgs(body, splitArgs(args));
 }
 
@@ -18,8 +18,13 @@ export async function expandTemplate(sourcePath: string, args: string): Promise<
  * A skill invocation in pi's skill-block format (`<skill name location>…</skill>`, then the arguments), which pi's
  * TUI renders as a skill call.
  */
-export async function expandSkill(commandName: string, sourcePath: string, args: string): Promise<string> {
-  const body = stripFrontmatter(await readFile(sourcePath, "utf8")).trim();
+export async function expandSkill(
+  host: PiHost,
+  commandName: string,
+  sourcePath: string,
+  args: string,
+): Promise<string> {
+  const body = host.stripFrontmatter(await readFile(sourcePath, "utf8")).trim();
   const name = commandName.replace(/^skill:/, "");
   const block = `<skill name="${name}" location="${sourcePath}">\nReferences are relative to ${dirname(sourcePath)}.\n\n${body}\n</skill>`;
   return args.trim() ? `${block}\n\n${args.trim()}` : block;

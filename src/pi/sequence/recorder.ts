@@ -14,7 +14,7 @@ import {
   SEQUENCE_WIDGET_KEY,
   statusRoom,
 } from "./progress.ts";
-import { type RecorderCallbacks, RecorderEditor } from "./recorder-editor.ts";
+import { createRecorderEditor, type RecorderCallbacks, type RecorderEditor } from "./recorder-editor.ts";
 import { createRecording, EMPTY_RECORDING, type RecordingResult, type StepCheck } from "./recording.ts";
 import { resolveStep } from "./resolve.ts";
 
@@ -116,7 +116,7 @@ export function recordSequence(
     };
 
     ctx.ui.setEditorComponent((tui, editorTheme, keybindings) => {
-      editor = new RecorderEditor(tui, editorTheme, keybindings, callbacks);
+      editor = createRecorderEditor(state.services.host, tui, editorTheme, keybindings, callbacks);
       return editor;
     });
     render();

@@ -14,7 +14,6 @@
  * context every event handler gets, so it can run in an instance no command has reached.
  */
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { matchesKey } from "@earendil-works/pi-tui";
 import { errorMessage } from "../../common/errors.ts";
 import { runNotebookCommand } from "../notebook/notebook.ts";
 import { runReadonlyCommand } from "../readonly/readonly.ts";
@@ -74,7 +73,7 @@ export async function executeIteration(
   );
   const stopListening = ctx.ui.onTerminalInput((data) => {
     // Esc also interrupts the current turn in pi; the run stops at the next step boundary.
-    if (control.status === "executing" && matchesKey(data, "escape")) control.cancel("Esc pressed");
+    if (control.status === "executing" && state.services.host.matchesKey(data, "escape")) control.cancel("Esc pressed");
     return undefined;
   });
 
@@ -228,9 +227,19 @@ async function executeStep(
     case "prompt":
       return sendPrompt(ctx, state, fill(step.text), control);
     case "template":
-      return sendPrompt(ctx, state, await expandTemplate(step.sourcePath, fill(step.args)), control);
+      return sendPrompt(
+        ctx,
+        state,
+        await expandTemplate(state.services.host, step.sourcePath, fill(step.args)),
+        control,
+      );
     case "skill":
-      return sendPrompt(ctx, state, await expandSkill(step.name, step.sourcePath, fill(step.args)), control);
+      return sendPrompt(
+        ctx,
+        state,
+        await expandSkill(state.services.host, step.name, step.sourcePath, fill(step.args)),
+        control,
+      );
     case "compact":
       await state.turns.whenIdle(() => ctx.isIdle());
       await compact(ctx, step.instructions === undefined ? undefined : fill(step.instructions));

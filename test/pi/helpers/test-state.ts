@@ -8,6 +8,7 @@ import type { SandboxSupport } from "../../../src/pi/readonly/sandbox.ts";
 import type { RecallSource } from "../../../src/pi/recall/recall-source.ts";
 import { type CairnServices, type CairnState, createCairnState } from "../../../src/pi/state.ts";
 import { cairnCommands, createFakePi, type FakePi, type FakePiOptions } from "./fake-pi.ts";
+import { piHost } from "./pi-host.ts";
 
 export interface TestStateOptions {
   session?: SessionManager;
@@ -37,6 +38,7 @@ export function createTestState(options: TestStateOptions = {}): TestState {
     now: () => ++clock,
     newId: () => `id-${++ids}`,
     columns: () => undefined,
+    host: piHost,
   };
   const pi = createFakePi({
     ...(options.session ? { session: options.session } : {}),

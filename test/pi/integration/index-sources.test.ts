@@ -14,6 +14,7 @@ import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
 import { lazyIndexSources } from "../../../src/pi/lazy-sources.ts";
 import { resolveEventId } from "../../../src/store/resolve.ts";
 import { openStore } from "../../../src/store/sqlite-store.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
 let harness: RuntimeHarness | undefined;
@@ -58,7 +59,9 @@ describe("index-backed handoff and recall", () => {
     // No background run: it would index this machine's own agent folders into the test's database.
     const sources = lazyIndexSources({ dbPath: db, env: { HOME: dir }, background: false });
     harness = await createRuntimeHarness({
-      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }), ...sources }) }],
+      extensions: [
+        { name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }), ...sources }) },
+      ],
     });
     await harness.session.prompt("Make the tokenizer keep quoted strings intact; never touch the public API.");
     await harness.session.prompt("Also add a regression test for escaped quotes.");
@@ -97,7 +100,9 @@ describe("index-backed handoff and recall", () => {
     dirs.push(dir);
     const sources = lazyIndexSources({ dbPath: join(dir, "cairn.db"), env: { HOME: dir }, background: false });
     harness = await createRuntimeHarness({
-      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }), ...sources }) }],
+      extensions: [
+        { name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }), ...sources }) },
+      ],
       tools: ["read", "bash", "notebook_write"],
       respond: toolCalls,
     });

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCairn } from "../../../src/app/cairn.ts";
 import { createCairnExtension } from "../../../src/pi/extension.ts";
 import { createIndexSources, type IndexSources } from "../../../src/pi/index-sources.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
 const CLAUDE_HOME = join(import.meta.dirname, "../../fixtures/clients/claude/2.1.332/home");
@@ -58,7 +59,7 @@ async function start(home: string, respond: ReturnType<typeof callsTool>): Promi
   const { briefs, recall } = sources;
   return createRuntimeHarness({
     extensions: [
-      { name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }), briefs, recall }) },
+      { name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }), briefs, recall }) },
     ],
     tools: ["read", "cairn_search", "cairn_resume_brief"],
     respond,

@@ -10,6 +10,7 @@ import { rebuildPages } from "../../../src/pi/notebook/pages.ts";
 import { SEQUENCE_STATUS_KEY } from "../../../src/pi/sequence/progress.ts";
 import { latestRunRecord } from "../../../src/pi/sequence/run-records.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
 let harness: RuntimeHarness | undefined;
@@ -63,7 +64,10 @@ describe("/reload during a sequence run on the real pi runtime", () => {
     const gated = gatedBriefs(2);
     harness = await createRuntimeHarness({
       extensions: [
-        { name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }), briefs: gated.briefs }) },
+        {
+          name: "cairn",
+          factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }), briefs: gated.briefs }),
+        },
       ],
     });
     const { ui } = harness;

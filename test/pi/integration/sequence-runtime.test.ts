@@ -13,6 +13,7 @@ import { latestSnapshot } from "../../../src/pi/sequence/snapshot.ts";
 import { SEQUENCE_SNAPSHOT_TYPE } from "../../../src/pi/sequence/types.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import type { FakeUi } from "../helpers/fake-pi.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
 const TEMPLATE_V1 = "---\ndescription: One-line summary\n---\nSummarize $1 in one line (template v1).";
@@ -73,7 +74,7 @@ describe("sequences on the real pi runtime", () => {
     const probe = contextProbe();
     harness = await createRuntimeHarness({
       extensions: [
-        { name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }) }) },
+        { name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }) }) },
         probe.extension,
       ],
       files: { ".pi/prompts/oneline.md": TEMPLATE_V1 },
@@ -151,7 +152,7 @@ describe("sequences on the real pi runtime", () => {
 
   it("reload restores the snapshot; a branch without a snapshot restores nothing", async () => {
     harness = await createRuntimeHarness({
-      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }) }) }],
+      extensions: [{ name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }) }) }],
     });
     const { ui } = harness;
     await harness.session.prompt("Warm up");
@@ -186,7 +187,7 @@ describe("sequences on the real pi runtime", () => {
 
   it("edits a restored sequence: a middle step changed, one deleted, one inserted; each version runs as edited", async () => {
     harness = await createRuntimeHarness({
-      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }) }) }],
+      extensions: [{ name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }) }) }],
     });
     const { ui } = harness;
     const userPrompts = () => harness?.prompts.splice(0) ?? [];
@@ -260,7 +261,7 @@ describe("sequences on the real pi runtime", () => {
 
   it("Esc asks before discarding an edited recording: No keeps it, Yes discards and runs nothing", async () => {
     harness = await createRuntimeHarness({
-      extensions: [{ name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }) }) }],
+      extensions: [{ name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }) }) }],
     });
     const { ui } = harness;
     ui.answers.input.push("1");

@@ -13,6 +13,7 @@ import type { HandoffBriefSource } from "../../../src/pi/handoff/brief-source.ts
 import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
 import { SEQUENCE_RUN_TYPE, type SequenceRunEntry } from "../../../src/pi/sequence/run-records.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 
 let harness: RuntimeHarness | undefined;
@@ -38,8 +39,8 @@ async function recordAndRun(current: RuntimeHarness, steps: string[], runs: numb
   await finished;
 }
 
-function cairn(options: Parameters<typeof createCairnExtension>[0] = {}) {
-  return { name: "cairn", factory: createCairnExtension({ sandbox: () => ({ kind: "none" }), ...options }) };
+function cairn(options: Parameters<typeof createCairnExtension>[1] = {}) {
+  return { name: "cairn", factory: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }), ...options }) };
 }
 
 describe("sequence steps on the real pi runtime", () => {

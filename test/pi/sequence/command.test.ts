@@ -14,6 +14,7 @@ import { SEQUENCE_SNAPSHOT_TYPE, type SequenceRun } from "../../../src/pi/sequen
 import { rehydrateState } from "../../../src/pi/state.ts";
 import { KEYS, mountEditor } from "../helpers/editor-host.ts";
 import { cairnCommands, command, createFakeContext } from "../helpers/fake-pi.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createFakeReplacement } from "../helpers/replacement.ts";
 import { createScriptedAgent } from "../helpers/scripted-agent.ts";
 import { guardAgainstStaleUse } from "../helpers/stale.ts";
@@ -226,7 +227,7 @@ describe("sequence runner", () => {
     const steps = ["/notebook write note run", "Work on it"];
     const { pi, state, session } = instanceWithSnapshot(steps);
     const replacement = createFakeReplacement({
-      extension: createCairnExtension({ sandbox: () => ({ kind: "none" }) }),
+      extension: createCairnExtension(piHost, { sandbox: () => ({ kind: "none" }) }),
     });
     replacement.serving(pi);
     const { ctx, ui } = createFakeContext({ session, newSession: replacement.newSession, withModel: true });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { EDIT_HINT, SEQUENCE_STATUS_KEY, SEQUENCE_WIDGET_KEY } from "../../../src/pi/sequence/progress.ts";
 import { DISCARD_TITLE, recordSequence } from "../../../src/pi/sequence/recorder.ts";
-import { type RecorderCallbacks, RecorderEditor } from "../../../src/pi/sequence/recorder-editor.ts";
+import { createRecorderEditor, type RecorderCallbacks } from "../../../src/pi/sequence/recorder-editor.ts";
 import { KEYS, mountEditor, type } from "../helpers/editor-host.ts";
 import { command, createFakeContext, type FakeUi } from "../helpers/fake-pi.ts";
+import { piHost } from "../helpers/pi-host.ts";
 import { createTestState } from "../helpers/test-state.ts";
 
 function editorOf(ui: FakeUi) {
@@ -35,7 +36,7 @@ function recordingCallbacks(answer: (call: string) => string | undefined = () =>
 }
 
 function recorderEditor(callbacks: RecorderCallbacks) {
-  return mountEditor((tui, theme, kb) => new RecorderEditor(tui, theme, kb, callbacks));
+  return mountEditor((tui, theme, kb) => createRecorderEditor(piHost, tui, theme, kb, callbacks));
 }
 
 describe("RecorderEditor keys", () => {

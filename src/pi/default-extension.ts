@@ -1,0 +1,21 @@
+/**
+ * The extension as pi loads it: cairn's commands and tools over cairn's index (`CAIRN_DB` or the XDG default
+ * database), given the running pi's own classes and functions by the entry (`./index.ts`). The index-backed sources
+ * load on first use.
+ */
+import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import { createCairnExtension } from "./extension.ts";
+import type { PiHost } from "./host.ts";
+import { lazyIndexSources } from "./lazy-sources.ts";
+
+/** One extension instance: everything it uses, its sources included, is created for it and shared with no other. */
+export function cairnForPi(host: PiHost): ExtensionFactory {
+  return (pi) => {
+    const { briefs, recall, close } = lazyIndexSources();
+    createCairnExtension(host, { briefs, recall })(pi);
+    // A background index of the agents' folders stops with the instance that started it.
+    pi.on("session_shutdown", async () => {
+      await close();
+    });
+  };
+}
