@@ -32,23 +32,21 @@ const stayOut = (from: string, to: string): Plugin => ({
 /** Packages (pi's, typebox, Node's) are never bundled. */
 const bare = (id: string) => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(id);
 
-await build({
-  input: join(root, "src", "pi", "index.ts"),
-  platform: "node",
-  tsconfig: join(root, "tsconfig.build.json"),
-  external: (id) => id === REST || bare(id),
-  plugins: [stayOut("./default-extension.ts", REST)],
-  logLevel: "warn",
-  output: { file: join(out, "index.js"), format: "es", codeSplitting: false, comments: false },
-});
-await build({
-  input: join(root, "src", "pi", "default-extension.ts"),
-  platform: "node",
-  tsconfig: join(root, "tsconfig.build.json"),
-  external: (id) => id === SOURCES || bare(id),
-  plugins: [stayOut("./index-sources.ts", SOURCES)],
-  logLevel: "warn",
-  output: { file: join(root, "dist", "pi-native", "default-extension.js"), format: "es", codeSplitting: false },
+/** One file from `input`, with `keep.from` left out and imported as `keep.to` at run time. */
+const bundle = (input: string, file: string, keep: { from: string; to: string }) =>
+  build({
+    input: join(root, "src", "pi", input),
+    platform: "node",
+    tsconfig: join(root, "tsconfig.build.json"),
+    external: (id) => id === keep.to || bare(id),
+    plugins: [stayOut(keep.from, keep.to)],
+    logLevel: "warn",
+    output: { file, format: "es", codeSplitting: false, comments: false },
+  });
+await bundle("index.ts", join(out, "index.js"), { from: "./default-extension.ts", to: REST });
+await bundle("default-extension.ts", join(root, "dist", "pi-native", "default-extension.js"), {
+  from: "./index-sources.ts",
+  to: SOURCES,
 });
 mkdirSync(out, { recursive: true });
 writeFileSync(

@@ -7,64 +7,31 @@
  * Keys are sent only once the editor shows the state they should act on (its text, and its autocomplete list open
  * on the expected item or closed): pi answers autocomplete asynchronously, and Enter applies a list that is open.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { piCli, piVersion } from "../helpers/pi-cli.ts";
-import { editorView, hasTmux, startTmux, type TmuxSession } from "../helpers/tmux.ts";
+import { piVersion } from "../helpers/pi-cli.ts";
+import { type PiInTmux, startPiInTmux } from "../helpers/pi-tmux.ts";
+import { editorView, hasTmux } from "../helpers/tmux.ts";
 
-const here = dirname(fileURLToPath(import.meta.url));
-// What users load: the bundle `npm run build` writes (the tests build first).
-const extensionEntry = resolve(here, "../../../dist/cairn/index.js");
-const scriptedProvider = resolve(here, "fixtures/scripted-provider.ts");
-
-let tmux: TmuxSession | undefined;
-let root: string | undefined;
+let pi: PiInTmux | undefined;
+let gates: string | undefined;
 afterEach(() => {
-  tmux?.kill();
-  tmux = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-  root = undefined;
+  pi?.stop();
+  pi = undefined;
+  if (gates) rmSync(gates, { recursive: true, force: true });
+  gates = undefined;
 });
 
 describe.skipIf(!hasTmux())(`sequence recorder in pi ${piVersion}'s TUI (tmux)`, () => {
   it("records, edits, previews, finishes, asks the run count and shows progress", { timeout: 120_000 }, async () => {
-    const scratch = mkdtempSync(join(tmpdir(), "cairn-tui-"));
-    root = scratch;
-    const [home, agent, work] = ["home", "agent", "work"].map((name) => join(scratch, name));
-    for (const dir of [home, agent, work]) mkdirSync(dir as string, { recursive: true });
-    const gate = join(scratch, "release-replies");
-
-    tmux = startTmux({
-      socketPath: join(scratch, "tmux.sock"),
-      cwd: work as string,
-      command: [
-        "env",
-        "-i",
-        `PATH=${dirname(process.execPath)}:/usr/bin:/bin`,
-        `HOME=${home}`,
-        `PI_CODING_AGENT_DIR=${agent}`,
-        "PI_OFFLINE=1",
-        "PI_SKIP_VERSION_CHECK=1",
-        "PI_TELEMETRY=0",
-        "TERM=xterm-256color",
-        "LANG=C.UTF-8",
-        `CAIRN_E2E_GATE=${gate}`,
-        process.execPath,
-        piCli,
-        "-e",
-        extensionEntry,
-        "-e",
-        scriptedProvider,
-        "--model",
-        "scripted/m1",
-      ],
-    });
-    const screen = tmux;
-    await screen.waitFor("e2e ready");
-    const footerStart = work as string;
+    gates = mkdtempSync(join(tmpdir(), "cairn-tui-gate-"));
+    // The scripted model holds every answer until this file exists.
+    const gate = join(gates, "release-replies");
+    pi = await startPiInTmux({ env: { CAIRN_E2E_GATE: gate } });
+    const { screen, agent, work } = pi;
+    const footerStart = work;
 
     /**
      * Wait until pi's editor shows exactly `text` and its autocomplete list is closed (or, with `selected`, open on
@@ -135,9 +102,9 @@ describe.skipIf(!hasTmux())(`sequence recorder in pi ${piVersion}'s TUI (tmux)`,
     const final = screen.capture();
     expect(final).toContain("Scripted reply to: Say hello to Ada");
     // The edited step is what ran: both sessions' notebooks hold the final text.
-    const sessionFiles = readdirSync(join(agent as string, "sessions"), { recursive: true, encoding: "utf8" })
+    const sessionFiles = readdirSync(join(agent, "sessions"), { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".jsonl"))
-      .map((file) => readFileSync(join(agent as string, "sessions", file), "utf8"));
+      .map((file) => readFileSync(join(agent, "sessions", file), "utf8"));
     const pages = sessionFiles.flatMap((text) =>
       text
         .split("\n")
