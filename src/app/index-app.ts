@@ -52,8 +52,11 @@ export interface IndexMethods {
   /** The agents' own transcript folders (honouring their environment overrides). */
   defaultRoots(): TranscriptRoot[];
   index(req?: IndexRequest): Promise<IndexAnswer>;
-  /** Indexes these files now (nothing embedded), so what follows reads what was just written. */
-  refresh(paths: readonly string[]): Promise<IndexResult | null>;
+  /**
+   * Indexes these files now (nothing embedded), so what follows reads what was just written; waits up to `waitMs`
+   * (default 30 s) for another process that holds the index.
+   */
+  refresh(paths: readonly string[], opts?: { waitMs?: number }): Promise<IndexResult | null>;
   watch(req: WatchRequest): Promise<void>;
   embed(req?: EmbedRequest): Promise<{ config: EmbedderConfig } & Awaited<ReturnType<typeof runEmbed>>>;
   /** Embeds what is queued, within a time budget; never throws. */
@@ -74,11 +77,12 @@ export function indexMethods(core: AppCore): IndexMethods {
       checkRoots(roots);
       return runIndex(deps, roots, req);
     },
-    async refresh(paths) {
+    async refresh(paths, opts = {}) {
       const { checkRoots, runIndex } = await indexing();
       const roots = paths.map((p) => resolve(cwd, p));
       checkRoots(roots);
-      return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs: 30_000 })).indexed;
+      const waitMs = opts.waitMs ?? 30_000;
+      return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs })).indexed;
     },
     async watch(req) {
       const { checkRoots, runWatch } = await indexing();

@@ -65,6 +65,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "send what the local index has to a team index on PostgreSQL",
     load: async () => (await import("./commands/push.ts")).pushCommand,
   },
+  hooks: {
+    summary: "add a cited brief of earlier work to every new agent session (session-start hooks)",
+    load: async () => (await import("./commands/hooks.ts")).hooksCommand,
+  },
   prune: {
     summary: "forget sessions whose transcripts are gone from disk",
     load: async () => (await import("./commands/prune.ts")).pruneCommand,

@@ -55,6 +55,35 @@ export interface AgentManifest {
   start?: StartCommand;
   /** The session `meta` key its reader keeps the writing CLI's version (or format version) under, for `cairn doctor`. */
   versionKey?: string;
+  /** How cairn registers in its session-start hook (`cairn hooks`), when its CLI has one. */
+  hook?: SessionStartHook;
+}
+
+/** What an agent tells its session-start hook, as cairn needs it. */
+export interface HookStart {
+  /** The folder the session runs in. */
+  cwd: string;
+  sessionId?: string;
+  transcriptPath?: string;
+  /** Why the session starts, in the agent's words (Claude Code: startup, resume, clear, compact). */
+  source?: string;
+  /** The session carries its own history already (a resume, a compaction): cairn adds nothing. */
+  continuation: boolean;
+}
+
+/** An agent's session-start hook (pure): where it is registered, how, what it is told, how it answers. */
+export interface SessionStartHook {
+  /** The user-level settings file the hook goes in. */
+  settingsPath(env: Record<string, string | undefined>, home: string): string;
+  /** The settings with cairn's command registered (idempotent); `text` is null when the file does not exist. */
+  install(text: string | null, command: string): string;
+  /** The settings without cairn's command, or null when they hold none of cairn's. */
+  remove(text: string): string | null;
+  installed(text: string): boolean;
+  /** The hook's standard input. */
+  parseInput(text: string): HookStart;
+  /** What the hook prints so that the agent hands `context` to the model. */
+  output(context: string): string;
 }
 
 /** The manifest as written, checked against the interface with its literal provider kept. */

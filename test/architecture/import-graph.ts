@@ -25,6 +25,7 @@ export const RANKS: Record<string, number> = {
   live: 7,
   pi: 7,
   tui: 7,
+  hooks: 7,
   web: 7,
   cli: 8,
   "index.ts": 9,

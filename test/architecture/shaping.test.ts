@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/transcripts.ts";
 import { importGraph, layerOf } from "./import-graph.ts";
 
-const SURFACES = new Set(["cli", "mcp", "live", "tui", "pi", "web"]);
+const SURFACES = new Set(["cli", "mcp", "live", "tui", "pi", "web", "hooks"]);
 
 /**
  * What a surface may take as a value from below `app/`, by module, or by module and name: constants, vocabulary
@@ -44,7 +44,7 @@ const ALLOWED: Record<string, true | readonly string[]> = {
 };
 
 /** Layers a surface may take anything from: the app (the catalog and its shaping) and what all layers share. */
-const OPEN = new Set(["app", "common", "mcp", "live", "tui", "pi", "web", "cli", "index.ts"]);
+const OPEN = new Set(["app", "common", "mcp", "live", "tui", "pi", "web", "cli", "hooks", "index.ts"]);
 
 interface ValueImport {
   from: string;

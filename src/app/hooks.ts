@@ -1,0 +1,48 @@
+/**
+ * The agents whose session-start hook cairn can register in (`cairn hooks`), from their manifests, and the brief
+ * such a hook hands the model: the latest work in the session's folder, by any agent, cited and redacted like every
+ * answer, within a token budget.
+ */
+import { CairnError } from "../common/errors.ts";
+import type { HookStart, SessionStartHook } from "../readers/agent.ts";
+import { AGENTS } from "../readers/agents.ts";
+import type { ReadCairn } from "./cairn.ts";
+
+export type { HookStart, SessionStartHook };
+
+export interface HookAgent {
+  provider: string;
+  name: string;
+  hook: SessionStartHook;
+}
+
+export const DEFAULT_HOOK_BUDGET = 1500;
+
+export function hookAgents(): HookAgent[] {
+  return AGENTS.flatMap((a) => (a.hook ? [{ provider: a.provider, name: a.name, hook: a.hook }] : []));
+}
+
+export function hookAgent(provider: string): HookAgent | undefined {
+  return hookAgents().find((a) => a.provider === provider);
+}
+
+export type StartBrief =
+  | { kind: "brief"; sessionId: string; text: string }
+  | { kind: "none"; why: "no history" | "same session" };
+
+/** The brief for a session starting in `start.cwd`: the latest other session there, or nothing. */
+export async function startBrief(app: ReadCairn, start: HookStart, budget: number): Promise<StartBrief> {
+  let brief: Awaited<ReturnType<ReadCairn["brief"]>>;
+  try {
+    brief = await app.brief({ session: "latest", cwd: start.cwd, budget_tokens: budget });
+  } catch (error) {
+    if (error instanceof CairnError && error.code === "not_found") return { kind: "none", why: "no history" };
+    throw error;
+  }
+  if (brief.session_id === start.sessionId) return { kind: "none", why: "same session" };
+  const short = app.shortSessionId(brief.session_id);
+  const pointer =
+    `(From cairn, before this session began: the latest earlier work in this folder. Each [e:ID] opens with ` +
+    `\`cairn show ID\`; \`cairn resume ${short}\` gives the whole brief, \`cairn search <words>\` searches all sessions.)`;
+  return { kind: "brief", sessionId: brief.session_id, text: `${pointer}\n\n${brief.text.trim()}\n` };
+}

@@ -1,0 +1,118 @@
+import { DEFAULT_HOOK_BUDGET, type HookAgent, hookAgents } from "../../app/hooks.ts";
+import { install, optOut, remove, setBudget, status } from "../../hooks/manage.ts";
+import { runHook } from "../../hooks/run.ts";
+import { parseFlags } from "../args.ts";
+import { type Command, UsageError, writeJson } from "../io.ts";
+
+const USAGE = `Usage: cairn hooks install <agent>... | --all [--budget N]
+       cairn hooks remove [<agent>... | --all]
+       cairn hooks status [--json]
+       cairn hooks off [DIR] | on [DIR]
+
+Registers cairn in the session-start hooks of the agents you run, so that a new session in a folder with history
+begins with a short cited brief of the latest earlier work there (by any agent), within a token budget (default
+${DEFAULT_HOOK_BUDGET}), secrets redacted. It asks no model. Nothing is added when the folder has no history, when the
+session resumes or compacts one the agent already carries, in a folder turned off, or when CAIRN_HOOKS=off.
+A hook never stands in the agent's way: its own errors are recorded and shown by 'cairn hooks status'.
+
+  install   add cairn's hook to each agent's settings (idempotent; your other settings are kept as they are)
+  remove    take it out (the settings file is given back byte for byte if it was not changed since)
+  status    where each hook is, whether it is installed, how often it ran, its last outcome and error
+  off, on   turn the brief off (or back on) for DIR (default: here) and the folders below it; a file named
+            .cairn-hooks-off in a project does the same for everyone who clones it
+  --budget  the brief's size in tokens (install sets it for every agent)
+
+Agents with a hook cairn can register in: ${hookAgents()
+  .map((a) => a.provider)
+  .join(", ")}. The others are listed in docs/hooks.md with what cairn offers there.`;
+
+export const hooksCommand: Command = {
+  name: "hooks",
+  summary: "add a cited brief of earlier work to every new agent session (session-start hooks)",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseFlags(
+      argv,
+      { all: { type: "boolean" }, budget: { type: "string" }, json: { type: "boolean" } },
+      true,
+    );
+    const [verb, ...rest] = positionals;
+    switch (verb) {
+      case "run":
+        // The agent's stdin; the hook's own failures never reach the agent (recorded, exit 0).
+        await runHook(rest[0] ?? "", { env: io.env, stdin: await readStdin(), stdout: io.stdout });
+        return 0;
+      case "install": {
+        const budget = values.budget === undefined ? undefined : Number(values.budget);
+        if (budget !== undefined && !(Number.isInteger(budget) && budget >= 100 && budget <= 20_000))
+          throw new UsageError(`--budget is a whole number of tokens from 100 to 20000, not '${values.budget}'`);
+        const agents = chosen(rest, values.all === true, true);
+        if (budget !== undefined) setBudget(io.env, budget);
+        for (const r of install(io.env, agents)) io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
+        return 0;
+      }
+      case "remove":
+        for (const r of remove(io.env, chosen(rest, values.all === true || rest.length === 0, false)))
+          io.stdout.write(`${r.agent}: ${r.did}${r.did === "not installed" ? "" : ` (${r.path})`}\n`);
+        return 0;
+      case "status":
+        return printStatus(io, values.json === true);
+      case "off":
+      case "on": {
+        const dir = rest[0] ?? io.cwd;
+        optOut(io.env, dir, verb === "off");
+        io.stdout.write(`cairn hooks: ${verb === "off" ? "no brief" : "briefs again"} in ${dir} and below\n`);
+        return 0;
+      }
+      default:
+        throw new UsageError(
+          verb === undefined ? "say what to do: install, remove, status, off or on" : `unknown hooks action '${verb}'`,
+        );
+    }
+  },
+};
+
+function chosen(names: readonly string[], all: boolean, required: boolean): HookAgent[] {
+  const agents = hookAgents();
+  if (all) return agents;
+  if (names.length === 0 && required) throw new UsageError("name the agents (e.g. 'claude'), or give --all");
+  return names.map((name) => {
+    const agent = agents.find((a) => a.provider === name);
+    if (!agent)
+      throw new UsageError(
+        `cairn has no session-start hook for '${name}'`,
+        `hooks exist for ${agents.map((a) => a.provider).join(", ")}; docs/hooks.md lists the others`,
+      );
+    return agent;
+  });
+}
+
+function printStatus(io: Parameters<Command["run"]>[1], json: boolean): number {
+  const s = status(io.env);
+  if (json) {
+    writeJson(io, s);
+    return 0;
+  }
+  for (const a of s.agents) {
+    const where =
+      a.installed === true ? "installed" : a.installed === "unreadable" ? "settings unreadable" : "not installed";
+    io.stdout.write(`${a.name} (${a.agent}): ${where} · ${a.path}\n`);
+    const r = a.runs;
+    if (!r) continue;
+    io.stdout.write(`  ran ${r.count} times, ${r.briefs} with a brief\n`);
+    if (r.last) io.stdout.write(`  last: ${r.last.at} · ${r.last.outcome} · ${r.last.ms} ms\n`);
+    if (r.lastError) io.stdout.write(`  last error: ${r.lastError.at} · ${r.lastError.message}\n`);
+  }
+  io.stdout.write(
+    `budget: ${s.budget ?? DEFAULT_HOOK_BUDGET} tokens · turned off in: ${s.optOut.join(", ") || "nowhere"}\n`,
+  );
+  io.stdout.write(`state: ${s.state}\n`);
+  return 0;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

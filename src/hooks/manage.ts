@@ -1,0 +1,113 @@
+/**
+ * `cairn hooks install|remove|status|off|on`: registering cairn in agents' settings files and taking it out again.
+ * Install keeps what the file held and remembers it; remove gives the file back byte for byte when nobody changed
+ * it since, and otherwise takes out only cairn's entry.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type HookAgent, hookAgents } from "../app/hooks.ts";
+import { type HooksState, readState, statePath, writeState } from "./state.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** The command an agent runs: this Node and this cairn by absolute path, so no PATH is needed. */
+export function hookCommand(
+  agent: string,
+  bin = fileURLToPath(new URL("../../bin/cairn.js", import.meta.url)),
+): string {
+  return `${quote(process.execPath)} ${quote(bin)} hooks run ${agent}`;
+}
+
+function quote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const home = (env: Env) => env["HOME"] || homedir();
+const read = (path: string): string | null => (existsSync(path) ? readFileSync(path, "utf8") : null);
+
+export type InstallOutcome = { agent: string; path: string; did: "installed" | "already installed" };
+
+export function install(env: Env, agents: readonly HookAgent[], command = hookCommand): InstallOutcome[] {
+  const state = readState(env);
+  const out = agents.map(({ provider, hook }): InstallOutcome => {
+    const path = hook.settingsPath(env, home(env));
+    const text = read(path);
+    const next = hook.install(text, command(provider));
+    if (next === text) return { agent: provider, path, did: "already installed" };
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, next);
+    const before = state.installed[provider];
+    // A second install over our own entry keeps the settings from before the first.
+    const original = before && before.settingsPath === path && text === before.written ? before.original : text;
+    state.installed[provider] = { settingsPath: path, original, written: next, at: new Date().toISOString() };
+    return { agent: provider, path, did: "installed" };
+  });
+  writeState(env, state);
+  return out;
+}
+
+export type RemoveOutcome = { agent: string; path: string; did: "restored" | "removed" | "not installed" };
+
+export function remove(env: Env, agents: readonly HookAgent[]): RemoveOutcome[] {
+  const state = readState(env);
+  const out = agents.map(({ provider, hook }): RemoveOutcome => {
+    const record = state.installed[provider];
+    const path = record?.settingsPath ?? hook.settingsPath(env, home(env));
+    const text = read(path);
+    delete state.installed[provider];
+    if (text === null) return { agent: provider, path, did: "not installed" };
+    if (record && text === record.written) {
+      if (record.original === null) rmSync(path);
+      else writeFileSync(path, record.original);
+      return { agent: provider, path, did: "restored" };
+    }
+    const next = hook.remove(text);
+    if (next === null) return { agent: provider, path, did: "not installed" };
+    writeFileSync(path, next);
+    return { agent: provider, path, did: "removed" };
+  });
+  writeState(env, state);
+  return out;
+}
+
+export interface AgentStatus {
+  agent: string;
+  name: string;
+  path: string;
+  installed: boolean | "unreadable";
+  runs: HooksState["runs"][string] | null;
+}
+
+export function status(env: Env): { state: string; optOut: string[]; budget: number | null; agents: AgentStatus[] } {
+  const state = readState(env);
+  const agents = hookAgents().map(({ provider, name, hook }): AgentStatus => {
+    const path = hook.settingsPath(env, home(env));
+    let installed: AgentStatus["installed"] = false;
+    try {
+      const text = read(path);
+      installed = text !== null && hook.installed(text);
+    } catch {
+      installed = "unreadable";
+    }
+    return { agent: provider, name, path, installed, runs: state.runs[provider] ?? null };
+  });
+  return { state: statePath(env), optOut: state.optOut, budget: state.budget ?? null, agents };
+}
+
+/** `off`: no brief in `dir` and below; `on` takes it back. */
+export function optOut(env: Env, dir: string, off: boolean): string[] {
+  const state = readState(env);
+  const at = resolve(dir);
+  state.optOut = state.optOut.filter((d) => d !== at);
+  if (off) state.optOut.push(at);
+  writeState(env, state);
+  return state.optOut;
+}
+
+export function setBudget(env: Env, budget: number): void {
+  const state = readState(env);
+  state.budget = budget;
+  writeState(env, state);
+}

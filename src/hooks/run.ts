@@ -1,0 +1,115 @@
+/**
+ * `cairn hooks run <agent>`: what the agent runs at session start. It reads what the agent says on stdin, refreshes
+ * the index with this folder's transcripts of that agent (waiting for no other writer), and prints the latest
+ * earlier work here as the agent's hook output. It never stands in the agent's way: every error of its own is
+ * recorded for `cairn hooks status` and the hook exits 0 with nothing printed; it asks no model.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createCairn } from "../app/cairn.ts";
+import { DEFAULT_HOOK_BUDGET, type HookStart, hookAgent, startBrief } from "../app/hooks.ts";
+import { readState, writeState } from "./state.ts";
+
+export interface HookIo {
+  env: Record<string, string | undefined>;
+  stdin: string;
+  stdout: { write(chunk: string): unknown };
+  now?: () => number;
+}
+
+/** Why a start gets no brief before the index is even opened, or null. */
+export function skipReason(start: HookStart, env: HookIo["env"], optOut: readonly string[]): string | null {
+  if (/^(0|off|false|no)$/i.test(env["CAIRN_HOOKS"] ?? "")) return "CAIRN_HOOKS=off for this session";
+  if (start.continuation) return `a ${start.source ?? "continued"} session carries its own history`;
+  if (!start.cwd) return "the agent gave no folder";
+  const here = resolve(start.cwd);
+  const out = optOut.find((dir) => here === dir || here.startsWith(`${dir.replace(/\/+$/, "")}/`));
+  if (out) return `opted out (${out})`;
+  if (optOutFile(here)) return `opted out (${optOutFile(here)})`;
+  return null;
+}
+
+/** `.cairn-hooks-off` in the folder or one above it opts a project out (a file a team can commit). */
+export const OPT_OUT_FILE = ".cairn-hooks-off";
+function optOutFile(dir: string): string | null {
+  for (let at = dir; ; at = dirname(at)) {
+    const file = join(at, OPT_OUT_FILE);
+    try {
+      statSync(file);
+      return file;
+    } catch {}
+    if (dirname(at) === at) return null;
+  }
+}
+
+export async function runHook(agent: string, io: HookIo): Promise<void> {
+  const now = io.now ?? Date.now;
+  const started = now();
+  const state = readState(io.env);
+  const runs = state.runs[agent] ?? { count: 0, briefs: 0 };
+  runs.count++;
+  let outcome = "error";
+  try {
+    const found = hookAgent(agent);
+    if (!found) throw new Error(`cairn has no session-start hook for '${agent}'`);
+    const start = found.hook.parseInput(io.stdin);
+    const skip = skipReason(start, io.env, state.optOut);
+    if (skip) outcome = `skipped: ${skip}`;
+    else {
+      const result = await briefFor(start, io.env, state.budget ?? DEFAULT_HOOK_BUDGET);
+      if (result.kind === "brief") {
+        io.stdout.write(found.hook.output(result.text));
+        runs.briefs++;
+        outcome = `brief of session ${result.sessionId}`;
+      } else outcome = `nothing: ${result.why}`;
+    }
+  } catch (error) {
+    runs.lastError = {
+      at: new Date(now()).toISOString(),
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+  runs.last = { at: new Date(now()).toISOString(), outcome, ms: Math.round(now() - started) };
+  try {
+    writeState(io.env, readAgain(io.env, agent, runs));
+  } catch {}
+}
+
+/** Another hook may have run meanwhile: only this agent's record is replaced. */
+function readAgain(env: HookIo["env"], agent: string, runs: ReturnType<typeof readState>["runs"][string]) {
+  const fresh = readState(env);
+  fresh.runs[agent] = runs;
+  return fresh;
+}
+
+async function briefFor(start: HookStart, env: HookIo["env"], budget: number) {
+  const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data" });
+  try {
+    const files = earlierTranscripts(start);
+    if (files.length > 0) {
+      // Another process indexing: answer from the index as it is rather than wait.
+      await app.refresh(files, { waitMs: 0 }).catch(() => null);
+    }
+    return await startBrief(app, start, budget);
+  } finally {
+    app.close();
+  }
+}
+
+/** The agent's other transcripts beside this session's (its project folder), newest first, at most 20. */
+function earlierTranscripts(start: HookStart): string[] {
+  if (!start.transcriptPath) return [];
+  const dir = dirname(start.transcriptPath);
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => join(dir, name))
+      .filter((path) => path !== start.transcriptPath)
+      .map((path) => ({ path, at: statSync(path).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+      .slice(0, 20)
+      .map((f) => f.path);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * What `cairn hooks` remembers, in one JSON file beside cairn's other state (`$XDG_STATE_HOME/cairn/hooks.json`), not
+ * beside the index, so that a deleted index is still reported: per agent, what install wrote over (to restore it
+ * byte for byte), how often the hook ran, its last outcome and last error; the folders opted out; the budget.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+
+export interface Installed {
+  settingsPath: string;
+  /** The settings file before install (null: there was none). */
+  original: string | null;
+  /** What install wrote: remove restores `original` when the file still holds exactly this. */
+  written: string;
+  at: string;
+}
+
+export interface Runs {
+  count: number;
+  briefs: number;
+  last?: { at: string; outcome: string; ms: number };
+  lastError?: { at: string; message: string };
+}
+
+export interface HooksState {
+  version: 1;
+  budget?: number;
+  installed: Record<string, Installed>;
+  runs: Record<string, Runs>;
+  /** Folders (and everything under them) where no hook adds a brief. */
+  optOut: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+export function statePath(env: Env): string {
+  const base = env["XDG_STATE_HOME"] || join(env["HOME"] || homedir(), ".local", "state");
+  return join(base, "cairn", "hooks.json");
+}
+
+export function readState(env: Env): HooksState {
+  try {
+    const parsed = JSON.parse(readFileSync(statePath(env), "utf8")) as Partial<HooksState>;
+    return {
+      version: 1,
+      ...(typeof parsed.budget === "number" ? { budget: parsed.budget } : {}),
+      installed: parsed.installed ?? {},
+      runs: parsed.runs ?? {},
+      optOut: Array.isArray(parsed.optOut) ? parsed.optOut : [],
+    };
+  } catch {
+    return { version: 1, installed: {}, runs: {}, optOut: [] };
+  }
+}
+
+/** Written whole through a temporary file, so a hook starting at the same moment never reads half of it. */
+export function writeState(env: Env, state: HooksState): void {
+  const path = statePath(env);
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+  renameSync(tmp, path);
+}

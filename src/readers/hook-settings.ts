@@ -1,0 +1,102 @@
+/**
+ * Session-start hooks in the settings shape Claude Code introduced and other agents copied (pure):
+ * `{ "hooks": { "<Event>": [ { "matcher": "…", "hooks": [ { "type": "command", "command": "…", "timeout": N } ] } ] } }`.
+ * cairn's entry is the group whose command runs `cairn hooks run <agent>`; everything else in the file is the
+ * user's and is kept as it is. The file is rewritten with the indentation it had.
+ */
+import type { HookStart, SessionStartHook } from "./agent.ts";
+
+export interface HookSettingsShape {
+  /** The event cairn registers for. */
+  event: string;
+  /** Which starts the group matches (the agent's matcher syntax); absent: all. */
+  matcher?: string;
+  /** Seconds the agent gives the hook, in the unit its settings take. */
+  timeout: number;
+}
+
+type Json = Record<string, unknown>;
+interface Group {
+  matcher?: string;
+  hooks?: Array<{ type?: string; command?: string }>;
+}
+
+/** Whether a command is cairn's hook for an agent (any install path of cairn). */
+export function isCairnCommand(command: unknown, agent: string): boolean {
+  return typeof command === "string" && new RegExp(`\\bhooks run ${agent}$`).test(command.trim());
+}
+
+export function settingsHook(
+  agent: string,
+  shape: HookSettingsShape,
+  io: Pick<SessionStartHook, "settingsPath" | "parseInput" | "output">,
+): SessionStartHook {
+  const ours = (group: Group) => (group.hooks ?? []).some((h) => isCairnCommand(h.command, agent));
+  return {
+    ...io,
+    installed(text) {
+      const groups = eventGroups(parse(text), shape.event);
+      return groups.some(ours);
+    },
+    install(text, command) {
+      const settings = text === null || text.trim() === "" ? {} : parse(text);
+      const hooks = (settings["hooks"] ?? {}) as Json;
+      const groups = eventGroups(settings, shape.event).filter((g) => !ours(g));
+      const group = {
+        ...(shape.matcher ? { matcher: shape.matcher } : {}),
+        hooks: [{ type: "command", command, timeout: shape.timeout }],
+      };
+      settings["hooks"] = { ...hooks, [shape.event]: [...groups, group] };
+      return format(settings, text);
+    },
+    remove(text) {
+      const settings = parse(text);
+      const groups = eventGroups(settings, shape.event);
+      if (!groups.some(ours)) return null;
+      const kept = groups.filter((g) => !ours(g));
+      const hooks = { ...(settings["hooks"] as Json) };
+      if (kept.length > 0) hooks[shape.event] = kept;
+      else delete hooks[shape.event];
+      if (Object.keys(hooks).length > 0) settings["hooks"] = hooks;
+      else delete settings["hooks"];
+      return format(settings, text);
+    },
+  };
+}
+
+function parse(text: string): Json {
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error("settings are not a JSON object");
+  return value as Json;
+}
+
+function eventGroups(settings: Json, event: string): Group[] {
+  const hooks = settings["hooks"];
+  if (typeof hooks !== "object" || hooks === null) return [];
+  const groups = (hooks as Json)[event];
+  return Array.isArray(groups) ? (groups as Group[]) : [];
+}
+
+/** JSON with the indentation and final newline of `like` (two spaces and a newline for a new file). */
+function format(settings: Json, like: string | null): string {
+  const indent = like?.match(/^[ \t]+(?=")/m)?.[0] ?? "  ";
+  const newline = like === null || like.endsWith("\n") ? "\n" : "";
+  return `${JSON.stringify(settings, null, indent)}${newline}`;
+}
+
+/** The common stdin of these hooks: `{ session_id, transcript_path, cwd, source }`. */
+export function parseStdinStart(text: string, continuations: readonly string[]): HookStart {
+  const input = text.trim() === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
+  const str = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+  const source = str("source");
+  const sessionId = str("session_id");
+  const transcriptPath = str("transcript_path");
+  return {
+    cwd: str("cwd") ?? "",
+    ...(sessionId ? { sessionId } : {}),
+    ...(transcriptPath ? { transcriptPath } : {}),
+    ...(source ? { source } : {}),
+    continuation: source !== undefined && continuations.includes(source),
+  };
+}

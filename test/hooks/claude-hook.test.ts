@@ -1,0 +1,152 @@
+/**
+ * `cairn hooks` with the real Claude Code CLI against a fake Anthropic API on 127.0.0.1: after `install`, the first
+ * request of a new session in a folder with history carries a cited brief of the session before (its citations open
+ * with `cairn show`); after `remove`, nothing, and the settings file is byte for byte what it was; with the index
+ * broken or the folder turned off, Claude still starts and answers, and `hooks status` says why there was no brief.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentCli } from "../helpers/agent-cli.ts";
+import { cairn } from "../helpers/cli.ts";
+
+let server: Server;
+let url = "";
+/** The text of every request's messages, in order (system prompt and messages, flattened). */
+const requests: string[] = [];
+let root = "";
+let claude = "";
+
+beforeAll(async () => {
+  claude = agentCli("claude", "@anthropic-ai/claude-code", "claude");
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      if (req.url?.startsWith("/v1/messages/count_tokens")) return void res.end('{"input_tokens":100}');
+      if (!req.url?.startsWith("/v1/messages")) return void res.writeHead(404).end();
+      requests.push(body);
+      const model = (JSON.parse(body) as { model?: string }).model ?? "fake";
+      const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+      const content = [{ type: "text", text: "Done." }];
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model,
+          content,
+          stop_reason: "end_turn",
+          usage,
+        }),
+      );
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  root = mkdtempSync(join(tmpdir(), "cairn-hooks-"));
+  for (const dir of ["home", "work", "data", "state"]) mkdirSync(join(root, dir));
+}, 600_000);
+
+afterAll(() => {
+  server?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const env = () => ({
+  HOME: join(root, "home"),
+  XDG_DATA_HOME: join(root, "data"),
+  XDG_STATE_HOME: join(root, "state"),
+});
+
+/** One `claude -p` turn in the project (run without blocking: the fake API answers from this process). */
+async function ask(prompt: string, more: Record<string, string> = {}): Promise<{ answer: string; sent: string }> {
+  const before = requests.length;
+  const child = spawn(claude, ["-p", prompt, "--dangerously-skip-permissions"], {
+    cwd: join(root, "work"),
+    timeout: 120_000,
+    env: {
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      ...env(),
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: "dummy",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_AUTOUPDATER: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      IS_SANDBOX: "1",
+      ...more,
+    },
+  });
+  let answer = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => {
+    answer += d.toString();
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  expect(code, stderr).toBe(0);
+  return { answer, sent: requests.slice(before).join("\n") };
+}
+
+const settingsPath = () => join(root, "home", ".claude", "settings.json");
+// The user's own settings, in their own layout: cairn must keep them and give them back byte for byte.
+const USER_SETTINGS =
+  '{\n    "env": { "FOO": "bar" },\n    "hooks": {\n        "SessionStart": [\n            { "matcher": "resume", "hooks": [ { "type": "command", "command": "true" } ] }\n        ]\n    }\n}\n';
+
+describe("cairn hooks with the real Claude Code CLI", () => {
+  it("briefs a new session from the one before, and stops once removed", { timeout: 600_000 }, async () => {
+    expect((await ask("TASK-ALPHA: fix the tokenizer in src/tokenize.ts")).answer).toContain("Done.");
+    mkdirSync(dirname(settingsPath()), { recursive: true });
+    writeFileSync(settingsPath(), USER_SETTINGS);
+
+    expect(cairn(["hooks", "install", "claude"], { env: env() }).stdout).toContain("claude: installed");
+    expect(cairn(["hooks", "install", "claude"], { env: env() }).stdout).toContain("claude: already installed");
+    const installed = JSON.parse(readFileSync(settingsPath(), "utf8"));
+    expect(installed.env).toEqual({ FOO: "bar" });
+    expect(installed.hooks.SessionStart).toHaveLength(2);
+
+    const { sent } = await ask("TASK-BETA: carry on");
+    expect(sent).toContain("From cairn, before this session began");
+    expect(sent).toContain("TASK-ALPHA: fix the tokenizer in src/tokenize.ts");
+    const cited = [...sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
+    expect(cited.length).toBeGreaterThan(0);
+    for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    const status = cairn(["hooks", "status"], { env: env() }).stdout;
+    expect(status).toMatch(/Claude Code \(claude\): installed/);
+    expect(status).toMatch(/ran 1 times, 1 with a brief/);
+
+    expect(cairn(["hooks", "remove", "claude"], { env: env() }).stdout).toContain("claude: restored");
+    expect(readFileSync(settingsPath(), "utf8")).toBe(USER_SETTINGS);
+    expect((await ask("TASK-GAMMA: and then")).sent).not.toContain("From cairn");
+  });
+
+  it("never stands in the way: a broken index, a folder turned off, CAIRN_HOOKS=off", {
+    timeout: 600_000,
+  }, async () => {
+    cairn(["hooks", "install", "claude"], { env: env() });
+    const db = join(root, "data", "cairn", "cairn.db");
+    writeFileSync(db, "this is not a database");
+    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    const broken = await ask("TASK-DELTA: still there?");
+    expect(broken.answer).toContain("Done.");
+    expect(broken.sent).not.toContain("From cairn");
+    expect(cairn(["hooks", "status"], { env: env() }).stdout).toMatch(/last error: .*/);
+
+    rmSync(db, { force: true });
+    expect((await ask("TASK-EPSILON: the index is rebuilt")).sent).toContain("From cairn");
+    expect((await ask("TASK-ZETA: not this one", { CAIRN_HOOKS: "off" })).sent).not.toContain("From cairn");
+    cairn(["hooks", "off", join(root, "work")], { env: env() });
+    expect((await ask("TASK-ETA: nor this one")).sent).not.toContain("From cairn");
+    expect(cairn(["hooks", "status"], { env: env() }).stdout).toContain("skipped: opted out");
+    cairn(["hooks", "remove", "--all"], { env: env() });
+  });
+});

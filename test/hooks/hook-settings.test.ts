@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { hookAgent } from "../../src/app/hooks.ts";
+import { install, remove } from "../../src/hooks/manage.ts";
+import { skipReason } from "../../src/hooks/run.ts";
+import { claudeHook } from "../../src/readers/claude/hook.ts";
+
+const CMD = "/usr/bin/node /opt/cairn/bin/cairn.js hooks run claude";
+
+describe("Claude Code's settings with cairn's hook", () => {
+  it("adds one group for startup and clear, keeps everything else, and is idempotent", () => {
+    const user =
+      '{\n\t"model": "opus",\n\t"hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "true" } ] } ] }\n}';
+    const once = claudeHook.install(user, CMD);
+    expect(claudeHook.install(once, CMD)).toBe(once);
+    const parsed = JSON.parse(once);
+    expect(parsed.model).toBe("opus");
+    expect(parsed.hooks.SessionStart).toEqual([
+      { hooks: [{ type: "command", command: "true" }] },
+      { matcher: "startup|clear", hooks: [{ type: "command", command: CMD, timeout: 10 }] },
+    ]);
+    expect(once).toMatch(/^\{\n\t"model"/);
+    expect(once.endsWith("\n")).toBe(false);
+    expect(claudeHook.installed(once)).toBe(true);
+    expect(claudeHook.installed(user)).toBe(false);
+  });
+
+  it("takes out only cairn's entry, dropping what it alone added", () => {
+    const fresh = claudeHook.install(null, CMD);
+    expect(JSON.parse(claudeHook.remove(fresh) ?? "")).toEqual({});
+    expect(claudeHook.remove('{"hooks":{}}')).toBeNull();
+    // Another install of cairn (another path) is still cairn's.
+    const other = claudeHook.install(null, "node /elsewhere/bin/cairn.js hooks run claude");
+    expect(claudeHook.installed(other)).toBe(true);
+  });
+
+  it("hands the brief to the model as SessionStart additionalContext", () => {
+    expect(JSON.parse(claudeHook.output("brief"))).toEqual({
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "brief" },
+    });
+    const start = claudeHook.parseInput(
+      '{"session_id":"s1","transcript_path":"/p/s1.jsonl","cwd":"/w","source":"resume"}',
+    );
+    expect(start).toEqual({
+      cwd: "/w",
+      sessionId: "s1",
+      transcriptPath: "/p/s1.jsonl",
+      source: "resume",
+      continuation: true,
+    });
+  });
+});
+
+describe("install and remove on disk", () => {
+  let root = "";
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+  const setup = () => {
+    root = mkdtempSync(join(tmpdir(), "cairn-hooks-unit-"));
+    return { HOME: join(root, "home"), XDG_STATE_HOME: join(root, "state") };
+  };
+  const agent = () => hookAgent("claude") ?? (undefined as never);
+
+  it("restores the file byte for byte, or removes a file it created", () => {
+    const env = setup();
+    const path = join(env.HOME, ".claude", "settings.json");
+    install(env, [agent()], () => CMD);
+    remove(env, [agent()]);
+    expect(() => readFileSync(path)).toThrow();
+
+    mkdirSync(join(env.HOME, ".claude"), { recursive: true });
+    writeFileSync(path, '{ "theme": "dark" }');
+    install(env, [agent()], () => CMD);
+    install(env, [agent()], () => CMD);
+    expect(remove(env, [agent()])[0]?.did).toBe("restored");
+    expect(readFileSync(path, "utf8")).toBe('{ "theme": "dark" }');
+  });
+
+  it("keeps the user's later edits and takes out only cairn's entry", () => {
+    const env = setup();
+    const path = join(env.HOME, ".claude", "settings.json");
+    install(env, [agent()], () => CMD);
+    const edited = JSON.parse(readFileSync(path, "utf8"));
+    edited.theme = "light";
+    writeFileSync(path, JSON.stringify(edited, null, 2));
+    expect(remove(env, [agent()])[0]?.did).toBe("removed");
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ theme: "light" });
+  });
+});
+
+describe("skipReason", () => {
+  const start = { cwd: "/work/project", continuation: false };
+  it("skips a continuation, CAIRN_HOOKS=off, and a folder turned off or below one", () => {
+    expect(skipReason(start, {}, [])).toBeNull();
+    expect(skipReason({ ...start, continuation: true, source: "resume" }, {}, [])).toMatch(/resume session/);
+    expect(skipReason(start, { CAIRN_HOOKS: "off" }, [])).toMatch(/CAIRN_HOOKS=off/);
+    expect(skipReason(start, {}, ["/work"])).toMatch(/opted out/);
+    expect(skipReason(start, {}, ["/work/proj"])).toBeNull();
+  });
+  it("honours a .cairn-hooks-off file in the project or above it", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-hooks-off-"));
+    try {
+      mkdirSync(join(root, "a", "b"), { recursive: true });
+      writeFileSync(join(root, "a", ".cairn-hooks-off"), "");
+      expect(skipReason({ cwd: join(root, "a", "b"), continuation: false }, {}, [])).toMatch(/\.cairn-hooks-off/);
+      expect(skipReason({ cwd: root, continuation: false }, {}, [])).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
