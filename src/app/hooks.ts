@@ -5,7 +5,7 @@
  */
 import { CairnError } from "../common/errors.ts";
 import type { HookStart, SessionStartHook } from "../readers/agent.ts";
-import { AGENTS } from "../readers/agents.ts";
+import { HOOK_LOADERS } from "../readers/hooks.ts";
 import type { ReadCairn } from "./cairn.ts";
 
 export type { HookStart, SessionStartHook };
@@ -17,13 +17,23 @@ export interface HookAgent {
 }
 
 export const DEFAULT_HOOK_BUDGET = 1500;
+export const HOOK_PROVIDERS: readonly string[] = Object.keys(HOOK_LOADERS);
 
-export function hookAgents(): HookAgent[] {
-  return AGENTS.flatMap((a) => (a.hook ? [{ provider: a.provider, name: a.name, hook: a.hook }] : []));
+/** One agent's hook, loading nothing else (what a hook's run needs). */
+export async function loadHook(provider: string): Promise<SessionStartHook | undefined> {
+  return HOOK_LOADERS[provider]?.();
 }
 
-export function hookAgent(provider: string): HookAgent | undefined {
-  return hookAgents().find((a) => a.provider === provider);
+/** Every agent with a hook, with the name people know it by. */
+export async function hookAgents(): Promise<HookAgent[]> {
+  const { AGENTS } = await import("../readers/agents.ts");
+  return Promise.all(
+    HOOK_PROVIDERS.map(async (provider) => ({
+      provider,
+      name: AGENTS.find((a) => a.provider === provider)?.name ?? provider,
+      hook: (await loadHook(provider)) as SessionStartHook,
+    })),
+  );
 }
 
 export type StartBrief =

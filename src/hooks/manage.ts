@@ -12,11 +12,14 @@ import { type HooksState, readState, statePath, writeState } from "./state.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** The command an agent runs: this Node and this cairn by absolute path, so no PATH is needed. */
-export function hookCommand(
-  agent: string,
-  bin = fileURLToPath(new URL("../../bin/cairn.js", import.meta.url)),
-): string {
+/**
+ * The command an agent runs: this Node and this cairn by absolute path, so no PATH is needed. It names the built
+ * bundle where there is one, which is what an installed cairn runs anyway: in a clone, `bin/cairn.js` runs the
+ * TypeScript sources, and stripping their types cost every session's start a third of a second.
+ */
+export function hookCommand(agent: string): string {
+  const bundle = fileURLToPath(new URL("../../dist/bundle/cairn.js", import.meta.url));
+  const bin = existsSync(bundle) ? bundle : fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
   return `${quote(process.execPath)} ${quote(bin)} hooks run ${agent}`;
 }
 
@@ -80,9 +83,11 @@ export interface AgentStatus {
   runs: HooksState["runs"][string] | null;
 }
 
-export function status(env: Env): { state: string; optOut: string[]; budget: number | null; agents: AgentStatus[] } {
+export async function status(
+  env: Env,
+): Promise<{ state: string; optOut: string[]; budget: number | null; agents: AgentStatus[] }> {
   const state = readState(env);
-  const agents = hookAgents().map(({ provider, name, hook }): AgentStatus => {
+  const agents = (await hookAgents()).map(({ provider, name, hook }): AgentStatus => {
     const path = hook.settingsPath(env, home(env));
     let installed: AgentStatus["installed"] = false;
     try {

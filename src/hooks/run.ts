@@ -6,8 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { createCairn } from "../app/cairn.ts";
-import { DEFAULT_HOOK_BUDGET, type HookStart, hookAgent, startBrief } from "../app/hooks.ts";
+import { DEFAULT_HOOK_BUDGET, type HookStart, loadHook, startBrief } from "../app/hooks.ts";
 import { readState, writeState } from "./state.ts";
 
 export interface HookIo {
@@ -50,15 +49,15 @@ export async function runHook(agent: string, io: HookIo): Promise<void> {
   runs.count++;
   let outcome = "error";
   try {
-    const found = hookAgent(agent);
-    if (!found) throw new Error(`cairn has no session-start hook for '${agent}'`);
-    const start = found.hook.parseInput(io.stdin);
+    const hook = await loadHook(agent);
+    if (!hook) throw new Error(`cairn has no session-start hook for '${agent}'`);
+    const start = hook.parseInput(io.stdin);
     const skip = skipReason(start, io.env, state.optOut);
     if (skip) outcome = `skipped: ${skip}`;
     else {
       const result = await briefFor(start, io.env, state.budget ?? DEFAULT_HOOK_BUDGET);
       if (result.kind === "brief") {
-        io.stdout.write(found.hook.output(result.text));
+        io.stdout.write(hook.output(result.text));
         runs.briefs++;
         outcome = `brief of session ${result.sessionId}`;
       } else outcome = `nothing: ${result.why}`;
@@ -83,6 +82,8 @@ function readAgain(env: HookIo["env"], agent: string, runs: ReturnType<typeof re
 }
 
 async function briefFor(start: HookStart, env: HookIo["env"], budget: number) {
+  // Loaded only for a start that gets a brief.
+  const { createCairn } = await import("../app/cairn.ts");
   const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data" });
   try {
     const files = earlierTranscripts(start);

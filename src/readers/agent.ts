@@ -55,8 +55,6 @@ export interface AgentManifest {
   start?: StartCommand;
   /** The session `meta` key its reader keeps the writing CLI's version (or format version) under, for `cairn doctor`. */
   versionKey?: string;
-  /** How cairn registers in its session-start hook (`cairn hooks`), when its CLI has one. */
-  hook?: SessionStartHook;
 }
 
 /** What an agent tells its session-start hook, as cairn needs it. */

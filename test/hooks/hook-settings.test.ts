@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookAgent } from "../../src/app/hooks.ts";
+import { hookAgents } from "../../src/app/hooks.ts";
 import { install, remove } from "../../src/hooks/manage.ts";
 import { skipReason } from "../../src/hooks/run.ts";
 import { claudeHook } from "../../src/readers/claude/hook.ts";
@@ -62,31 +62,31 @@ describe("install and remove on disk", () => {
     root = mkdtempSync(join(tmpdir(), "cairn-hooks-unit-"));
     return { HOME: join(root, "home"), XDG_STATE_HOME: join(root, "state") };
   };
-  const agent = () => hookAgent("claude") ?? (undefined as never);
+  const agents = () => hookAgents().then((all) => all.filter((a) => a.provider === "claude"));
 
-  it("restores the file byte for byte, or removes a file it created", () => {
+  it("restores the file byte for byte, or removes a file it created", async () => {
     const env = setup();
     const path = join(env.HOME, ".claude", "settings.json");
-    install(env, [agent()], () => CMD);
-    remove(env, [agent()]);
+    install(env, await agents(), () => CMD);
+    remove(env, await agents());
     expect(() => readFileSync(path)).toThrow();
 
     mkdirSync(join(env.HOME, ".claude"), { recursive: true });
     writeFileSync(path, '{ "theme": "dark" }');
-    install(env, [agent()], () => CMD);
-    install(env, [agent()], () => CMD);
-    expect(remove(env, [agent()])[0]?.did).toBe("restored");
+    install(env, await agents(), () => CMD);
+    install(env, await agents(), () => CMD);
+    expect(remove(env, await agents())[0]?.did).toBe("restored");
     expect(readFileSync(path, "utf8")).toBe('{ "theme": "dark" }');
   });
 
-  it("keeps the user's later edits and takes out only cairn's entry", () => {
+  it("keeps the user's later edits and takes out only cairn's entry", async () => {
     const env = setup();
     const path = join(env.HOME, ".claude", "settings.json");
-    install(env, [agent()], () => CMD);
+    install(env, await agents(), () => CMD);
     const edited = JSON.parse(readFileSync(path, "utf8"));
     edited.theme = "light";
     writeFileSync(path, JSON.stringify(edited, null, 2));
-    expect(remove(env, [agent()])[0]?.did).toBe("removed");
+    expect(remove(env, await agents())[0]?.did).toBe("removed");
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ theme: "light" });
   });
 });
@@ -110,5 +110,16 @@ describe("skipReason", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("cairn hooks on the command line", () => {
+  it("says which agents have a hook when asked for one without", async () => {
+    const { cairn } = await import("../helpers/cli.ts");
+    const res = cairn(["hooks", "install", "aider"], { env: { HOME: tmpdir(), XDG_STATE_HOME: tmpdir() } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("cairn has no session-start hook for 'aider'");
+    expect(res.stderr).toContain("claude");
+    expect(cairn(["hooks", "dance"]).stderr).toContain("unknown hooks action 'dance'");
   });
 });

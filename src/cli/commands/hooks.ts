@@ -1,6 +1,4 @@
-import { DEFAULT_HOOK_BUDGET, type HookAgent, hookAgents } from "../../app/hooks.ts";
-import { install, optOut, remove, setBudget, status } from "../../hooks/manage.ts";
-import { runHook } from "../../hooks/run.ts";
+import { DEFAULT_HOOK_BUDGET, HOOK_PROVIDERS, type HookAgent, hookAgents } from "../../app/hooks.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
@@ -22,9 +20,7 @@ A hook never stands in the agent's way: its own errors are recorded and shown by
             .cairn-hooks-off in a project does the same for everyone who clones it
   --budget  the brief's size in tokens (install sets it for every agent)
 
-Agents with a hook cairn can register in: ${hookAgents()
-  .map((a) => a.provider)
-  .join(", ")}. The others are listed in docs/hooks.md with what cairn offers there.`;
+Agents with a hook cairn can register in: ${HOOK_PROVIDERS.join(", ")}. The others are listed in docs/hooks.md with what cairn offers there.`;
 
 export const hooksCommand: Command = {
   name: "hooks",
@@ -38,28 +34,35 @@ export const hooksCommand: Command = {
     );
     const [verb, ...rest] = positionals;
     switch (verb) {
-      case "run":
+      case "run": {
         // The agent's stdin; the hook's own failures never reach the agent (recorded, exit 0).
+        const { runHook } = await import("../../hooks/run.ts");
         await runHook(rest[0] ?? "", { env: io.env, stdin: await readStdin(), stdout: io.stdout });
         return 0;
+      }
       case "install": {
         const budget = values.budget === undefined ? undefined : Number(values.budget);
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= 100 && budget <= 20_000))
           throw new UsageError(`--budget is a whole number of tokens from 100 to 20000, not '${values.budget}'`);
-        const agents = chosen(rest, values.all === true, true);
+        const agents = await chosen(rest, values.all === true, true);
+        const { install, setBudget } = await import("../../hooks/manage.ts");
         if (budget !== undefined) setBudget(io.env, budget);
         for (const r of install(io.env, agents)) io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
         return 0;
       }
-      case "remove":
-        for (const r of remove(io.env, chosen(rest, values.all === true || rest.length === 0, false)))
+      case "remove": {
+        const agents = await chosen(rest, values.all === true || rest.length === 0, false);
+        const { remove } = await import("../../hooks/manage.ts");
+        for (const r of remove(io.env, agents))
           io.stdout.write(`${r.agent}: ${r.did}${r.did === "not installed" ? "" : ` (${r.path})`}\n`);
         return 0;
+      }
       case "status":
         return printStatus(io, values.json === true);
       case "off":
       case "on": {
         const dir = rest[0] ?? io.cwd;
+        const { optOut } = await import("../../hooks/manage.ts");
         optOut(io.env, dir, verb === "off");
         io.stdout.write(`cairn hooks: ${verb === "off" ? "no brief" : "briefs again"} in ${dir} and below\n`);
         return 0;
@@ -72,8 +75,8 @@ export const hooksCommand: Command = {
   },
 };
 
-function chosen(names: readonly string[], all: boolean, required: boolean): HookAgent[] {
-  const agents = hookAgents();
+async function chosen(names: readonly string[], all: boolean, required: boolean): Promise<HookAgent[]> {
+  const agents = await hookAgents();
   if (all) return agents;
   if (names.length === 0 && required) throw new UsageError("name the agents (e.g. 'claude'), or give --all");
   return names.map((name) => {
@@ -87,8 +90,9 @@ function chosen(names: readonly string[], all: boolean, required: boolean): Hook
   });
 }
 
-function printStatus(io: Parameters<Command["run"]>[1], json: boolean): number {
-  const s = status(io.env);
+async function printStatus(io: Parameters<Command["run"]>[1], json: boolean): Promise<number> {
+  const { status } = await import("../../hooks/manage.ts");
+  const s = await status(io.env);
   if (json) {
     writeJson(io, s);
     return 0;

@@ -4,7 +4,6 @@
  */
 import { join } from "node:path";
 import { defineAgent } from "../agent.ts";
-import { claudeHook } from "./hook.ts";
 import { claudeReader } from "./reader.ts";
 
 export const claude = defineAgent({
@@ -18,7 +17,6 @@ export const claude = defineAgent({
       : [join(home, ".claude"), join(home, ".config", "claude")];
     return dirs.map((dir) => ({ provider: "claude", dir: join(dir, "projects") }));
   },
-  hook: claudeHook,
   tools: { edit: ["multiedit", "notebookedit"], read: ["notebookread"], plan: ["todowrite"] },
   start: {
     inline: (text) => ["claude", text],

@@ -1,0 +1,9 @@
+/**
+ * The agents whose session-start hook cairn can register in, each hook module loaded only when asked for: the hook
+ * runs at the start of every session, and loading every reader (`./agents.ts`) would cost each of them.
+ */
+import type { SessionStartHook } from "./agent.ts";
+
+export const HOOK_LOADERS: Readonly<Record<string, () => Promise<SessionStartHook>>> = {
+  claude: async () => (await import("./claude/hook.ts")).claudeHook,
+};
