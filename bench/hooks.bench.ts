@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { agentCli } from "../test/helpers/agent-cli.ts";
+import { agentCli, claudeEnv } from "../test/helpers/agent-cli.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // What an installed cairn runs (and what the installed hook names).
@@ -49,12 +49,7 @@ function env(home: string): Record<string, string> {
     HOME: home,
     XDG_DATA_HOME: join(home, "data"),
     XDG_STATE_HOME: join(home, "state"),
-    ANTHROPIC_BASE_URL: url,
-    ANTHROPIC_API_KEY: "dummy",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    IS_SANDBOX: "1",
+    ...claudeEnv(url),
   };
 }
 

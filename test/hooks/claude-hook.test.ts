@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentCli } from "../helpers/agent-cli.ts";
+import { agentCli, claudeEnv } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
 
 let server: Server;
@@ -75,12 +75,7 @@ async function ask(prompt: string, more: Record<string, string> = {}): Promise<{
     env: {
       PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
       ...env(),
-      ANTHROPIC_BASE_URL: url,
-      ANTHROPIC_API_KEY: "dummy",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_AUTOUPDATER: "1",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      IS_SANDBOX: "1",
+      ...claudeEnv(url),
       ...more,
     },
   });
