@@ -3,9 +3,9 @@
  * Install keeps what the file held and remembers it; remove gives the file back byte for byte when nobody changed
  * it since, and otherwise takes out only cairn's entry.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type HookAgent, hookAgents } from "../app/hooks.ts";
 import { type HooksState, readState, statePath, writeState } from "./state.ts";
@@ -14,13 +14,25 @@ type Env = Record<string, string | undefined>;
 
 /**
  * The command an agent runs: this Node and this cairn by absolute path, so no PATH is needed. It names the built
- * bundle where there is one, which is what an installed cairn runs anyway: in a clone, `bin/cairn.js` runs the
- * TypeScript sources, and stripping their types cost every session's start a third of a second.
+ * bundle when it is newer than every source, which is what an installed cairn runs anyway: in a clone,
+ * `bin/cairn.js` runs the TypeScript sources, and stripping their types cost every session's start a third of a
+ * second. A stale bundle (sources pulled since the last build) might not know the hook at all.
  */
 export function hookCommand(agent: string): string {
   const bundle = fileURLToPath(new URL("../../dist/bundle/cairn.js", import.meta.url));
-  const bin = existsSync(bundle) ? bundle : fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
+  const sources = fileURLToPath(new URL("../../src", import.meta.url));
+  const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= newestIn(sources);
+  const bin = fresh ? bundle : fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
   return `${quote(process.execPath)} ${quote(bin)} hooks run ${agent}`;
+}
+
+/** The newest modification time of the files under `dir` (0 when there is no such folder: an installed package). */
+function newestIn(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  return newest;
 }
 
 function quote(s: string): string {
