@@ -23,9 +23,8 @@ export function skipReason(start: HookStart, env: HookIo["env"], optOut: readonl
   if (!start.cwd) return "the agent gave no folder";
   const here = resolve(start.cwd);
   const out = optOut.find((dir) => here === dir || here.startsWith(`${dir.replace(/\/+$/, "")}/`));
-  if (out) return `opted out (${out})`;
-  if (optOutFile(here)) return `opted out (${optOutFile(here)})`;
-  return null;
+  const file = out ? null : optOutFile(here);
+  return out || file ? `opted out (${out ?? file})` : null;
 }
 
 /** `.cairn-hooks-off` in the folder or one above it opts a project out (a file a team can commit). */
