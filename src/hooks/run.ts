@@ -5,8 +5,8 @@
  * recorded for `cairn hooks status` and the hook exits 0 with nothing printed; it asks no model.
  */
 import { readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { DEFAULT_HOOK_BUDGET, type HookStart, loadHook, startBrief } from "../app/hooks.ts";
+import { dirname, extname, join, resolve } from "node:path";
+import { DEFAULT_HOOK_BUDGET, type HookStart, loadHook, type SessionStartHook, startBrief } from "../app/hooks.ts";
 import { readState, writeState } from "./state.ts";
 
 export interface HookIo {
@@ -54,7 +54,12 @@ export async function runHook(agent: string, io: HookIo): Promise<void> {
     const skip = skipReason(start, io.env, state.optOut);
     if (skip) outcome = `skipped: ${skip}`;
     else {
-      const result = await briefFor(start, io.env, state.budget ?? DEFAULT_HOOK_BUDGET);
+      const result = await briefFor(
+        start,
+        earlierTranscripts(hook, start),
+        io.env,
+        state.budget ?? DEFAULT_HOOK_BUDGET,
+      );
       if (result.kind === "brief") {
         io.stdout.write(hook.output(result.text));
         runs.briefs++;
@@ -80,12 +85,11 @@ function readAgain(env: HookIo["env"], agent: string, runs: ReturnType<typeof re
   return fresh;
 }
 
-async function briefFor(start: HookStart, env: HookIo["env"], budget: number) {
+async function briefFor(start: HookStart, files: string[], env: HookIo["env"], budget: number) {
   // Loaded only for a start that gets a brief.
   const { createCairn } = await import("../app/cairn.ts");
   const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data" });
   try {
-    const files = earlierTranscripts(start);
     if (files.length > 0) {
       // Another process indexing: answer from the index as it is rather than wait.
       await app.refresh(files, { waitMs: 0 }).catch(() => null);
@@ -96,20 +100,28 @@ async function briefFor(start: HookStart, env: HookIo["env"], budget: number) {
   }
 }
 
-/** The agent's other transcripts beside this session's (its project folder), newest first, at most 20. */
-function earlierTranscripts(start: HookStart): string[] {
-  if (!start.transcriptPath) return [];
-  const dir = dirname(start.transcriptPath);
-  try {
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(".jsonl"))
-      .map((name) => join(dir, name))
-      .filter((path) => path !== start.transcriptPath)
-      .map((path) => ({ path, at: statSync(path).mtimeMs }))
-      .sort((a, b) => b.at - a.at)
-      .slice(0, 20)
-      .map((f) => f.path);
-  } catch {
-    return [];
+/** The agent's other recent transcripts of this project, newest first, at most 20. */
+function earlierTranscripts(hook: SessionStartHook, start: HookStart): string[] {
+  const where = hook.earlier ? hook.earlier(start) : besideTranscript(start.transcriptPath);
+  if (!where) return [];
+  const files: Array<{ path: string; at: number }> = [];
+  for (const dir of where.dirs) {
+    try {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (!where.match(name) || path === start.transcriptPath) continue;
+        files.push({ path, at: statSync(path).mtimeMs });
+      }
+    } catch {}
   }
+  return files
+    .sort((a, b) => b.at - a.at)
+    .slice(0, 20)
+    .map((f) => f.path);
+}
+
+function besideTranscript(path: string | undefined) {
+  if (!path) return null;
+  const ext = extname(path);
+  return { dirs: [dirname(path)], match: (name: string) => ext !== "" && name.endsWith(ext) };
 }

@@ -82,6 +82,12 @@ export interface SessionStartHook {
   parseInput(text: string): HookStart;
   /** What the hook prints so that the agent hands `context` to the model. */
   output(context: string): string;
+  /**
+   * Where this agent's other recent transcripts of the session's project are, for the hook to index before it
+   * briefs (only files directly in `dirs` whose name `match`es; the newest 20 are read). Absent: the files beside
+   * `transcriptPath` with its extension.
+   */
+  earlier?(start: HookStart): { dirs: string[]; match(name: string): boolean } | null;
 }
 
 /** The manifest as written, checked against the interface with its literal provider kept. */
