@@ -22,10 +22,7 @@ const CLI = join(REPO, "dist/bundle/cairn.js");
 const ROUNDS = Number(process.env["HOOK_ROUNDS"] ?? 15);
 
 const server = createServer((req, res) => {
-  let body = "";
-  req.on("data", (c) => {
-    body += c;
-  });
+  req.resume();
   req.on("end", () => {
     if (req.url?.startsWith("/v1/messages/count_tokens")) return void res.end('{"input_tokens":100}');
     const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };

@@ -208,7 +208,7 @@ await build({
 });
 await rolldown({
   input: {
-    cairn: join(root, "src", "cli", "main.ts"),
+    cli: join(root, "src", "cli", "main.ts"),
     "parse-worker": join(root, "src", "indexer", "parse-worker.ts"),
     "search-worker": join(root, "src", "tui", "search-worker.ts"),
     "pg-worker": join(root, "src", "store", "pg-worker.ts"),
@@ -252,7 +252,7 @@ for (const name of empty) {
 // process's argv, so a chunk that imported it would start a second CLI inside the parse worker; a worker's entry
 // answers its port's messages, so a chunk that imported one (the embed worker once sat in the index group) had the
 // terminal UI's search thread answer every search with the embed worker's error. Shared code belongs in chunks.
-const ENTRIES = ["cairn", "parse-worker", "search-worker", "pg-worker", "embed-worker"];
+const ENTRIES = ["cairn", "cli", "parse-worker", "search-worker", "pg-worker", "embed-worker"];
 for (const f of readdirSync(out).filter((n) => n.endsWith(".js")))
   for (const entry of ENTRIES) {
     if (f === `${entry}.js`) continue;
@@ -260,3 +260,22 @@ for (const f of readdirSync(out).filter((n) => n.endsWith(".js")))
     if (imported.test(readFileSync(join(out, f), "utf8")))
       throw new Error(`dist/bundle/${f} imports the entry ${entry}.js: move what it shares into a chunk group`);
   }
+
+/**
+ * dist/bundle/cairn.js, the command's entry, is a launcher: it turns on Node's compile cache, then loads the CLI
+ * (cli.js). Compiling the CLI's chunks was a quarter of a session-start hook's run, paid again by every process
+ * (docs/performance.md, "Issue 39"); cached, a later start reads the compiled code. The cache only holds what loads
+ * after it is turned on, hence a file before the rest. `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
+ */
+writeFileSync(
+  join(out, "cairn.js"),
+  `import module from "node:module";
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+try { module.enableCompileCache?.(); } catch {}
+const cli = await import("./cli.js");
+export const run = cli.run;
+const main = () => { try { return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url)); } catch { return false; } };
+if (main()) await cli.run();
+`,
+);

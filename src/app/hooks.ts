@@ -17,6 +17,9 @@ export interface HookAgent {
 }
 
 export const DEFAULT_HOOK_BUDGET = 1500;
+export const MIN_HOOK_BUDGET = 500;
+/** What the line before the brief takes of the budget (about 60 tokens, with room for a longer session id). */
+const POINTER_TOKENS = 80;
 export const HOOK_PROVIDERS: readonly string[] = Object.keys(HOOK_LOADERS);
 
 /** One agent's hook, loading nothing else (what a hook's run needs). */
@@ -42,9 +45,14 @@ export type StartBrief =
 
 /** The brief for a session starting in `start.cwd`: the latest other session there, or nothing. */
 export async function startBrief(app: ReadCairn, start: HookStart, budget: number): Promise<StartBrief> {
+  const { estimateBriefTokens, estimatedTokens } = await import("./brief.ts");
+  estimateBriefTokens();
   let brief: Awaited<ReturnType<ReadCairn["brief"]>>;
   try {
-    brief = await app.brief({ session: "latest", cwd: start.cwd, budget_tokens: budget });
+    // The budget is a cap here, the line before the brief included: the brief that fits, not a larger one that
+    // would validate (the ladder), nor one the ladder looks for at an earlier checkpoint.
+    const room = Math.max(MIN_HOOK_BUDGET - POINTER_TOKENS, budget - POINTER_TOKENS);
+    brief = await app.brief({ session: "latest", cwd: start.cwd, budget_tokens: room, cap: room, ladder: false });
   } catch (error) {
     if (error instanceof CairnError && error.code === "not_found") return { kind: "none", why: "no history" };
     throw error;
@@ -54,5 +62,18 @@ export async function startBrief(app: ReadCairn, start: HookStart, budget: numbe
   const pointer =
     `(From cairn, before this session began: the latest earlier work in this folder. Each [e:ID] opens with ` +
     `\`cairn show ID\`; \`cairn resume ${short}\` gives the whole brief, \`cairn search <words>\` searches all sessions.)`;
-  return { kind: "brief", sessionId: brief.session_id, text: `${pointer}\n\n${brief.text.trim()}\n` };
+  const text = withinBudget(`${pointer}\n\n${brief.text.trim()}\n`, budget, estimatedTokens);
+  return { kind: "brief", sessionId: brief.session_id, text };
+}
+
+/**
+ * The brief cut to the budget at a line: at a small budget the engine's ledger (the requests, the files, the open
+ * failures) can be more than the budget, and the engine never cuts it; here the budget is the user's cap.
+ */
+function withinBudget(text: string, budget: number, count: (text: string) => number): string {
+  if (count(text) <= budget) return text;
+  const mark = "\n[… cut to the hook's budget]\n";
+  const lines = text.split("\n");
+  while (lines.length > 1 && count(lines.join("\n") + mark) > budget) lines.pop();
+  return `${lines.join("\n").trimEnd()}${mark}`;
 }

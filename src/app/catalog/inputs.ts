@@ -70,6 +70,10 @@ export const brief = {
   at: eventRef.optional().describe("event id (or prefix): the brief as of that event"),
   step: z.number().int().min(0).optional().describe("the brief as of step N's checkpoint, with that step's profile"),
   cap: z.number().int().min(200).optional().describe("the largest brief the caller accepts (tokens)"),
+  ladder: z
+    .boolean()
+    .optional()
+    .describe("false: the brief within the budget even if it misses facts (no larger budget, no earlier checkpoint)"),
   leaf: z.string().min(1).max(200).optional().describe("follow one branch of a session tree up to this event"),
 };
 

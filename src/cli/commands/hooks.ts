@@ -1,4 +1,4 @@
-import { DEFAULT_HOOK_BUDGET, HOOK_PROVIDERS, type HookAgent, hookAgents } from "../../app/hooks.ts";
+import { DEFAULT_HOOK_BUDGET, HOOK_PROVIDERS, type HookAgent, hookAgents, MIN_HOOK_BUDGET } from "../../app/hooks.ts";
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
@@ -42,8 +42,10 @@ export const hooksCommand: Command = {
       }
       case "install": {
         const budget = values.budget === undefined ? undefined : Number(values.budget);
-        if (budget !== undefined && !(Number.isInteger(budget) && budget >= 100 && budget <= 20_000))
-          throw new UsageError(`--budget is a whole number of tokens from 100 to 20000, not '${values.budget}'`);
+        if (budget !== undefined && !(Number.isInteger(budget) && budget >= MIN_HOOK_BUDGET && budget <= 20_000))
+          throw new UsageError(
+            `--budget is a whole number of tokens from ${MIN_HOOK_BUDGET} to 20000, not '${values.budget}'`,
+          );
         const agents = await chosen(rest, values.all === true, true);
         const { install, setBudget } = await import("../../hooks/manage.ts");
         if (budget !== undefined) setBudget(io.env, budget);
