@@ -7,70 +7,27 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cacheDir } from "../../scripts/clients/install.ts";
 import { agentCli } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
+import { type FakeChat, fakeChat } from "../helpers/fake-chat.ts";
 
-let server: Server;
-let url = "";
-/** The text of every chat request's messages, in order. */
-const requests: string[] = [];
+let fake: FakeChat;
 let root = "";
 let copilot = "";
 
 beforeAll(async () => {
   copilot = agentCli("copilot", "@github/copilot", "copilot");
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      if (req.url?.startsWith("/v1/models")) {
-        res.writeHead(200, { "content-type": "application/json" });
-        return void res.end(JSON.stringify({ object: "list", data: [{ id: "claude-sonnet-4.5", object: "model" }] }));
-      }
-      if (!req.url?.startsWith("/v1/chat/completions")) return void res.writeHead(404).end();
-      const request = JSON.parse(body) as { model?: string; stream?: boolean; messages?: Array<{ content?: unknown }> };
-      requests.push((request.messages ?? []).map((m) => JSON.stringify(m.content)).join("\n"));
-      const base = { id: "chatcmpl-1", created: 1, model: request.model ?? "fake" };
-      const usage = { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 };
-      if (!request.stream) {
-        res.writeHead(200, { "content-type": "application/json" });
-        const message = { role: "assistant", content: "Done." };
-        return void res.end(
-          JSON.stringify({
-            ...base,
-            object: "chat.completion",
-            choices: [{ index: 0, message, finish_reason: "stop" }],
-            usage,
-          }),
-        );
-      }
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      const chunk = (delta: object, finish: string | null, more: object = {}) =>
-        res.write(
-          `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }], ...more })}\n\n`,
-        );
-      chunk({ role: "assistant", content: "" }, null);
-      chunk({ content: "Done." }, null);
-      chunk({}, "stop", { usage });
-      res.end("data: [DONE]\n\n");
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake = await fakeChat(["claude-sonnet-4.5"]);
   root = mkdtempSync(join(tmpdir(), "cairn-hooks-copilot-"));
   for (const dir of ["home", "work", "data", "state"]) mkdirSync(join(root, dir));
 }, 600_000);
 
 afterAll(() => {
-  server?.close();
+  fake?.close();
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -85,7 +42,7 @@ const env = () => ({
  * unpacks itself (some 200 MB) under `$XDG_CACHE_HOME/copilot/pkg/<version>`: once, beside the installed clients.
  */
 async function ask(prompt: string, more: Record<string, string> = {}, args: string[] = []) {
-  const before = requests.length;
+  const before = fake.requests.length;
   const child = spawn(copilot, ["-p", prompt, "--allow-all", ...args], {
     cwd: join(root, "work"),
     timeout: 120_000,
@@ -94,7 +51,7 @@ async function ask(prompt: string, more: Record<string, string> = {}, args: stri
       ...env(),
       XDG_CACHE_HOME: join(cacheDir(), "copilot-unpacked"),
       COPILOT_OFFLINE: "true",
-      COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+      COPILOT_PROVIDER_BASE_URL: `${fake.url}/v1`,
       COPILOT_PROVIDER_API_KEY: "dummy",
       COPILOT_MODEL: "claude-sonnet-4.5",
       ...more,
@@ -110,7 +67,7 @@ async function ask(prompt: string, more: Record<string, string> = {}, args: stri
   });
   const code = await new Promise<number | null>((done) => child.on("close", done));
   expect(code, stderr).toBe(0);
-  return { answer, sent: requests.slice(before).join("\n") };
+  return { answer, sent: fake.requests.slice(before).join("\n") };
 }
 
 const hooksDir = () => join(root, "home", ".copilot", "hooks");
