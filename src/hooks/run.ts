@@ -5,6 +5,7 @@
  * recorded for `cairn hooks status` and the hook exits 0 with nothing printed; it asks no model.
  */
 import { readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { DEFAULT_HOOK_BUDGET, type HookStart, loadHook, type SessionStartHook, startBrief } from "../app/hooks.ts";
 import { readState, writeState } from "./state.ts";
@@ -56,7 +57,7 @@ export async function runHook(agent: string, io: HookIo): Promise<void> {
     else {
       const result = await briefFor(
         start,
-        earlierTranscripts(hook, start),
+        earlierTranscripts(hook, start, io.env),
         io.env,
         state.budget ?? DEFAULT_HOOK_BUDGET,
       );
@@ -101,18 +102,24 @@ async function briefFor(start: HookStart, files: string[], env: HookIo["env"], b
 }
 
 /** The agent's other recent transcripts of this project, newest first, at most 20. */
-function earlierTranscripts(hook: SessionStartHook, start: HookStart): string[] {
-  const where = hook.earlier ? hook.earlier(start) : besideTranscript(start.transcriptPath);
+function earlierTranscripts(hook: SessionStartHook, start: HookStart, env: HookIo["env"]): string[] {
+  const where = hook.earlier
+    ? hook.earlier(start, env, env["HOME"] || homedir())
+    : besideTranscript(start.transcriptPath);
   if (!where) return [];
   const files: Array<{ path: string; at: number }> = [];
   for (const dir of where.dirs) {
+    let names: string[] = [];
     try {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (!where.match(name) || path === start.transcriptPath) continue;
-        files.push({ path, at: statSync(path).mtimeMs });
-      }
+      names = readdirSync(dir);
     } catch {}
+    for (const name of names) {
+      const path = where.file ? join(dir, name, where.file) : join(dir, name);
+      if (!where.match(name) || path === start.transcriptPath) continue;
+      try {
+        files.push({ path, at: statSync(path).mtimeMs });
+      } catch {}
+    }
   }
   return files
     .sort((a, b) => b.at - a.at)
@@ -120,7 +127,7 @@ function earlierTranscripts(hook: SessionStartHook, start: HookStart): string[] 
     .map((f) => f.path);
 }
 
-function besideTranscript(path: string | undefined) {
+function besideTranscript(path: string | undefined): ReturnType<NonNullable<SessionStartHook["earlier"]>> {
   if (!path) return null;
   const ext = extname(path);
   return { dirs: [dirname(path)], match: (name: string) => ext !== "" && name.endsWith(ext) };

@@ -84,10 +84,15 @@ export interface SessionStartHook {
   output(context: string): string;
   /**
    * Where this agent's other recent transcripts of the session's project are, for the hook to index before it
-   * briefs (only files directly in `dirs` whose name `match`es; the newest 20 are read). Absent: the files beside
+   * briefs (only files directly in `dirs` whose name `match`es; the newest 20 are read). With `file`, each entry of
+   * `dirs` whose name matches is a session's folder and its transcript is `file` inside it. Absent: the files beside
    * `transcriptPath` with its extension.
    */
-  earlier?(start: HookStart): { dirs: string[]; match(name: string): boolean } | null;
+  earlier?(
+    start: HookStart,
+    env: Record<string, string | undefined>,
+    home: string,
+  ): { dirs: string[]; match(name: string): boolean; file?: string } | null;
 }
 
 /** The manifest as written, checked against the interface with its literal provider kept. */

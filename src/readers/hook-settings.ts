@@ -47,7 +47,7 @@ export function settingsHook(
         hooks: [{ type: "command", command, timeout: shape.timeout }],
       };
       settings["hooks"] = { ...hooks, [shape.event]: [...groups, group] };
-      return format(settings, text);
+      return formatLike(settings, text);
     },
     remove(text) {
       const settings = parse(text);
@@ -59,7 +59,7 @@ export function settingsHook(
       else delete hooks[shape.event];
       if (Object.keys(hooks).length > 0) settings["hooks"] = hooks;
       else delete settings["hooks"];
-      return format(settings, text);
+      return formatLike(settings, text);
     },
   };
 }
@@ -79,7 +79,7 @@ function eventGroups(settings: Json, event: string): Group[] {
 }
 
 /** JSON with the indentation and final newline of `like` (two spaces and a newline for a new file). */
-function format(settings: Json, like: string | null): string {
+export function formatLike(settings: Json, like: string | null): string {
   const indent = like?.match(/^[ \t]+(?=")/m)?.[0] ?? "  ";
   const newline = like === null || like.endsWith("\n") ? "\n" : "";
   return `${JSON.stringify(settings, null, indent)}${newline}`;

@@ -6,4 +6,6 @@ import type { SessionStartHook } from "./agent.ts";
 
 export const HOOK_LOADERS: Readonly<Record<string, () => Promise<SessionStartHook>>> = {
   claude: async () => (await import("./claude/hook.ts")).claudeHook,
+  copilot: async () => (await import("./copilot/hook.ts")).copilotHook,
+  droid: async () => (await import("./droid/hook.ts")).droidHook,
 };

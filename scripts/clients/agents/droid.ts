@@ -107,7 +107,7 @@ function latestSession(root: string): string {
  * The package's platform binary is an optional dependency pinned to the package's own version, and some releases
  * publish it only under a later patch: install the newest one of the same minor release beside the package.
  */
-function ensurePlatformBinary(binDir: string, version: string): void {
+export function ensurePlatformBinary(binDir: string, version: string): void {
   const prefix = join(binDir, "..", "..");
   const platform = `@factory/cli-${process.platform}-${process.arch}`;
   if (existsSync(join(prefix, "node_modules", platform, "bin", "droid"))) return;
