@@ -7,4 +7,5 @@ import type { SessionStartHook } from "./agent.ts";
 export const HOOK_LOADERS: Readonly<Record<string, () => Promise<SessionStartHook>>> = {
   claude: async () => (await import("./claude/hook.ts")).claudeHook,
   gemini: async () => (await import("./gemini/hook.ts")).geminiHook,
+  qwen: async () => (await import("./qwen/hook.ts")).qwenHook,
 };
