@@ -9,9 +9,12 @@ import type { HookStart, SessionStartHook } from "./agent.ts";
 export interface HookSettingsShape {
   /** The event cairn registers for. */
   event: string;
-  /** Which starts the group matches (the agent's matcher syntax); absent: all. */
-  matcher?: string;
-  /** Seconds the agent gives the hook, in the unit its settings take. */
+  /**
+   * Which starts the group matches (the agent's matcher syntax); absent: all. A list writes one group per matcher,
+   * for agents whose matcher is one exact source, not a pattern.
+   */
+  matcher?: string | readonly string[];
+  /** The time the agent gives the hook, in the unit its settings take (seconds or milliseconds). */
   timeout: number;
 }
 
@@ -42,11 +45,10 @@ export function settingsHook(
       const settings = text === null || text.trim() === "" ? {} : parse(text);
       const hooks = (settings["hooks"] ?? {}) as Json;
       const groups = eventGroups(settings, shape.event).filter((g) => !ours(g));
-      const group = {
-        ...(shape.matcher ? { matcher: shape.matcher } : {}),
-        hooks: [{ type: "command", command, timeout: shape.timeout }],
-      };
-      settings["hooks"] = { ...hooks, [shape.event]: [...groups, group] };
+      const hook = { type: "command", command, timeout: shape.timeout };
+      const matchers = shape.matcher === undefined ? [undefined] : [shape.matcher].flat();
+      const ourGroups = matchers.map((matcher) => ({ ...(matcher ? { matcher } : {}), hooks: [hook] }));
+      settings["hooks"] = { ...hooks, [shape.event]: [...groups, ...ourGroups] };
       return formatLike(settings, text);
     },
     remove(text) {

@@ -8,4 +8,6 @@ export const HOOK_LOADERS: Readonly<Record<string, () => Promise<SessionStartHoo
   claude: async () => (await import("./claude/hook.ts")).claudeHook,
   copilot: async () => (await import("./copilot/hook.ts")).copilotHook,
   droid: async () => (await import("./droid/hook.ts")).droidHook,
+  gemini: async () => (await import("./gemini/hook.ts")).geminiHook,
+  qwen: async () => (await import("./qwen/hook.ts")).qwenHook,
 };

@@ -38,6 +38,8 @@ export interface GeminiState extends LineState {
 const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
 /** Context the CLI sends as the first user message of every chat. */
 const INJECTED = /^\s*<(session_context|system-reminder|hook_context)>/;
+/** A session-start hook's context, which `gemini -p` puts before the prompt in the prompt's own message. */
+const HOOK_PREFIX = /^\s*<hook_context>[\s\S]*?<\/hook_context>\s*/;
 const KEEP = 4000;
 
 /** `pathOnly`: a fork writing the same format elsewhere is told apart by its folder, never by content. */
@@ -45,7 +47,7 @@ export function geminiReader(provider: Provider, folder: RegExp, id?: string): R
   return {
     provider,
     ...(id ? { id } : {}),
-    version: 2,
+    version: 3,
     wholeFile: (path) => path.endsWith(".json"),
     context: projectContext,
     detect(path, firstLine) {
@@ -173,6 +175,20 @@ function textParts(content: unknown): string {
     .join("\n");
 }
 
+function userMessage(text: string, key: string, line: SourceLine, ts: string | null, sink: LineSink): void {
+  const injected = INJECTED.test(text);
+  sink.out.push({
+    kind: "message",
+    line: line.line,
+    ts,
+    key,
+    role: injected ? "system" : "user",
+    text,
+    typed: !injected,
+    ...(injected ? { meta: { injected: /<([a-z_-]+)>/.exec(text)?.[1] ?? "context" } } : {}),
+  });
+}
+
 function message(s: GeminiState, m: Obj, line: SourceLine, sink: LineSink): void {
   const id = str(m["id"])!;
   const type = str(m["type"]);
@@ -185,17 +201,12 @@ function message(s: GeminiState, m: Obj, line: SourceLine, sink: LineSink): void
       const text = textParts(m["content"]);
       // A tool's answer travels in the user's slot as a functionResponse; the call's record carries it.
       if (text.trim() === "") return;
-      const injected = INJECTED.test(text);
-      sink.out.push({
-        kind: "message",
-        line: line.line,
-        ts,
-        key: id,
-        role: injected ? "system" : "user",
-        text,
-        typed: !injected,
-        ...(injected ? { meta: { injected: /<([a-z_-]+)>/.exec(text)?.[1] ?? "context" } } : {}),
-      });
+      // With `-p`, a session-start hook's context is put before the prompt in the same message.
+      const hook = HOOK_PREFIX.exec(text);
+      if (hook && hook[0].length < text.length) {
+        userMessage(hook[0].trim(), `${id}#hook`, line, ts, sink);
+        userMessage(text.slice(hook[0].length), id, line, ts, sink);
+      } else userMessage(text, id, line, ts, sink);
       return;
     }
     case "gemini":
