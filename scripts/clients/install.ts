@@ -14,8 +14,11 @@ export function cacheDir(): string {
 }
 
 function npm(args: string[], cwd?: string, nodeBin?: string): { ok: boolean; out: string } {
-  // npm and the package's install scripts run on the Node first on PATH.
-  const env = nodeBin ? { ...process.env, PATH: `${nodeBin}:${process.env["PATH"] ?? ""}` } : process.env;
+  // npm and the package's install scripts run on the Node first on PATH. Under `npm test` npm hands its settings
+  // down as npm_config_* variables, this repository's `ignore-scripts` among them; an agent's CLI needs its own
+  // install script (Claude Code's puts its native binary in place), so that one is not passed on.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_ignore_scripts$/i.test(k)));
+  if (nodeBin) env["PATH"] = `${nodeBin}:${process.env["PATH"] ?? ""}`;
   const r = spawnSync("npm", args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
