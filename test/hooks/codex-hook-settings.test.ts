@@ -2,7 +2,7 @@
  * Codex's hook settings: the Claude-shaped group in `hooks.json`, and the trust table in `config.toml` without
  * which Codex does not run it (appended after the user's config, taken out again, never clashing with theirs).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -102,5 +102,37 @@ describe("Codex install and remove on disk", () => {
     writeFileSync(join(dir, "config.toml"), `${readFileSync(join(dir, "config.toml"), "utf8")}\n[tui]\ntheme = "x"\n`);
     expect(remove(env, agents)[0]?.did).toBe("removed");
     expect(readFileSync(join(dir, "config.toml"), "utf8")).toBe('\n[tui]\ntheme = "x"\n');
+  });
+});
+
+describe("where Codex keeps things", () => {
+  let root = "";
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it("finds $CODEX_HOME as Codex resolves it, else ~/.codex", () => {
+    root = mkdtempSync(join(tmpdir(), "cairn-codex-home-"));
+    mkdirSync(join(root, "real"));
+    symlinkSync(join(root, "real"), join(root, "link"));
+    expect(codexHook.settingsPath({ CODEX_HOME: join(root, "link") }, "/h")).toBe(join(root, "real", "hooks.json"));
+    expect(codexTrust.path({}, "/h")).toBe("/h/.codex/config.toml");
+  });
+
+  it("looks for earlier sessions in the newest day folders, across months and years", () => {
+    root = mkdtempSync(join(tmpdir(), "cairn-codex-days-"));
+    const sessions = join(root, "sessions");
+    const days = ["2025/12/30", "2025/12/31", "2026/01/01", "2026/01/02", "2026/01/10", "2026/02/01", "2026/02/03"];
+    for (const day of days) mkdirSync(join(sessions, day), { recursive: true });
+    const transcriptPath = join(sessions, "2026/02/03/rollout-2026-02-03T10-00-00-x.jsonl");
+    const where = codexHook.earlier?.({ cwd: "/w", transcriptPath, continuation: false });
+    expect(where?.dirs).toEqual(
+      ["2026/02/03", "2026/02/01", "2026/01/10", "2026/01/02", "2026/01/01", "2025/12/31", "2025/12/30"].map((d) =>
+        join(sessions, d),
+      ),
+    );
+    expect(where?.match("rollout-2026-02-03T10-00-00-x.jsonl")).toBe(true);
+    expect(where?.match("notes.txt")).toBe(false);
+    expect(codexHook.earlier?.({ cwd: "/w", continuation: false })).toBeNull();
   });
 });
