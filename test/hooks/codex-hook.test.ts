@@ -34,7 +34,7 @@ beforeAll(async () => {
       const path = req.url ?? "";
       if (req.method === "POST" && responses.matches("POST", path)) {
         requests.push(body);
-        return responses.respond(res, { text: "Done." }, responses.parse(JSON.parse(body), path));
+        return responses.respond(res, { text: "Done." }, responses.parse(JSON.parse(body), path), path);
       }
       if (path.startsWith("/v1/models")) return void res.end('{"object":"list","data":[]}');
       res.writeHead(404).end();
