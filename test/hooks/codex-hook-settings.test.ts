@@ -125,7 +125,7 @@ describe("where Codex keeps things", () => {
     const days = ["2025/12/30", "2025/12/31", "2026/01/01", "2026/01/02", "2026/01/10", "2026/02/01", "2026/02/03"];
     for (const day of days) mkdirSync(join(sessions, day), { recursive: true });
     const transcriptPath = join(sessions, "2026/02/03/rollout-2026-02-03T10-00-00-x.jsonl");
-    const where = codexHook.earlier?.({ cwd: "/w", transcriptPath, continuation: false });
+    const where = codexHook.earlier?.({ cwd: "/w", transcriptPath, continuation: false }, {}, "/h");
     expect(where?.dirs).toEqual(
       ["2026/02/03", "2026/02/01", "2026/01/10", "2026/01/02", "2026/01/01", "2025/12/31", "2025/12/30"].map((d) =>
         join(sessions, d),
@@ -133,6 +133,9 @@ describe("where Codex keeps things", () => {
     );
     expect(where?.match("rollout-2026-02-03T10-00-00-x.jsonl")).toBe(true);
     expect(where?.match("notes.txt")).toBe(false);
-    expect(codexHook.earlier?.({ cwd: "/w", continuation: false })).toBeNull();
+    // No transcript named (an ephemeral session): the same folders under $CODEX_HOME.
+    expect(codexHook.earlier?.({ cwd: "/w", continuation: false }, { CODEX_HOME: root }, "/h")?.dirs).toEqual(
+      where?.dirs,
+    );
   });
 });

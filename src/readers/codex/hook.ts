@@ -147,9 +147,10 @@ export const codexHook: SessionStartHook = {
    * Codex keeps every project's rollouts together by day (`sessions/YYYY/MM/DD/rollout-….jsonl`): the newest day
    * folders present, this session's among them; the index keeps those of this folder.
    */
-  earlier(start: HookStart) {
-    if (!start.transcriptPath) return null;
-    const sessions = dirname(dirname(dirname(dirname(start.transcriptPath))));
+  earlier(start: HookStart, env, home) {
+    const sessions = start.transcriptPath
+      ? dirname(dirname(dirname(dirname(start.transcriptPath))))
+      : join(codexHome(env, home), "sessions");
     return { dirs: newestDays(sessions, 7), match: (name: string) => /^rollout-.*\.jsonl$/.test(name) };
   },
 };
