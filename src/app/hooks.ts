@@ -4,11 +4,11 @@
  * answer, within a token budget.
  */
 import { CairnError } from "../common/errors.ts";
-import type { HookStart, SessionStartHook } from "../readers/agent.ts";
+import type { HookCompanion, HookStart, SessionStartHook } from "../readers/agent.ts";
 import { HOOK_LOADERS } from "../readers/hooks.ts";
 import type { ReadCairn } from "./cairn.ts";
 
-export type { HookStart, SessionStartHook };
+export type { HookCompanion, HookStart, SessionStartHook };
 
 export interface HookAgent {
   provider: string;

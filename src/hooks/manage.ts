@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type HookAgent, hookAgents } from "../app/hooks.ts";
+import { type HookAgent, type HookCompanion, hookAgents } from "../app/hooks.ts";
 import { type HooksState, readState, statePath, writeState } from "./state.ts";
 
 type Env = Record<string, string | undefined>;
@@ -50,17 +50,52 @@ export function install(env: Env, agents: readonly HookAgent[], command = hookCo
     const path = hook.settingsPath(env, home(env));
     const text = read(path);
     const next = hook.install(text, command(provider));
-    if (next === text) return { agent: provider, path, did: "already installed" };
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, next);
+    // The companion file follows the settings as written (Codex: the trust of the hook at its place in them).
+    const companion = hook.companion && companionInstall(hook.companion, env, next, path);
+    if (next === text && (!companion || companion.next === companion.text))
+      return { agent: provider, path, did: "already installed" };
+    writeChanged(path, text, next);
+    if (companion) writeChanged(companion.path, companion.text, companion.next);
     const before = state.installed[provider];
-    // A second install over our own entry keeps the settings from before the first.
+    // A second install over our own entry keeps the files from before the first.
     const original = before && before.settingsPath === path && text === before.written ? before.original : text;
-    state.installed[provider] = { settingsPath: path, original, written: next, at: new Date().toISOString() };
+    const also = before?.companion;
+    state.installed[provider] = {
+      settingsPath: path,
+      original,
+      written: next,
+      at: new Date().toISOString(),
+      ...(companion
+        ? {
+            companion: {
+              path: companion.path,
+              original:
+                also && also.path === companion.path && companion.text === also.written
+                  ? also.original
+                  : companion.text,
+              written: companion.next,
+            },
+          }
+        : {}),
+    };
     return { agent: provider, path, did: "installed" };
   });
   writeState(env, state);
   return out;
+}
+
+/** The companion file before and after install (computed before anything is written: it may refuse). */
+function companionInstall(companion: HookCompanion, env: Env, settings: string, settingsPath: string) {
+  const path = companion.path(env, home(env));
+  const text = read(path);
+  const next = companion.install(text, settings, settingsPath);
+  return { path, text, next };
+}
+
+function writeChanged(path: string, before: string | null, after: string): void {
+  if (after === before) return;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, after);
 }
 
 export type RemoveOutcome = { agent: string; path: string; did: "restored" | "removed" | "not installed" };
@@ -70,21 +105,37 @@ export function remove(env: Env, agents: readonly HookAgent[]): RemoveOutcome[] 
   const out = agents.map(({ provider, hook }): RemoveOutcome => {
     const record = state.installed[provider];
     const path = record?.settingsPath ?? hook.settingsPath(env, home(env));
-    const text = read(path);
     delete state.installed[provider];
-    if (text === null) return { agent: provider, path, did: "not installed" };
-    if (record && text === record.written) {
-      if (record.original === null) rmSync(path);
-      else writeFileSync(path, record.original);
-      return { agent: provider, path, did: "restored" };
-    }
-    const next = hook.remove(text);
-    if (next === null) return { agent: provider, path, did: "not installed" };
-    writeFileSync(path, next);
-    return { agent: provider, path, did: "removed" };
+    const did = restore(path, record, (text) => hook.remove(text));
+    const { companion } = hook;
+    if (!companion) return { agent: provider, path, did };
+    const also = restore(record?.companion?.path ?? companion.path(env, home(env)), record?.companion, (text) =>
+      companion.remove(text),
+    );
+    if (also === "not installed" || also === did) return { agent: provider, path, did };
+    return { agent: provider, path, did: did === "not installed" ? also : "removed" };
   });
   writeState(env, state);
   return out;
+}
+
+/** One file back as install found it when it still holds what install wrote, else without cairn's entry. */
+function restore(
+  path: string,
+  record: { original: string | null; written: string } | undefined,
+  without: (text: string) => string | null,
+): RemoveOutcome["did"] {
+  const text = read(path);
+  if (text === null) return "not installed";
+  if (record && text === record.written) {
+    if (record.original === null) rmSync(path);
+    else writeFileSync(path, record.original);
+    return "restored";
+  }
+  const next = without(text);
+  if (next === null) return "not installed";
+  writeFileSync(path, next);
+  return "removed";
 }
 
 export interface AgentStatus {
@@ -104,7 +155,11 @@ export async function status(
     let installed: AgentStatus["installed"] = false;
     try {
       const text = read(path);
-      installed = text !== null && hook.installed(text);
+      const { companion } = hook;
+      installed =
+        text !== null &&
+        hook.installed(text) &&
+        (!companion || companion.installed(read(companion.path(env, home(env))), text, path));
     } catch {
       installed = "unreadable";
     }

@@ -14,6 +14,8 @@ export interface Installed {
   /** What install wrote: remove restores `original` when the file still holds exactly this. */
   written: string;
   at: string;
+  /** The same for the agent's companion file (`SessionStartHook.companion`), when it has one. */
+  companion?: { path: string; original: string | null; written: string };
 }
 
 export interface Runs {

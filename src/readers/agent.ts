@@ -93,6 +93,22 @@ export interface SessionStartHook {
     env: Record<string, string | undefined>,
     home: string,
   ): { dirs: string[]; match(name: string): boolean; file?: string } | null;
+  /** A second user file the hook needs written beside the settings file, installed and restored with it. */
+  companion?: HookCompanion;
+}
+
+/**
+ * A file an agent needs changed besides its hook settings for the hook to run at all (Codex runs a user's hook only
+ * once its hash is recorded as trusted in `config.toml`). Install writes it after the settings, remove restores it.
+ */
+export interface HookCompanion {
+  path(env: Record<string, string | undefined>, home: string): string;
+  /** The file holding what `settings` (the settings file as install leaves it, at `settingsPath`) needs; `text` null: no file. */
+  install(text: string | null, settings: string, settingsPath: string): string;
+  /** The file without cairn's entry, or null when it holds none. */
+  remove(text: string): string | null;
+  /** Whether the file holds what `settings` needs. */
+  installed(text: string | null, settings: string, settingsPath: string): boolean;
 }
 
 /** The manifest as written, checked against the interface with its literal provider kept. */

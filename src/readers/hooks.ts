@@ -6,6 +6,7 @@ import type { SessionStartHook } from "./agent.ts";
 
 export const HOOK_LOADERS: Readonly<Record<string, () => Promise<SessionStartHook>>> = {
   claude: async () => (await import("./claude/hook.ts")).claudeHook,
+  codex: async () => (await import("./codex/hook.ts")).codexHook,
   copilot: async () => (await import("./copilot/hook.ts")).copilotHook,
   droid: async () => (await import("./droid/hook.ts")).droidHook,
   gemini: async () => (await import("./gemini/hook.ts")).geminiHook,
