@@ -36,6 +36,8 @@ export interface CairnOptions {
   exit?: Exit;
   /** A person asked for secrets as written: answers are read from the index without the redacting view. */
   reveal?: boolean;
+  /** How long a write open waits for another process's lock on the index (a hook cannot wait long). */
+  busyTimeoutMs?: number;
 }
 
 export interface AppCore {
@@ -68,7 +70,7 @@ export function openCore(opts: CairnOptions): AppCore {
   const opener: Opener<ReadonlyStore & Closable> = opts.store
     ? givenOpener(opts.store)
     : mode === "write"
-      ? writeOpener(dbPath, env)
+      ? writeOpener(dbPath, env, opts.busyTimeoutMs)
       : readOpener(dbPath, env);
   const writer = (): Store => {
     if (mode !== "write") throw new CairnError("failure", "this cairn was opened read-only");

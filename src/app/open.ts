@@ -75,7 +75,8 @@ export function readOpener(path: string, env: Env = process.env): Opener<Readonl
   };
 }
 
-export function writeOpener(path: string, env: Env = process.env): Opener<Store> {
+/** `busyTimeoutMs`: how long to wait for another process's lock on the index (default: the store's, 10 s). */
+export function writeOpener(path: string, env: Env = process.env, busyTimeoutMs?: number): Opener<Store> {
   let store: Store | null = null;
   return {
     get() {
@@ -83,7 +84,7 @@ export function writeOpener(path: string, env: Env = process.env): Opener<Store>
       if (isPgUrl(path)) store = teamStore().openPgStore(path, identityFrom(env));
       else
         try {
-          store = openStore(path);
+          store = openStore(path, busyTimeoutMs === undefined ? {} : { busyTimeoutMs });
         } catch (error) {
           throw indexWriteError(path, error);
         }

@@ -146,9 +146,14 @@ export interface AgentStatus {
   runs: HooksState["runs"][string] | null;
 }
 
-export async function status(
-  env: Env,
-): Promise<{ state: string; optOut: string[]; budget: number | null; agents: AgentStatus[] }> {
+export async function status(env: Env): Promise<{
+  state: string;
+  optOut: string[];
+  optIn: string[];
+  optInOnly: boolean;
+  budget: number | null;
+  agents: AgentStatus[];
+}> {
   const state = readState(env);
   const agents = (await hookAgents()).map(({ provider, name, hook }): AgentStatus => {
     const path = hook.settingsPath(env, home(env));
@@ -165,17 +170,33 @@ export async function status(
     }
     return { agent: provider, name, path, installed, runs: state.runs[provider] ?? null };
   });
-  return { state: statePath(env), optOut: state.optOut, budget: state.budget ?? null, agents };
+  return {
+    state: statePath(env),
+    optOut: state.optOut,
+    optIn: state.optIn,
+    optInOnly: state.optInOnly === true,
+    budget: state.budget ?? null,
+    agents,
+  };
 }
 
-/** `off`: no brief in `dir` and below; `on` takes it back. */
-export function optOut(env: Env, dir: string, off: boolean): string[] {
+/** `off`: no brief in `dir` and below; `on` takes that back, and opts the folder in. */
+export function optOut(env: Env, dir: string, off: boolean): HooksState {
   const state = readState(env);
   const at = resolve(dir);
   state.optOut = state.optOut.filter((d) => d !== at);
-  if (off) state.optOut.push(at);
+  state.optIn = state.optIn.filter((d) => d !== at);
+  (off ? state.optOut : state.optIn).push(at);
   writeState(env, state);
-  return state.optOut;
+  return state;
+}
+
+/** Briefs everywhere but where opted out (the default), or only where opted in. */
+export function setOptInOnly(env: Env, only: boolean): void {
+  const state = readState(env);
+  if (only) state.optInOnly = true;
+  else delete state.optInOnly;
+  writeState(env, state);
 }
 
 export function setBudget(env: Env, budget: number): void {

@@ -8,7 +8,10 @@ import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { DEFAULT_HOOK_BUDGET, type HookStart, loadHook, type SessionStartHook, startBrief } from "../app/hooks.ts";
-import { readState, writeState } from "./state.ts";
+import { type HooksState, readState, writeState } from "./state.ts";
+
+/** How long the hook waits for a lock on the index that another process holds. */
+const LOCK_WAIT_MS = 100;
 
 export interface HookIo {
   env: Record<string, string | undefined>;
@@ -18,26 +21,37 @@ export interface HookIo {
 }
 
 /** Why a start gets no brief before the index is even opened, or null. */
-export function skipReason(start: HookStart, env: HookIo["env"], optOut: readonly string[]): string | null {
+export function skipReason(
+  start: HookStart,
+  env: HookIo["env"],
+  folders: Pick<HooksState, "optOut" | "optIn" | "optInOnly">,
+): string | null {
   if (/^(0|off|false|no)$/i.test(env["CAIRN_HOOKS"] ?? "")) return "CAIRN_HOOKS=off for this session";
   if (start.continuation) return `a ${start.source ?? "continued"} session carries its own history`;
   if (!start.cwd) return "the agent gave no folder";
   const here = resolve(start.cwd);
-  const out = optOut.find((dir) => here === dir || here.startsWith(`${dir.replace(/\/+$/, "")}/`));
-  const file = out ? null : optOutFile(here);
-  return out || file ? `opted out (${out ?? file})` : null;
+  const out = within(here, folders.optOut) ?? markerAbove(here, OPT_OUT_FILE);
+  if (out) return `opted out (${out})`;
+  if (folders.optInOnly && !(within(here, folders.optIn) ?? markerAbove(here, OPT_IN_FILE)))
+    return "not opted in (briefs only where 'cairn hooks on' or a .cairn-hooks-on file says)";
+  return null;
 }
 
-/** `.cairn-hooks-off` in the folder or one above it opts a project out (a file a team can commit). */
+function within(here: string, dirs: readonly string[]): string | undefined {
+  return dirs.find((dir) => here === dir || here.startsWith(`${dir.replace(/\/+$/, "")}/`));
+}
+
+/** A file in the folder or one above it opts a project out, or in (files a team can commit). */
 export const OPT_OUT_FILE = ".cairn-hooks-off";
-function optOutFile(dir: string): string | null {
+export const OPT_IN_FILE = ".cairn-hooks-on";
+function markerAbove(dir: string, name: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
-    const file = join(at, OPT_OUT_FILE);
+    const file = join(at, name);
     try {
       statSync(file);
       return file;
     } catch {}
-    if (dirname(at) === at) return null;
+    if (dirname(at) === at) return undefined;
   }
 }
 
@@ -52,7 +66,7 @@ export async function runHook(agent: string, io: HookIo): Promise<void> {
     const hook = await loadHook(agent);
     if (!hook) throw new Error(`cairn has no session-start hook for '${agent}'`);
     const start = hook.parseInput(io.stdin);
-    const skip = skipReason(start, io.env, state.optOut);
+    const skip = skipReason(start, io.env, state);
     if (skip) outcome = `skipped: ${skip}`;
     else {
       const result = await briefFor(
@@ -89,7 +103,8 @@ function readAgain(env: HookIo["env"], agent: string, runs: ReturnType<typeof re
 async function briefFor(start: HookStart, files: string[], env: HookIo["env"], budget: number) {
   // Loaded only for a start that gets a brief.
   const { createCairn } = await import("../app/cairn.ts");
-  const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data" });
+  // A database another process holds locked fails the start at once rather than after SQLite's ten seconds.
+  const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data", busyTimeoutMs: LOCK_WAIT_MS });
   try {
     if (files.length > 0) {
       // Another process indexing: answer from the index as it is rather than wait.

@@ -32,6 +32,10 @@ export interface HooksState {
   runs: Record<string, Runs>;
   /** Folders (and everything under them) where no hook adds a brief. */
   optOut: string[];
+  /** Briefs only in the folders opted in (`optIn`, or a `.cairn-hooks-on` file), not everywhere. */
+  optInOnly?: boolean;
+  /** Folders (and everything under them) opted in with `cairn hooks on`. */
+  optIn: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,9 +54,11 @@ export function readState(env: Env): HooksState {
       installed: parsed.installed ?? {},
       runs: parsed.runs ?? {},
       optOut: Array.isArray(parsed.optOut) ? parsed.optOut : [],
+      ...(parsed.optInOnly === true ? { optInOnly: true } : {}),
+      optIn: Array.isArray(parsed.optIn) ? parsed.optIn : [],
     };
   } catch {
-    return { version: 1, installed: {}, runs: {}, optOut: [] };
+    return { version: 1, installed: {}, runs: {}, optOut: [], optIn: [] };
   }
 }
 

@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -92,6 +93,22 @@ async function ask(prompt: string, more: Record<string, string> = {}): Promise<{
   return { answer, sent: requests.slice(before).join("\n") };
 }
 
+/** A process holding an exclusive lock on the index's database until killed (resolves once it holds it). */
+function lockDatabase(db: string): Promise<ReturnType<typeof spawn>> {
+  const script = `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve("better-sqlite3"))});
+const db = new D(${JSON.stringify(db)});
+db.pragma("locking_mode = EXCLUSIVE");
+db.exec("BEGIN EXCLUSIVE");
+db.exec("CREATE TABLE IF NOT EXISTS held_by_test(x)");
+process.stdout.write("locked\\n");
+setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((done, fail) => {
+    child.stdout?.once("data", () => done(child));
+    child.once("exit", (code) => fail(new Error(`the lock holder exited (${code})`)));
+  });
+}
+
 const settingsPath = () => join(root, "home", ".claude", "settings.json");
 // The user's own settings, in their own layout: cairn must keep them and give them back byte for byte.
 const USER_SETTINGS =
@@ -124,7 +141,7 @@ describe("cairn hooks with the real Claude Code CLI", () => {
     expect((await ask("TASK-GAMMA: and then")).sent).not.toContain("From cairn");
   });
 
-  it("never stands in the way: a broken index, a folder turned off, CAIRN_HOOKS=off", {
+  it("never stands in the way: a broken or locked index, CAIRN_HOOKS=off, opt-in and opt-out folders", {
     timeout: 600_000,
   }, async () => {
     cairn(["hooks", "install", "claude"], { env: env() });
@@ -138,9 +155,35 @@ describe("cairn hooks with the real Claude Code CLI", () => {
 
     rmSync(db, { force: true });
     expect((await ask("TASK-EPSILON: the index is rebuilt")).sent).toContain("From cairn");
+
+    // Another process holds the database locked: the hook gives up at once, and says why.
+    const locker = await lockDatabase(db);
+    try {
+      const locked = await ask("TASK-LOCKED: still here?");
+      expect(locked.answer).toContain("Done.");
+      expect(locked.sent).not.toContain("From cairn");
+      const status = cairn(["hooks", "status"], { env: env() }).stdout;
+      expect(status).toMatch(/last error: .*database is locked/);
+      expect(Number(status.match(/last: .* · error · (\d+) ms/)?.[1])).toBeLessThan(5_000);
+    } finally {
+      locker.kill();
+    }
+
     expect((await ask("TASK-ZETA: not this one", { CAIRN_HOOKS: "off" })).sent).not.toContain("From cairn");
+
+    // Opt-in mode: no brief until the folder is turned on.
+    cairn(["hooks", "install", "claude", "--opt-in"], { env: env() });
+    cairn(["hooks", "on", join(root, "elsewhere")], { env: env() });
+    expect((await ask("TASK-ETA: not opted in")).sent).not.toContain("From cairn");
+    expect(cairn(["hooks", "status"], { env: env() }).stdout).toContain("skipped: not opted in");
+    cairn(["hooks", "on", join(root, "work")], { env: env() });
+    expect((await ask("TASK-THETA: opted in")).sent).toContain("From cairn");
+    expect(cairn(["hooks", "status"], { env: env() }).stdout).toContain("briefs only where turned on");
+
+    // Back to briefs everywhere, then this folder turned off.
+    cairn(["hooks", "install", "claude", "--everywhere"], { env: env() });
     cairn(["hooks", "off", join(root, "work")], { env: env() });
-    expect((await ask("TASK-ETA: nor this one")).sent).not.toContain("From cairn");
+    expect((await ask("TASK-IOTA: nor this one")).sent).not.toContain("From cairn");
     expect(cairn(["hooks", "status"], { env: env() }).stdout).toContain("skipped: opted out");
     cairn(["hooks", "remove", "--all"], { env: env() });
   });

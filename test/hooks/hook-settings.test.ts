@@ -93,33 +93,40 @@ describe("install and remove on disk", () => {
 
 describe("skipReason", () => {
   const start = { cwd: "/work/project", continuation: false };
+  const off = (...optOut: string[]) => ({ optOut, optIn: [] });
   it("skips a continuation, CAIRN_HOOKS=off, and a folder turned off or below one", () => {
-    expect(skipReason(start, {}, [])).toBeNull();
-    expect(skipReason({ ...start, continuation: true, source: "resume" }, {}, [])).toMatch(/resume session/);
-    expect(skipReason(start, { CAIRN_HOOKS: "off" }, [])).toMatch(/CAIRN_HOOKS=off/);
-    expect(skipReason(start, {}, ["/work"])).toMatch(/opted out/);
-    expect(skipReason(start, {}, ["/work/proj"])).toBeNull();
+    expect(skipReason(start, {}, off())).toBeNull();
+    expect(skipReason({ ...start, continuation: true, source: "resume" }, {}, off())).toMatch(/resume session/);
+    expect(skipReason(start, { CAIRN_HOOKS: "off" }, off())).toMatch(/CAIRN_HOOKS=off/);
+    expect(skipReason(start, {}, off("/work"))).toMatch(/opted out/);
+    expect(skipReason(start, {}, off("/work/proj"))).toBeNull();
   });
   it("honours a .cairn-hooks-off file in the project or above it", () => {
     const root = mkdtempSync(join(tmpdir(), "cairn-hooks-off-"));
     try {
       mkdirSync(join(root, "a", "b"), { recursive: true });
       writeFileSync(join(root, "a", ".cairn-hooks-off"), "");
-      expect(skipReason({ cwd: join(root, "a", "b"), continuation: false }, {}, [])).toMatch(/\.cairn-hooks-off/);
-      expect(skipReason({ cwd: root, continuation: false }, {}, [])).toBeNull();
+      expect(skipReason({ cwd: join(root, "a", "b"), continuation: false }, {}, off())).toMatch(/\.cairn-hooks-off/);
+      expect(skipReason({ cwd: root, continuation: false }, {}, off())).toBeNull();
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
-});
-
-describe("cairn hooks on the command line", () => {
-  it("says which agents have a hook when asked for one without", async () => {
-    const { cairn } = await import("../helpers/cli.ts");
-    const res = cairn(["hooks", "install", "aider"], { env: { HOME: tmpdir(), XDG_STATE_HOME: tmpdir() } });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain("cairn has no session-start hook for 'aider'");
-    expect(res.stderr).toContain("claude");
-    expect(cairn(["hooks", "dance"]).stderr).toContain("unknown hooks action 'dance'");
+  it("in opt-in mode briefs only folders turned on or holding a .cairn-hooks-on file, and off still wins", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-hooks-on-"));
+    try {
+      mkdirSync(join(root, "team", "app"), { recursive: true });
+      mkdirSync(join(root, "mine"));
+      writeFileSync(join(root, "team", ".cairn-hooks-on"), "");
+      const only = (optIn: string[], optOut: string[] = []) => ({ optInOnly: true, optIn, optOut });
+      const at = (cwd: string) => ({ cwd, continuation: false });
+      expect(skipReason(at(join(root, "mine")), {}, only([]))).toMatch(/not opted in/);
+      expect(skipReason(at(join(root, "mine")), {}, only([join(root, "mine")]))).toBeNull();
+      expect(skipReason(at(join(root, "team", "app")), {}, only([]))).toBeNull();
+      expect(skipReason(at(join(root, "team", "app")), {}, only([], [join(root, "team")]))).toMatch(/opted out/);
+      expect(skipReason(at(join(root, "mine")), {}, { optIn: [], optOut: [] })).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

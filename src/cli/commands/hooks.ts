@@ -2,7 +2,7 @@ import { DEFAULT_HOOK_BUDGET, HOOK_PROVIDERS, type HookAgent, hookAgents, MIN_HO
 import { parseFlags } from "../args.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";
 
-const USAGE = `Usage: cairn hooks install <agent>... | --all [--budget N]
+const USAGE = `Usage: cairn hooks install <agent>... | --all [--budget N] [--opt-in | --everywhere]
        cairn hooks remove [<agent>... | --all]
        cairn hooks status [--json]
        cairn hooks off [DIR] | on [DIR]
@@ -19,6 +19,8 @@ A hook never stands in the agent's way: its own errors are recorded and shown by
   off, on   turn the brief off (or back on) for DIR (default: here) and the folders below it; a file named
             .cairn-hooks-off in a project does the same for everyone who clones it
   --budget  the brief's size in tokens (install sets it for every agent)
+  --opt-in  briefs only in folders turned on ('cairn hooks on DIR', or a .cairn-hooks-on file in the project);
+            --everywhere goes back to the default, briefs everywhere but where turned off
 
 Agents with a hook cairn can register in: ${HOOK_PROVIDERS.join(", ")}. The others are listed in docs/hooks.md with what cairn offers there.`;
 
@@ -29,7 +31,13 @@ export const hooksCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseFlags(
       argv,
-      { all: { type: "boolean" }, budget: { type: "string" }, json: { type: "boolean" } },
+      {
+        all: { type: "boolean" },
+        budget: { type: "string" },
+        json: { type: "boolean" },
+        "opt-in": { type: "boolean" },
+        everywhere: { type: "boolean" },
+      },
       true,
     );
     const [verb, ...rest] = positionals;
@@ -46,9 +54,11 @@ export const hooksCommand: Command = {
           throw new UsageError(
             `--budget is a whole number of tokens from ${MIN_HOOK_BUDGET} to 20000, not '${values.budget}'`,
           );
+        if (values["opt-in"] && values.everywhere) throw new UsageError("give --opt-in or --everywhere, not both");
         const agents = await chosen(rest, values.all === true, true);
-        const { install, setBudget } = await import("../../hooks/manage.ts");
+        const { install, setBudget, setOptInOnly } = await import("../../hooks/manage.ts");
         if (budget !== undefined) setBudget(io.env, budget);
+        if (values["opt-in"] || values.everywhere) setOptInOnly(io.env, values["opt-in"] === true);
         for (const r of install(io.env, agents)) io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
         return 0;
       }
@@ -66,7 +76,7 @@ export const hooksCommand: Command = {
         const dir = rest[0] ?? io.cwd;
         const { optOut } = await import("../../hooks/manage.ts");
         optOut(io.env, dir, verb === "off");
-        io.stdout.write(`cairn hooks: ${verb === "off" ? "no brief" : "briefs again"} in ${dir} and below\n`);
+        io.stdout.write(`cairn hooks: ${verb === "off" ? "no brief" : "briefs"} in ${dir} and below\n`);
         return 0;
       }
       default:
@@ -109,9 +119,11 @@ async function printStatus(io: Parameters<Command["run"]>[1], json: boolean): Pr
     if (r.last) io.stdout.write(`  last: ${r.last.at} · ${r.last.outcome} · ${r.last.ms} ms\n`);
     if (r.lastError) io.stdout.write(`  last error: ${r.lastError.at} · ${r.lastError.message}\n`);
   }
-  io.stdout.write(
-    `budget: ${s.budget ?? DEFAULT_HOOK_BUDGET} tokens · turned off in: ${s.optOut.join(", ") || "nowhere"}\n`,
-  );
+  const where = s.optInOnly
+    ? `briefs only where turned on: ${s.optIn.join(", ") || "nowhere yet"} (or a .cairn-hooks-on file)`
+    : "briefs everywhere but where turned off";
+  io.stdout.write(`budget: ${s.budget ?? DEFAULT_HOOK_BUDGET} tokens · ${where}\n`);
+  io.stdout.write(`turned off in: ${s.optOut.join(", ") || "nowhere"} (and under any .cairn-hooks-off file)\n`);
   io.stdout.write(`state: ${s.state}\n`);
   return 0;
 }
