@@ -76,8 +76,10 @@ describe.skipIf(!hasTmux())("cairn tui's Conversation tab (tmux, real transcript
       const zoomedSelected = (s: string) => s.split("\n").find((row) => row.startsWith("▸")) ?? "";
       expect(zoomedSelected(screen)).toMatch(/^▸▿ Edit /);
       r.sendKeys("Enter");
-      screen = await r.waitUntil("the card folded", (s) => zoomedSelected(s).startsWith("▸▹ Edit "));
-      expect(screen.split("\n").some((row) => /^\s*│ [-+] /.test(row))).toBe(false);
+      // The selection's marker can be drawn a frame before the diff's rows are gone: wait for both.
+      const diffShown = (s: string) => s.split("\n").some((row) => /^\s*│ [-+] /.test(row));
+      screen = await r.waitUntil("the card folded", (s) => zoomedSelected(s).startsWith("▸▹ Edit ") && !diffShown(s));
+      expect(diffShown(screen)).toBe(false);
       r.sendKeys("Enter");
       await r.waitUntil("the card open again", (s) => s.split("\n").some((row) => /^\s*│ \+ /.test(row)));
 
