@@ -23,6 +23,8 @@ export interface Runs {
   briefs: number;
   last?: { at: string; outcome: string; ms: number };
   lastError?: { at: string; message: string };
+  /** Sessions handed to `cairn index` when they ended. */
+  indexedAtEnd?: number;
 }
 
 export interface HooksState {

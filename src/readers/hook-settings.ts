@@ -16,6 +16,11 @@ export interface HookSettingsShape {
   matcher?: string | readonly string[];
   /** The time the agent gives the hook, in the unit its settings take (seconds or milliseconds). */
   timeout: number;
+  /**
+   * The event at a session's end, where cairn indexes the session in the background (`cairn hooks index`), so that
+   * the next start finds it indexed instead of indexing it first.
+   */
+  endEvent?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -24,9 +29,14 @@ interface Group {
   hooks?: Array<{ type?: string; command?: string }>;
 }
 
-/** Whether a command is cairn's hook for an agent (any install path of cairn). */
+/** Whether a command is cairn's hook for an agent (any install path of cairn), at a start or an end. */
 export function isCairnCommand(command: unknown, agent: string): boolean {
-  return typeof command === "string" && new RegExp(`\\bhooks run ${agent}$`).test(command.trim());
+  return typeof command === "string" && new RegExp(`\\bhooks (?:run|index) ${agent}$`).test(command.trim());
+}
+
+/** The end-of-session command beside a start command (`… hooks run claude` → `… hooks index claude`). */
+export function endCommand(command: string): string {
+  return command.replace(/\bhooks run (\S+)$/, "hooks index $1");
 }
 
 export function settingsHook(
@@ -44,21 +54,32 @@ export function settingsHook(
     install(text, command) {
       const settings = text === null || text.trim() === "" ? {} : parse(text);
       const hooks = (settings["hooks"] ?? {}) as Json;
-      const groups = eventGroups(settings, shape.event).filter((g) => !ours(g));
       const hook = { type: "command", command, timeout: shape.timeout };
       const matchers = shape.matcher === undefined ? [undefined] : [shape.matcher].flat();
       const ourGroups = matchers.map((matcher) => ({ ...(matcher ? { matcher } : {}), hooks: [hook] }));
-      settings["hooks"] = { ...hooks, [shape.event]: [...groups, ...ourGroups] };
+      const next = {
+        ...hooks,
+        [shape.event]: [...eventGroups(settings, shape.event).filter((g) => !ours(g)), ...ourGroups],
+      };
+      if (shape.endEvent) {
+        const end = { hooks: [{ ...hook, command: endCommand(command) }] };
+        next[shape.endEvent] = [...eventGroups(settings, shape.endEvent).filter((g) => !ours(g)), end];
+      }
+      settings["hooks"] = next;
       return formatLike(settings, text);
     },
     remove(text) {
       const settings = parse(text);
-      const groups = eventGroups(settings, shape.event);
-      if (!groups.some(ours)) return null;
-      const kept = groups.filter((g) => !ours(g));
+      const events = [shape.event, ...(shape.endEvent ? [shape.endEvent] : [])];
+      if (!events.some((event) => eventGroups(settings, event).some(ours))) return null;
       const hooks = { ...(settings["hooks"] as Json) };
-      if (kept.length > 0) hooks[shape.event] = kept;
-      else delete hooks[shape.event];
+      for (const event of events) {
+        const groups = eventGroups(settings, event);
+        if (!groups.some(ours)) continue;
+        const kept = groups.filter((g) => !ours(g));
+        if (kept.length > 0) hooks[event] = kept;
+        else delete hooks[event];
+      }
       if (Object.keys(hooks).length > 0) settings["hooks"] = hooks;
       else delete settings["hooks"];
       return formatLike(settings, text);

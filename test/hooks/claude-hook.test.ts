@@ -109,6 +109,16 @@ setInterval(() => {}, 1000);`;
   });
 }
 
+/** Whether the index finds `words` within 30 s (the end hook's indexing runs in a process of its own). */
+async function indexed(words: string): Promise<boolean> {
+  for (let i = 0; i < 60; i++) {
+    const found = cairn(["search", words, "--json"], { env: env() });
+    if (found.code === 0 && found.stdout.includes(words)) return true;
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  return false;
+}
+
 const settingsPath = () => join(root, "home", ".claude", "settings.json");
 // The user's own settings, in their own layout: cairn must keep them and give them back byte for byte.
 const USER_SETTINGS =
@@ -132,8 +142,11 @@ describe("cairn hooks with the real Claude Code CLI", () => {
     const cited = [...sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
     expect(cited.length).toBeGreaterThan(0);
     for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    // The session just ended is indexed by then (SessionEnd), before any other session starts.
+    expect(await indexed("TASK-BETA")).toBe(true);
     const status = cairn(["hooks", "status"], { env: env() }).stdout;
     expect(status).toMatch(/Claude Code \(claude\): installed/);
+    expect(status).toMatch(/sessions indexed as they ended: 1/);
     expect(status).toMatch(/ran 1 times, 1 with a brief/);
 
     expect(cairn(["hooks", "remove", "claude"], { env: env() }).stdout).toContain("claude: restored");

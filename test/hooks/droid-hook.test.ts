@@ -102,6 +102,7 @@ describe("cairn hooks with the real Factory Droid CLI", () => {
     const status = droidStatus();
     expect(status).toMatch(/\(droid\): installed ·/);
     expect(status).toMatch(/ran 1 times, 1 with a brief/);
+    expect(status).toMatch(/sessions indexed as they ended: 1/);
 
     expect((await ask("TASK-ZETA: not this one", { CAIRN_HOOKS: "off" })).sent).not.toContain("From cairn");
 

@@ -133,6 +133,7 @@ describe("cairn hooks with the real Gemini CLI", () => {
     const status = cairn(["hooks", "status"], { env: env() }).stdout;
     expect(status).toMatch(/Gemini CLI \(gemini\): installed/);
     expect(status).toMatch(/ran 1 times, 1 with a brief/);
+    expect(status).toMatch(/sessions indexed as they ended: 1/);
 
     // The next new session is briefed from TASK-BETA's, whose prompt is read apart from the brief before it.
     const gamma = await ask("TASK-GAMMA: and the next");

@@ -10,7 +10,7 @@ import { claudeHook } from "../../src/readers/claude/hook.ts";
 const CMD = "/usr/bin/node /opt/cairn/bin/cairn.js hooks run claude";
 
 describe("Claude Code's settings with cairn's hook", () => {
-  it("adds one group for startup and clear, keeps everything else, and is idempotent", () => {
+  it("adds one group for startup and clear and one at the end, keeps everything else, and is idempotent", () => {
     const user =
       '{\n\t"model": "opus",\n\t"hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "true" } ] } ] }\n}';
     const once = claudeHook.install(user, CMD);
@@ -21,6 +21,10 @@ describe("Claude Code's settings with cairn's hook", () => {
       { hooks: [{ type: "command", command: "true" }] },
       { matcher: "startup|clear", hooks: [{ type: "command", command: CMD, timeout: 10 }] },
     ]);
+    // At the session's end, cairn indexes it: the same command's `index` verb.
+    expect(parsed.hooks.SessionEnd).toEqual([
+      { hooks: [{ type: "command", command: CMD.replace("hooks run", "hooks index"), timeout: 10 }] },
+    ]);
     expect(once).toMatch(/^\{\n\t"model"/);
     expect(once.endsWith("\n")).toBe(false);
     expect(claudeHook.installed(once)).toBe(true);
@@ -30,6 +34,8 @@ describe("Claude Code's settings with cairn's hook", () => {
   it("takes out only cairn's entry, dropping what it alone added", () => {
     const fresh = claudeHook.install(null, CMD);
     expect(JSON.parse(claudeHook.remove(fresh) ?? "")).toEqual({});
+    const theirs = '{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"echo bye"}]}]}}';
+    expect(JSON.parse(claudeHook.remove(claudeHook.install(theirs, CMD)) ?? "")).toEqual(JSON.parse(theirs));
     expect(claudeHook.remove('{"hooks":{}}')).toBeNull();
     // Another install of cairn (another path) is still cairn's.
     const other = claudeHook.install(null, "node /elsewhere/bin/cairn.js hooks run claude");

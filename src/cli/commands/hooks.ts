@@ -48,6 +48,17 @@ export const hooksCommand: Command = {
         await runHook(rest[0] ?? "", { env: io.env, stdin: await readStdin(), stdout: io.stdout });
         return 0;
       }
+      case "index": {
+        // At a session's end: the transcript is indexed by a process of its own; this one returns at once.
+        const { runEndHook } = await import("../../hooks/end.ts");
+        await runEndHook(rest[0] ?? "", {
+          env: io.env,
+          stdin: await readStdin(),
+          stdout: io.stdout,
+          cli: process.argv[1] ?? "",
+        });
+        return 0;
+      }
       case "install": {
         const budget = values.budget === undefined ? undefined : Number(values.budget);
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= MIN_HOOK_BUDGET && budget <= 20_000))
@@ -118,6 +129,7 @@ async function printStatus(io: Parameters<Command["run"]>[1], json: boolean): Pr
     io.stdout.write(`  ran ${r.count} times, ${r.briefs} with a brief\n`);
     if (r.last) io.stdout.write(`  last: ${r.last.at} · ${r.last.outcome} · ${r.last.ms} ms\n`);
     if (r.lastError) io.stdout.write(`  last error: ${r.lastError.at} · ${r.lastError.message}\n`);
+    if (r.indexedAtEnd) io.stdout.write(`  sessions indexed as they ended: ${r.indexedAtEnd}\n`);
   }
   const where = s.optInOnly
     ? `briefs only where turned on: ${s.optIn.join(", ") || "nowhere yet"} (or a .cairn-hooks-on file)`

@@ -11,7 +11,7 @@ import { parseStdinStart, settingsHook } from "../hook-settings.ts";
 
 export const droidHook = settingsHook(
   "droid",
-  { event: "SessionStart", timeout: 10 },
+  { event: "SessionStart", timeout: 10, endEvent: "SessionEnd" },
   {
     settingsPath: (env, home) => join(env["FACTORY_HOME_OVERRIDE"] || home, ".factory", "settings.json"),
     parseInput: (text) => parseStdinStart(text, ["resume", "compact"]),
