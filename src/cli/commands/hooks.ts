@@ -13,14 +13,15 @@ ${DEFAULT_HOOK_BUDGET}), secrets redacted. It asks no model. Nothing is added wh
 session resumes or compacts one the agent already carries, in a folder turned off, or when CAIRN_HOOKS=off.
 A hook never stands in the agent's way: its own errors are recorded and shown by 'cairn hooks status'.
 
-  install   add cairn's hook to each agent's settings (idempotent; your other settings are kept as they are)
-  remove    take it out (the settings file is given back byte for byte if it was not changed since)
-  status    where each hook is, whether it is installed, how often it ran, its last outcome and error
-  off, on   turn the brief off (or back on) for DIR (default: here) and the folders below it; a file named
-            .cairn-hooks-off in a project does the same for everyone who clones it
-  --budget  the brief's size in tokens (install sets it for every agent)
-  --opt-in  briefs only in folders turned on ('cairn hooks on DIR', or a .cairn-hooks-on file in the project);
-            --everywhere goes back to the default, briefs everywhere but where turned off
+  install     add cairn's hook to each agent's settings (idempotent; your other settings are kept as they are)
+  remove      take it out (the settings file is given back byte for byte if it was not changed since)
+  status      where each hook is, whether it is installed, how often it ran, its last outcome and error
+  off, on     turn the brief off (or back on) for DIR (default: here) and the folders below it; a file named
+              .cairn-hooks-off in a project does the same for everyone who clones it
+  run, index  what an agent runs at a session's start (the brief) and end (indexing it in the background)
+  --budget    the brief's size in tokens, 500 to 20000 (install sets it for every agent)
+  --opt-in    briefs only in folders turned on ('cairn hooks on DIR', or a .cairn-hooks-on file in the project);
+              --everywhere goes back to the default, briefs everywhere but where turned off
 
 Agents with a hook cairn can register in: ${HOOK_PROVIDERS.join(", ")}. The others are listed in docs/hooks.md with what cairn offers there.`;
 
