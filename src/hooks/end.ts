@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { loadHook } from "../app/hooks.ts";
 import { type HookIo, skipReason } from "./run.ts";
-import { readState, writeState } from "./state.ts";
+import { errorRecord, readState, writeState } from "./state.ts";
 
 export function runEndHook(agent: string, io: HookIo & { cli: string }): Promise<void> {
   const state = readState(io.env);
@@ -33,10 +33,7 @@ export function runEndHook(agent: string, io: HookIo & { cli: string }): Promise
     .catch((error: unknown) => {
       const runs = readState(io.env);
       const record = runs.runs[agent] ?? { count: 0, briefs: 0 };
-      record.lastError = {
-        at: new Date().toISOString(),
-        message: error instanceof Error ? error.message : String(error),
-      };
+      record.lastError = errorRecord(error, new Date().toISOString());
       runs.runs[agent] = record;
       try {
         writeState(io.env, runs);

@@ -19,11 +19,16 @@ type Env = Record<string, string | undefined>;
  * second. A stale bundle (sources pulled since the last build) might not know the hook at all.
  */
 export function hookCommand(agent: string): string {
-  const bundle = fileURLToPath(new URL("../../dist/bundle/cairn.js", import.meta.url));
-  const sources = fileURLToPath(new URL("../../src", import.meta.url));
-  const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= newestIn(sources);
-  const bin = fresh ? bundle : fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
+  const bin = freshBundle() ? BUNDLE : fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
   return `${quote(process.execPath)} ${quote(bin)} hooks run ${agent}`;
+}
+
+const BUNDLE = fileURLToPath(new URL("../../dist/bundle/cairn.js", import.meta.url));
+const SOURCES = fileURLToPath(new URL("../../src", import.meta.url));
+
+/** Whether the hook runs the built bundle (else, in a clone not built since its sources changed, the sources). */
+export function freshBundle(): boolean {
+  return existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= newestIn(SOURCES);
 }
 
 /** The newest modification time of the files under `dir` (0 when there is no such folder: an installed package). */

@@ -8,7 +8,7 @@ import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { DEFAULT_HOOK_BUDGET, type HookStart, loadHook, type SessionStartHook, startBrief } from "../app/hooks.ts";
-import { type HooksState, readState, writeState } from "./state.ts";
+import { errorRecord, type HooksState, readState, writeState } from "./state.ts";
 
 /** How long the hook waits for a lock on the index that another process holds. */
 const LOCK_WAIT_MS = 100;
@@ -82,10 +82,7 @@ export async function runHook(agent: string, io: HookIo): Promise<void> {
       } else outcome = `nothing: ${result.why}`;
     }
   } catch (error) {
-    runs.lastError = {
-      at: new Date(now()).toISOString(),
-      message: error instanceof Error ? error.message : String(error),
-    };
+    runs.lastError = errorRecord(error, new Date(now()).toISOString());
   }
   runs.last = { at: new Date(now()).toISOString(), outcome, ms: Math.round(now() - started) };
   try {

@@ -72,3 +72,14 @@ export function writeState(env: Env, state: HooksState): void {
   writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
   renameSync(tmp, path);
 }
+
+/**
+ * An error as the state keeps it: one line of at most 300 characters, control characters as spaces. A message can
+ * quote what the agent sent on stdin (a JSON parser's does), and `cairn hooks status` prints it to a terminal.
+ */
+export function errorRecord(error: unknown, at: string): { at: string; message: string } {
+  const text = error instanceof Error ? error.message : String(error);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+  return { at, message: line.length > 300 ? `${line.slice(0, 299)}…` : line };
+}

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hookAgents } from "../../src/app/hooks.ts";
 import { install, remove } from "../../src/hooks/manage.ts";
-import { skipReason } from "../../src/hooks/run.ts";
+import { runHook, skipReason } from "../../src/hooks/run.ts";
+import { readState } from "../../src/hooks/state.ts";
 import { claudeHook } from "../../src/readers/claude/hook.ts";
 
 const CMD = "/usr/bin/node /opt/cairn/bin/cairn.js hooks run claude";
@@ -131,6 +132,26 @@ describe("skipReason", () => {
       expect(skipReason(at(join(root, "team", "app")), {}, only([]))).toBeNull();
       expect(skipReason(at(join(root, "team", "app")), {}, only([], [join(root, "team")]))).toMatch(/opted out/);
       expect(skipReason(at(join(root, "mine")), {}, { optIn: [], optOut: [] })).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("runHook's own errors", () => {
+  it("are recorded as one clipped line without the control characters the agent's input held", async () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-hooks-err-"));
+    try {
+      const env = { HOME: root, XDG_STATE_HOME: join(root, "state"), XDG_DATA_HOME: join(root, "data") };
+      let out = "";
+      const stdin = `x\u001b]0;title\u0007\u001b[2J\n${"y".repeat(1000)}`;
+      await runHook("claude", { env, stdin, stdout: { write: (c: string) => (out += c) } });
+      expect(out).toBe("");
+      const message: string = readState(env).runs["claude"]?.lastError?.message ?? "";
+      expect(message).toMatch(/not valid JSON/);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be there
+      expect(message).not.toMatch(/[\u0000-\u001f]/);
+      expect(message.length).toBeLessThanOrEqual(300);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -68,10 +68,15 @@ export const hooksCommand: Command = {
           );
         if (values["opt-in"] && values.everywhere) throw new UsageError("give --opt-in or --everywhere, not both");
         const agents = await chosen(rest, values.all === true, true);
-        const { install, setBudget, setOptInOnly } = await import("../../hooks/manage.ts");
+        const { freshBundle, install, setBudget, setOptInOnly } = await import("../../hooks/manage.ts");
         if (budget !== undefined) setBudget(io.env, budget);
         if (values["opt-in"] || values.everywhere) setOptInOnly(io.env, values["opt-in"] === true);
         for (const r of install(io.env, agents)) io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
+        if (!freshBundle())
+          io.stderr.write(
+            "note: this checkout's built command is missing or older than its sources, so the hooks run the sources,\n" +
+              "which costs each session's start most of a second: run 'npm run build', then install again.\n",
+          );
         return 0;
       }
       case "remove": {
