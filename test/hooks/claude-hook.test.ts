@@ -119,6 +119,9 @@ async function indexed(words: string): Promise<boolean> {
   return false;
 }
 
+/** A GitHub token's shape (not a real one): the brief must carry a marker in its place. */
+const TOKEN = `ghp_${"a1B2c3D4e5".repeat(3)}x9Y8z7`;
+
 const settingsPath = () => join(root, "home", ".claude", "settings.json");
 // The user's own settings, in their own layout: cairn must keep them and give them back byte for byte.
 const USER_SETTINGS =
@@ -126,7 +129,7 @@ const USER_SETTINGS =
 
 describe("cairn hooks with the real Claude Code CLI", () => {
   it("briefs a new session from the one before, and stops once removed", { timeout: 600_000 }, async () => {
-    expect((await ask("TASK-ALPHA: fix the tokenizer in src/tokenize.ts")).answer).toContain("Done.");
+    expect((await ask(`TASK-ALPHA: fix the tokenizer in src/tokenize.ts, token ${TOKEN}`)).answer).toContain("Done.");
     mkdirSync(dirname(settingsPath()), { recursive: true });
     writeFileSync(settingsPath(), USER_SETTINGS);
 
@@ -139,6 +142,9 @@ describe("cairn hooks with the real Claude Code CLI", () => {
     const { sent } = await ask("TASK-BETA: carry on");
     expect(sent).toContain("From cairn, before this session began");
     expect(sent).toContain("TASK-ALPHA: fix the tokenizer in src/tokenize.ts");
+    // The secret the user pasted reaches the model only as a marker.
+    expect(sent).not.toContain(TOKEN);
+    expect(sent).toMatch(/\[secret:github-token:[0-9a-f]+\]/);
     const cited = [...sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
     expect(cited.length).toBeGreaterThan(0);
     for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
