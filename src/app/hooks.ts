@@ -3,10 +3,16 @@
  * such a hook hands the model: the latest work in the session's folder, by any agent, cited and redacted like every
  * answer, within a token budget.
  */
+import { readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, extname, join } from "node:path";
 import { CairnError } from "../common/errors.ts";
 import type { HookCompanion, HookStart, SessionStartHook } from "../readers/agent.ts";
 import { HOOK_LOADERS } from "../readers/hooks.ts";
 import type { ReadCairn } from "./cairn.ts";
+
+/** How long a brief at a session's start waits for a lock on the index that another process holds. */
+const LOCK_WAIT_MS = 100;
 
 export type { HookCompanion, HookStart, SessionStartHook };
 
@@ -76,4 +82,63 @@ function withinBudget(text: string, budget: number, count: (text: string) => num
   const lines = text.split("\n");
   while (lines.length > 1 && count(lines.join("\n") + mark) > budget) lines.pop();
   return `${lines.join("\n").trimEnd()}${mark}`;
+}
+
+/**
+ * The brief a session starting at `start` gets, with the index refreshed first with the agent's other recent
+ * transcripts of the project (`hook.earlier`, else the files beside the session's own). Another process indexing:
+ * the index is read as it is rather than waited for; a database locked: an error at once, not in ten seconds.
+ */
+export async function hookBrief(
+  hook: SessionStartHook | null,
+  start: HookStart,
+  env: Record<string, string | undefined>,
+  budget: number,
+): Promise<StartBrief> {
+  // Loaded only for a start that gets a brief.
+  const { createCairn } = await import("./cairn.ts");
+  const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data", busyTimeoutMs: LOCK_WAIT_MS });
+  try {
+    const files = earlierTranscripts(hook, start, env);
+    if (files.length > 0) await app.refresh(files, { waitMs: 0 }).catch(() => null);
+    return await startBrief(app, start, budget);
+  } finally {
+    app.close();
+  }
+}
+
+/** The agent's other recent transcripts of this project, newest first, at most 20. */
+function earlierTranscripts(
+  hook: SessionStartHook | null,
+  start: HookStart,
+  env: Record<string, string | undefined>,
+): string[] {
+  const where = hook?.earlier
+    ? hook.earlier(start, env, env["HOME"] || homedir())
+    : besideTranscript(start.transcriptPath);
+  if (!where) return [];
+  const files: Array<{ path: string; at: number }> = [];
+  for (const dir of where.dirs) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {}
+    for (const name of names) {
+      const path = where.file ? join(dir, name, where.file) : join(dir, name);
+      if (!where.match(name) || path === start.transcriptPath) continue;
+      try {
+        files.push({ path, at: statSync(path).mtimeMs });
+      } catch {}
+    }
+  }
+  return files
+    .sort((a, b) => b.at - a.at)
+    .slice(0, 20)
+    .map((f) => f.path);
+}
+
+function besideTranscript(path: string | undefined): ReturnType<NonNullable<SessionStartHook["earlier"]>> {
+  if (!path) return null;
+  const ext = extname(path);
+  return { dirs: [dirname(path)], match: (name: string) => ext !== "" && name.endsWith(ext) };
 }

@@ -5,9 +5,9 @@
  * start hook from 150 to 330 ms, docs/performance.md "Issue 39"). Like the start hook it never stands in the way.
  */
 import { spawn } from "node:child_process";
+import { errorRecord, readState, skipReason, writeState } from "../app/hook-state.ts";
 import { loadHook } from "../app/hooks.ts";
-import { type HookIo, skipReason } from "./run.ts";
-import { errorRecord, readState, writeState } from "./state.ts";
+import type { HookIo } from "./run.ts";
 
 export function runEndHook(agent: string, io: HookIo & { cli: string }): Promise<void> {
   const state = readState(io.env);

@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type HooksState, readState, statePath, writeState } from "../app/hook-state.ts";
 import { type HookAgent, type HookCompanion, hookAgents } from "../app/hooks.ts";
-import { type HooksState, readState, statePath, writeState } from "./state.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readState, skipReason } from "../../src/app/hook-state.ts";
 import { hookAgents } from "../../src/app/hooks.ts";
 import { install, remove } from "../../src/hooks/manage.ts";
-import { runHook, skipReason } from "../../src/hooks/run.ts";
-import { readState } from "../../src/hooks/state.ts";
+import { runHook } from "../../src/hooks/run.ts";
 import { claudeHook } from "../../src/readers/claude/hook.ts";
 
 const CMD = "/usr/bin/node /opt/cairn/bin/cairn.js hooks run claude";

@@ -1,11 +1,13 @@
 /**
  * What `cairn hooks` remembers, in one JSON file beside cairn's other state (`$XDG_STATE_HOME/cairn/hooks.json`), not
  * beside the index, so that a deleted index is still reported: per agent, what install wrote over (to restore it
- * byte for byte), how often the hook ran, its last outcome and last error; the folders opted out; the budget.
+ * byte for byte), how often the hook ran, its last outcome and last error; the folders opted out or in; the
+ * budget. And the rules those folders make, which every session-start brief follows (`cairn hooks run`, pi's).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import type { HookStart } from "../readers/agent.ts";
 
 export interface Installed {
   settingsPath: string;
@@ -82,4 +84,66 @@ export function errorRecord(error: unknown, at: string): { at: string; message: 
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
   const line = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
   return { at, message: line.length > 300 ? `${line.slice(0, 299)}…` : line };
+}
+
+/** Why a start gets no brief before the index is even opened, or null. */
+export function skipReason(
+  start: HookStart,
+  env: Record<string, string | undefined>,
+  folders: Pick<HooksState, "optOut" | "optIn" | "optInOnly">,
+): string | null {
+  if (/^(0|off|false|no)$/i.test(env["CAIRN_HOOKS"] ?? "")) return "CAIRN_HOOKS=off for this session";
+  if (start.continuation) return `a ${start.source ?? "continued"} session carries its own history`;
+  if (!start.cwd) return "the agent gave no folder";
+  const here = resolve(start.cwd);
+  const out = within(here, folders.optOut) ?? markerAbove(here, OPT_OUT_FILE);
+  if (out) return `opted out (${out})`;
+  if (folders.optInOnly && !(within(here, folders.optIn) ?? markerAbove(here, OPT_IN_FILE)))
+    return "not opted in (briefs only where 'cairn hooks on' or a .cairn-hooks-on file says)";
+  return null;
+}
+
+function within(here: string, dirs: readonly string[]): string | undefined {
+  return dirs.find((dir) => here === dir || here.startsWith(`${dir.replace(/\/+$/, "")}/`));
+}
+
+/** A file in the folder or one above it opts a project out, or in (files a team can commit). */
+export const OPT_OUT_FILE = ".cairn-hooks-off";
+export const OPT_IN_FILE = ".cairn-hooks-on";
+function markerAbove(dir: string, name: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    const file = join(at, name);
+    try {
+      statSync(file);
+      return file;
+    } catch {}
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+export interface RunRecord {
+  outcome: string;
+  briefed: boolean;
+  ms: number;
+  at: Date;
+  /** The hook's own error, if it failed. */
+  failure?: unknown;
+}
+
+/**
+ * One run of a session-start brief, counted for `cairn hooks status` (the agent's hook, or pi's extension). Another
+ * run may have written the file meanwhile: only this agent's record changes. Never throws.
+ */
+export function recordRun(env: Env, agent: string, run: RunRecord): void {
+  try {
+    const state = readState(env);
+    const runs = state.runs[agent] ?? { count: 0, briefs: 0 };
+    runs.count++;
+    if (run.briefed) runs.briefs++;
+    const at = run.at.toISOString();
+    if (run.failure !== undefined) runs.lastError = errorRecord(run.failure, at);
+    runs.last = { at, outcome: run.outcome, ms: run.ms };
+    state.runs[agent] = runs;
+    writeState(env, state);
+  } catch {}
 }
