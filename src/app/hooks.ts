@@ -94,10 +94,12 @@ export async function hookBrief(
   start: HookStart,
   env: Record<string, string | undefined>,
   budget: number,
+  db?: string,
 ): Promise<StartBrief> {
   // Loaded only for a start that gets a brief.
   const { createCairn } = await import("./cairn.ts");
-  const app = createCairn({ env, cwd: start.cwd, mode: "write", exit: "data", busyTimeoutMs: LOCK_WAIT_MS });
+  const where = { env, cwd: start.cwd, ...(db !== undefined ? { db } : {}) };
+  const app = createCairn({ ...where, mode: "write", exit: "data", busyTimeoutMs: LOCK_WAIT_MS });
   try {
     const files = earlierTranscripts(hook, start, env);
     if (files.length > 0) await app.refresh(files, { waitMs: 0 }).catch(() => null);

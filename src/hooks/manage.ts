@@ -147,7 +147,8 @@ export interface AgentStatus {
   agent: string;
   name: string;
   path: string;
-  installed: boolean | "unreadable";
+  /** `extension`: pi, where cairn's own extension gives the brief (no settings file). */
+  installed: boolean | "unreadable" | "extension";
   runs: HooksState["runs"][string] | null;
 }
 
@@ -175,6 +176,8 @@ export async function status(env: Env): Promise<{
     }
     return { agent: provider, name, path, installed, runs: state.runs[provider] ?? null };
   });
+  const pi = state.runs["pi"];
+  if (pi) agents.push({ agent: "pi", name: "pi", path: "", installed: "extension", runs: pi });
   return {
     state: statePath(env),
     optOut: state.optOut,

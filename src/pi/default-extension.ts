@@ -11,8 +11,8 @@ import { lazyIndexSources } from "./lazy-sources.ts";
 /** One extension instance: everything it uses, its sources included, is created for it and shared with no other. */
 export function cairnForPi(host: PiHost): ExtensionFactory {
   return (pi) => {
-    const { briefs, recall, close } = lazyIndexSources();
-    createCairnExtension(host, { briefs, recall })(pi);
+    const { briefs, recall, startBriefs, close } = lazyIndexSources();
+    createCairnExtension(host, { briefs, recall, startBriefs })(pi);
     // A background index of the agents' folders stops with the instance that started it.
     pi.on("session_shutdown", async () => {
       await close();

@@ -16,6 +16,7 @@ import type { RecallSource } from "./recall/recall-source.ts";
 import { registerRecallTools } from "./recall/recall-tools.ts";
 import { registerSequence } from "./sequence/command.ts";
 import { claimRun, leaveRun } from "./sequence/handover.ts";
+import { registerStartBrief, type StartBriefSource } from "./start-brief/start-brief.ts";
 import { type CairnServices, createCairnState, rehydrateState } from "./state.ts";
 
 export interface CairnExtensionOptions {
@@ -23,6 +24,8 @@ export interface CairnExtensionOptions {
   briefs?: HandoffBriefSource;
   /** Backs the agent's recall tools (cairn's index). Without it the tools are not registered. */
   recall?: RecallSource;
+  /** Builds the brief of earlier work a new session starts with (cairn's index). Without it: none. */
+  startBriefs?: StartBriefSource;
   /** Overrides sandbox detection for read-only bash (tests). */
   sandbox?: SandboxProbe;
   now?: () => number;
@@ -36,6 +39,7 @@ export function createCairnExtension(host: PiHost, options: CairnExtensionOption
     host,
     briefs: options.briefs,
     recall: options.recall,
+    startBriefs: options.startBriefs,
     sandbox: options.sandbox ?? createBwrapProbe(),
     now: options.now ?? Date.now,
     newId: options.newId ?? randomUUID,
@@ -49,6 +53,7 @@ export function createCairnExtension(host: PiHost, options: CairnExtensionOption
     registerHandoff(pi, state);
     registerSequence(pi, state);
     registerRecallTools(pi, state);
+    registerStartBrief(pi, state);
 
     pi.on("session_start", (event, ctx) => {
       rehydrateState(state, ctx.sessionManager.getBranch());

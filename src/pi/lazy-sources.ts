@@ -5,10 +5,12 @@
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import type { IndexSources, IndexSourcesOptions } from "./index-sources.ts";
 import type { RecallSource } from "./recall/recall-source.ts";
+import type { StartBriefSource } from "./start-brief/start-brief.ts";
 
 export function lazyIndexSources(opts: IndexSourcesOptions = {}): {
   briefs: HandoffBriefSource;
   recall: RecallSource;
+  startBriefs: StartBriefSource;
   close(): Promise<void>;
 } {
   let loaded: Promise<IndexSources> | undefined;
@@ -22,6 +24,7 @@ export function lazyIndexSources(opts: IndexSourcesOptions = {}): {
   };
   return {
     briefs: { buildBrief: async (req) => (await get()).briefs.buildBrief(req) },
+    startBriefs: { startBrief: async (req) => (await get()).startBriefs.startBrief(req) },
     recall: {
       search: async (req) => (await get()).recall.search(req),
       resumeBrief: async (req) => (await get()).recall.resumeBrief(req),

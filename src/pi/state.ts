@@ -14,6 +14,7 @@ import type { RunControl } from "./sequence/run-control.ts";
 import { latestSnapshot } from "./sequence/snapshot.ts";
 import { createTurnWatch, type TurnWatch } from "./sequence/turns.ts";
 import type { SequenceState } from "./sequence/types.ts";
+import type { StartBriefSource } from "./start-brief/start-brief.ts";
 
 /** What every instance made by one factory shares: injected sources and stateless helpers, never session state. */
 export interface CairnServices {
@@ -21,6 +22,8 @@ export interface CairnServices {
   briefs: HandoffBriefSource | undefined;
   /** Backs the agent's recall tools; absent until cairn's index is wired in. */
   recall: RecallSource | undefined;
+  /** Builds the brief a new session starts with; absent: none. */
+  startBriefs: StartBriefSource | undefined;
   sandbox: SandboxProbe;
   now(): number;
   newId(): string;

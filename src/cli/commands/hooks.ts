@@ -127,9 +127,12 @@ async function printStatus(io: Parameters<Command["run"]>[1], json: boolean): Pr
     return 0;
   }
   for (const a of s.agents) {
-    const where =
-      a.installed === true ? "installed" : a.installed === "unreadable" ? "settings unreadable" : "not installed";
-    io.stdout.write(`${a.name} (${a.agent}): ${where} · ${a.path}\n`);
+    if (a.installed === "extension") io.stdout.write(`${a.name} (cairn's extension): a brief at each new session\n`);
+    else {
+      const where =
+        a.installed === true ? "installed" : a.installed === "unreadable" ? "settings unreadable" : "not installed";
+      io.stdout.write(`${a.name} (${a.agent}): ${where} · ${a.path}\n`);
+    }
     const r = a.runs;
     if (!r) continue;
     io.stdout.write(`  ran ${r.count} times, ${r.briefs} with a brief\n`);

@@ -34,6 +34,7 @@ export function createTestState(options: TestStateOptions = {}): TestState {
   const services: CairnServices = options.services ?? {
     briefs: options.briefs,
     recall: options.recall,
+    startBriefs: undefined,
     sandbox: () => options.sandbox ?? { kind: "none", detail: "disabled in tests" },
     now: () => ++clock,
     newId: () => `id-${++ids}`,
