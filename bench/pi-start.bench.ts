@@ -3,8 +3,9 @@
  * 127.0.0.1 answering at once) from spawn to exit, alone and with cairn installed as a pi package the way users
  * install it (`pi install <cairn's folder>` into the agent dir), for each supported pi. Rounds interleave the cases,
  * so other load falls on all of them alike. "cold" runs with a fresh temp dir, where pi's loader has not cached its
- * transpiled copy of the extension yet (the first start after installing or updating cairn). Goal: with cairn,
- * ≤ 100 ms over pi alone.
+ * transpiled copy of the extension yet (the first start after installing or updating cairn). Every round's session
+ * is the next one's earlier work, so a start with cairn waits for the brief of it (issue 39: print mode asks at
+ * once); "no brief" runs with CAIRN_HOOKS=off. Goal: with cairn, ≤ 100 ms over pi alone.
  *
  *   npm run bench -- pi-start
  *   PI_START_ROUNDS=N   rounds (default 9)
@@ -63,7 +64,13 @@ async function agentDir(name: string, pi: string, withCairn: boolean): Promise<s
   return agent;
 }
 
-function run(pi: string, agent: string, args: string[], tmp: string): Promise<{ ms: number; code: number | null }> {
+function run(
+  pi: string,
+  agent: string,
+  args: string[],
+  tmp: string,
+  more: Record<string, string> = {},
+): Promise<{ ms: number; code: number | null }> {
   return new Promise((done) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [pi, ...args], {
@@ -77,6 +84,7 @@ function run(pi: string, agent: string, args: string[], tmp: string): Promise<{ 
         PI_OFFLINE: "1",
         PI_SKIP_VERSION_CHECK: "1",
         PI_TELEMETRY: "0",
+        ...more,
       },
     });
     child.on("exit", (code) => done({ ms: performance.now() - t0, code }));
@@ -92,11 +100,18 @@ mkdirSync(warmTmp);
 for (const pi of PIS) {
   const alone = await agentDir(`alone-${version(pi)}`, pi, false);
   const cairn = await agentDir(`cairn-${version(pi)}`, pi, true);
-  const times: Record<string, number[]> = { alone: [], "with cairn": [], "with cairn, cold": [] };
+  const times: Record<string, number[]> = {
+    alone: [],
+    "with cairn": [],
+    "with cairn, no brief": [],
+    "with cairn, cold": [],
+  };
   await run(pi, cairn, ["--print", "hi"], warmTmp); // fills the loader's cache for the warm rounds
   for (let i = 0; i < ROUNDS; i++) {
     times["alone"]!.push((await run(pi, alone, ["--print", "hi"], warmTmp)).ms);
     times["with cairn"]!.push((await run(pi, cairn, ["--print", "hi"], warmTmp)).ms);
+    const off = { CAIRN_HOOKS: "off" };
+    times["with cairn, no brief"]!.push((await run(pi, cairn, ["--print", "hi"], warmTmp, off)).ms);
     const cold = mkdtempSync(join(dir, "tmp-cold-"));
     times["with cairn, cold"]!.push((await run(pi, cairn, ["--print", "hi"], cold)).ms);
   }
@@ -105,7 +120,7 @@ for (const pi of PIS) {
   for (const [name, xs] of Object.entries(times)) {
     const m = median(xs);
     const over = name === "alone" ? "baseline" : `${m - base >= 0 ? "+" : ""}${Math.round(m - base)} ms over pi alone`;
-    process.stdout.write(`  ${name.padEnd(18)} ${Math.round(m).toString().padStart(6)}  (${over})\n`);
+    process.stdout.write(`  ${name.padEnd(22)} ${Math.round(m).toString().padStart(6)}  (${over})\n`);
   }
 }
 server.close();

@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import { CairnError } from "../common/errors.ts";
 import type { HookCompanion, HookStart, SessionStartHook } from "../readers/agent.ts";
+import { parseStdinStart } from "../readers/hook-settings.ts";
 import { HOOK_LOADERS } from "../readers/hooks.ts";
 import type { ReadCairn } from "./cairn.ts";
 
@@ -31,6 +32,24 @@ export const HOOK_PROVIDERS: readonly string[] = Object.keys(HOOK_LOADERS);
 /** One agent's hook, loading nothing else (what a hook's run needs). */
 export async function loadHook(provider: string): Promise<SessionStartHook | undefined> {
   return HOOK_LOADERS[provider]?.();
+}
+
+/** What running a start's brief needs of a hook: reading its input, answering, where its other sessions are. */
+export type HookRun = Pick<SessionStartHook, "parseInput" | "output" | "earlier">;
+
+/**
+ * The brief pi's extension asks for (`cairn hooks run pi`, from a process of its own so that pi loads none of the
+ * index): the start as JSON in Claude Code's field names, the brief as plain text. pi has no settings file to
+ * register in, so it is no provider of `cairn hooks install`.
+ */
+export const PI_BRIEF: HookRun = {
+  parseInput: (text) => parseStdinStart(text, []),
+  output: (context) => context,
+};
+
+/** The hook `cairn hooks run <agent>` answers for: an agent's, or pi's extension's. */
+export async function hookToRun(agent: string): Promise<HookRun | undefined> {
+  return agent === "pi" ? PI_BRIEF : loadHook(agent);
 }
 
 /** Every agent with a hook, with the name people know it by. */
@@ -90,7 +109,7 @@ function withinBudget(text: string, budget: number, count: (text: string) => num
  * the index is read as it is rather than waited for; a database locked: an error at once, not in ten seconds.
  */
 export async function hookBrief(
-  hook: SessionStartHook | null,
+  hook: HookRun | null,
   start: HookStart,
   env: Record<string, string | undefined>,
   budget: number,
@@ -110,11 +129,7 @@ export async function hookBrief(
 }
 
 /** The agent's other recent transcripts of this project, newest first, at most 20. */
-function earlierTranscripts(
-  hook: SessionStartHook | null,
-  start: HookStart,
-  env: Record<string, string | undefined>,
-): string[] {
+function earlierTranscripts(hook: HookRun | null, start: HookStart, env: Record<string, string | undefined>): string[] {
   const where = hook?.earlier
     ? hook.earlier(start, env, env["HOME"] || homedir())
     : besideTranscript(start.transcriptPath);
@@ -139,7 +154,7 @@ function earlierTranscripts(
     .map((f) => f.path);
 }
 
-function besideTranscript(path: string | undefined): ReturnType<NonNullable<SessionStartHook["earlier"]>> {
+function besideTranscript(path: string | undefined): ReturnType<NonNullable<HookRun["earlier"]>> {
   if (!path) return null;
   const ext = extname(path);
   return { dirs: [dirname(path)], match: (name: string) => ext !== "" && name.endsWith(ext) };

@@ -5,7 +5,7 @@
  * recorded for `cairn hooks status` and the hook exits 0 with nothing printed; it asks no model.
  */
 import { readState, recordRun, skipReason } from "../app/hook-state.ts";
-import { DEFAULT_HOOK_BUDGET, hookBrief, loadHook } from "../app/hooks.ts";
+import { DEFAULT_HOOK_BUDGET, hookBrief, hookToRun } from "../app/hooks.ts";
 
 export interface HookIo {
   env: Record<string, string | undefined>;
@@ -22,7 +22,7 @@ export async function runHook(agent: string, io: HookIo): Promise<void> {
   let briefed = false;
   let failure: unknown;
   try {
-    const hook = await loadHook(agent);
+    const hook = await hookToRun(agent);
     if (!hook) throw new Error(`cairn has no session-start hook for '${agent}'`);
     const start = hook.parseInput(io.stdin);
     const skip = skipReason(start, io.env, state);

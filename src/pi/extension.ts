@@ -16,7 +16,8 @@ import type { RecallSource } from "./recall/recall-source.ts";
 import { registerRecallTools } from "./recall/recall-tools.ts";
 import { registerSequence } from "./sequence/command.ts";
 import { claimRun, leaveRun } from "./sequence/handover.ts";
-import { registerStartBrief, type StartBriefSource } from "./start-brief/start-brief.ts";
+import { registerStartBrief } from "./start-brief/start-brief.ts";
+import type { StartBriefSource } from "./start-brief/start-brief-source.ts";
 import { type CairnServices, createCairnState, rehydrateState } from "./state.ts";
 
 export interface CairnExtensionOptions {

@@ -19,7 +19,7 @@ import { errorMessage, errorText } from "../common/errors.ts";
 import { eventId } from "../topology/ids.ts";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import type { RecallBrief, RecallSource } from "./recall/recall-source.ts";
-import type { StartBriefRequest, StartBriefSource } from "./start-brief/start-brief.ts";
+import type { StartBriefRequest, StartBriefSource } from "./start-brief/start-brief-source.ts";
 
 export interface IndexSourcesOptions {
   /** Database path; defaults to `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */

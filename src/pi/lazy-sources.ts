@@ -5,7 +5,7 @@
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import type { IndexSources, IndexSourcesOptions } from "./index-sources.ts";
 import type { RecallSource } from "./recall/recall-source.ts";
-import type { StartBriefSource } from "./start-brief/start-brief.ts";
+import type { StartBriefSource } from "./start-brief/start-brief-source.ts";
 
 export function lazyIndexSources(opts: IndexSourcesOptions = {}): {
   briefs: HandoffBriefSource;

@@ -14,7 +14,7 @@ import type { RunControl } from "./sequence/run-control.ts";
 import { latestSnapshot } from "./sequence/snapshot.ts";
 import { createTurnWatch, type TurnWatch } from "./sequence/turns.ts";
 import type { SequenceState } from "./sequence/types.ts";
-import type { StartBriefSource } from "./start-brief/start-brief.ts";
+import type { StartBriefSource } from "./start-brief/start-brief-source.ts";
 
 /** What every instance made by one factory shares: injected sources and stateless helpers, never session state. */
 export interface CairnServices {

@@ -9,18 +9,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { CairnState } from "../state.ts";
 
-export interface StartBriefRequest {
-  cwd: string;
-  sessionId: string;
-  /** The new session's file (it may not be written yet): the project's other sessions are beside it. */
-  sessionFile: string | undefined;
-}
-
-export interface StartBriefSource {
-  /** The brief, or null when this start gets none; never throws (its own errors go to `cairn hooks status`). */
-  startBrief(request: StartBriefRequest): Promise<string | null>;
-}
-
 /** The system prompt section the brief is given in. */
 export const START_BRIEF_SECTION = "cairn-earlier-work";
 /** How long the first prompt waits for a brief still being built. */
