@@ -6,16 +6,15 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentCli, claudeEnv } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
+import { breakIndex, expectCitationsOpen, homeEnv, type LocalServer, runAgent, serveLocal } from "./hook-world.ts";
 
-let server: Server;
+let server: LocalServer;
 let url = "";
 /** The text of every request's messages, in order (system prompt and messages, flattened). */
 const requests: string[] = [];
@@ -24,34 +23,27 @@ let claude = "";
 
 beforeAll(async () => {
   claude = agentCli("claude", "@anthropic-ai/claude-code", "claude");
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      if (req.url?.startsWith("/v1/messages/count_tokens")) return void res.end('{"input_tokens":100}');
-      if (!req.url?.startsWith("/v1/messages")) return void res.writeHead(404).end();
-      requests.push(body);
-      const model = (JSON.parse(body) as { model?: string }).model ?? "fake";
-      const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-      const content = [{ type: "text", text: "Done." }];
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id: "msg_1",
-          type: "message",
-          role: "assistant",
-          model,
-          content,
-          stop_reason: "end_turn",
-          usage,
-        }),
-      );
-    });
+  server = await serveLocal((req, res, body) => {
+    if (req.url?.startsWith("/v1/messages/count_tokens")) return void res.end('{"input_tokens":100}');
+    if (!req.url?.startsWith("/v1/messages")) return void res.writeHead(404).end();
+    requests.push(body);
+    const model = (JSON.parse(body) as { model?: string }).model ?? "fake";
+    const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const content = [{ type: "text", text: "Done." }];
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        stop_reason: "end_turn",
+        usage,
+      }),
+    );
   });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
   root = mkdtempSync(join(tmpdir(), "cairn-hooks-"));
   for (const dir of ["home", "work", "data", "state"]) mkdirSync(join(root, dir));
 }, 600_000);
@@ -61,16 +53,12 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const env = () => ({
-  HOME: join(root, "home"),
-  XDG_DATA_HOME: join(root, "data"),
-  XDG_STATE_HOME: join(root, "state"),
-});
+const env = () => homeEnv(root);
 
 /** One `claude -p` turn in the project (run without blocking: the fake API answers from this process). */
 async function ask(prompt: string, more: Record<string, string> = {}): Promise<{ answer: string; sent: string }> {
   const before = requests.length;
-  const child = spawn(claude, ["-p", prompt, "--dangerously-skip-permissions"], {
+  const { stdout: answer } = await runAgent(claude, ["-p", prompt, "--dangerously-skip-permissions"], {
     cwd: join(root, "work"),
     timeout: 120_000,
     env: {
@@ -80,16 +68,6 @@ async function ask(prompt: string, more: Record<string, string> = {}): Promise<{
       ...more,
     },
   });
-  let answer = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    answer += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  expect(code, stderr).toBe(0);
   return { answer, sent: requests.slice(before).join("\n") };
 }
 
@@ -145,9 +123,7 @@ describe("cairn hooks with the real Claude Code CLI", () => {
     // The secret the user pasted reaches the model only as a marker.
     expect(sent).not.toContain(TOKEN);
     expect(sent).toMatch(/\[secret:github-token:[0-9a-f]+\]/);
-    const cited = [...sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
-    expect(cited.length).toBeGreaterThan(0);
-    for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    expectCitationsOpen(sent, env());
     // The session just ended is indexed by then (SessionEnd), before any other session starts.
     expect(await indexed("TASK-BETA")).toBe(true);
     const status = cairn(["hooks", "status"], { env: env() }).stdout;
@@ -164,9 +140,7 @@ describe("cairn hooks with the real Claude Code CLI", () => {
     timeout: 600_000,
   }, async () => {
     cairn(["hooks", "install", "claude"], { env: env() });
-    const db = join(root, "data", "cairn", "cairn.db");
-    writeFileSync(db, "this is not a database");
-    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    const db = breakIndex(join(root, "data"));
     const broken = await ask("TASK-DELTA: still there?");
     expect(broken.answer).toContain("Done.");
     expect(broken.sent).not.toContain("From cairn");

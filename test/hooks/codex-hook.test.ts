@@ -5,18 +5,16 @@
  * the hook, nor does Codex without the trust entry; after `remove`, nothing, and both files are byte for byte what
  * they were; with the index broken Codex still starts and answers, and `hooks status` says why there was no brief.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { responses } from "../../scripts/clients/fake/responses.ts";
 import { agentCli } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
+import { breakIndex, expectCitationsOpen, homeEnv, type LocalServer, runAgent, serveLocal } from "./hook-world.ts";
 
-let server: Server;
+let server: LocalServer;
 let url = "";
 /** Every request body sent to the Responses API, in order. */
 const requests: string[] = [];
@@ -25,23 +23,16 @@ let codex = "";
 
 beforeAll(async () => {
   codex = agentCli("codex", "@openai/codex", "codex");
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      const path = req.url ?? "";
-      if (req.method === "POST" && responses.matches("POST", path)) {
-        requests.push(body);
-        return responses.respond(res, { text: "Done." }, responses.parse(JSON.parse(body), path), path);
-      }
-      if (path.startsWith("/v1/models")) return void res.end('{"object":"list","data":[]}');
-      res.writeHead(404).end();
-    });
+  server = await serveLocal((req, res, body) => {
+    const path = req.url ?? "";
+    if (req.method === "POST" && responses.matches("POST", path)) {
+      requests.push(body);
+      return responses.respond(res, { text: "Done." }, responses.parse(JSON.parse(body), path), path);
+    }
+    if (path.startsWith("/v1/models")) return void res.end('{"object":"list","data":[]}');
+    res.writeHead(404).end();
   });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
   root = mkdtempSync(join(tmpdir(), "cairn-codex-hooks-"));
   for (const dir of ["home/.codex", "work", "data", "state"]) mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(configPath(), userConfig());
@@ -52,11 +43,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const env = () => ({
-  HOME: join(root, "home"),
-  XDG_DATA_HOME: join(root, "data"),
-  XDG_STATE_HOME: join(root, "state"),
-});
+const env = () => homeEnv(root);
 
 const configPath = () => join(root, "home", ".codex", "config.toml");
 const hooksPath = () => join(root, "home", ".codex", "hooks.json");
@@ -85,22 +72,12 @@ async function ask(
   const before = requests.length;
   const args = ["exec", ...(resume ? ["resume", "--last"] : [])];
   const flags = ["--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
-  const child = spawn(codex, [...args, ...flags, prompt], {
+  const { stdout: answer } = await runAgent(codex, [...args, ...flags, prompt], {
     cwd: join(root, "work"),
     timeout: 120_000,
     stdio: ["ignore", "pipe", "pipe"],
     env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, ...env(), FAKE_API_KEY: "dummy", ...more },
   });
-  let answer = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    answer += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  expect(code, stderr).toBe(0);
   return { answer, sent: requests.slice(before).join("\n") };
 }
 
@@ -122,9 +99,7 @@ describe("cairn hooks with the real Codex CLI", () => {
     const { sent } = await ask("TASK-BETA: carry on");
     expect(sent).toContain("From cairn, before this session began");
     expect(sent).toContain("TASK-ALPHA: fix the tokenizer in src/tokenize.ts");
-    const cited = [...sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
-    expect(cited.length).toBeGreaterThan(0);
-    for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    expectCitationsOpen(sent, env());
     const status = cairn(["hooks", "status"], { env: env() }).stdout;
     expect(status).toMatch(/Codex \(codex\): installed/);
     expect(status).toMatch(/ran 1 times, 1 with a brief/);
@@ -154,9 +129,7 @@ describe("cairn hooks with the real Codex CLI", () => {
     expect(runs()).toBe(before);
     expect(cairn(["hooks", "install", "codex"], { env: env() }).stdout).toContain("codex: installed");
 
-    const db = join(root, "data", "cairn", "cairn.db");
-    writeFileSync(db, "this is not a database");
-    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    const db = breakIndex(join(root, "data"));
     const broken = await ask("TASK-DELTA: still there?");
     expect(broken.answer).toContain("Done.");
     expect(broken.sent).not.toContain("From cairn");

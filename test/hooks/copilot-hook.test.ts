@@ -5,7 +5,6 @@
  * file still runs beside cairn's; after `remove`, cairn's file is gone, the user's is byte for byte what it was, and
  * the next session carries nothing; with the index broken Copilot still starts and answers.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -14,6 +13,7 @@ import { cacheDir } from "../../scripts/clients/install.ts";
 import { agentCli } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
 import { type FakeChat, fakeChat } from "../helpers/fake-chat.ts";
+import { breakIndex, expectCitationsOpen, homeEnv, runAgent } from "./hook-world.ts";
 
 let fake: FakeChat;
 let root = "";
@@ -31,11 +31,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const env = () => ({
-  HOME: join(root, "home"),
-  XDG_DATA_HOME: join(root, "data"),
-  XDG_STATE_HOME: join(root, "state"),
-});
+const env = () => homeEnv(root);
 
 /**
  * One `copilot -p` turn in the project (run without blocking: the fake API answers from this process). The CLI
@@ -43,7 +39,7 @@ const env = () => ({
  */
 async function ask(prompt: string, more: Record<string, string> = {}, args: string[] = []) {
   const before = fake.requests.length;
-  const child = spawn(copilot, ["-p", prompt, "--allow-all", ...args], {
+  const { stdout: answer } = await runAgent(copilot, ["-p", prompt, "--allow-all", ...args], {
     cwd: join(root, "work"),
     timeout: 120_000,
     env: {
@@ -57,16 +53,6 @@ async function ask(prompt: string, more: Record<string, string> = {}, args: stri
       ...more,
     },
   });
-  let answer = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    answer += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  expect(code, stderr).toBe(0);
   return { answer, sent: fake.requests.slice(before).join("\n") };
 }
 
@@ -109,9 +95,7 @@ describe("cairn hooks with the real GitHub Copilot CLI", () => {
     expect(answer).toContain("Done.");
     expect(briefs(sent)).toBe(1);
     expect(sent).toContain("TASK-ALPHA: fix the tokenizer in src/tokenize.ts");
-    const cited = [...sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
-    expect(cited.length).toBeGreaterThan(0);
-    for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    expectCitationsOpen(sent, env());
     // The user's own sessionStart hook ran beside cairn's.
     expect(readFileSync(join(root, "user-hook.log"), "utf8")).toBe("started\n");
     let status = copilotStatus();
@@ -137,9 +121,7 @@ describe("cairn hooks with the real GitHub Copilot CLI", () => {
 
   it("never stands in the way: a broken index", { timeout: 600_000 }, async () => {
     cairn(["hooks", "install", "copilot"], { env: env() });
-    const db = join(root, "data", "cairn", "cairn.db");
-    writeFileSync(db, "this is not a database");
-    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    const db = breakIndex(join(root, "data"));
     const broken = await ask("TASK-DELTA: still there?");
     expect(broken.answer).toContain("Done.");
     expect(broken.sent).not.toContain("From cairn");

@@ -5,10 +5,7 @@
  * the settings file is byte for byte what it was; with the index broken or the session turned off, Gemini still
  * starts and answers, and `hooks status` says why there was no brief.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,8 +13,9 @@ import { geminiSide } from "../../scripts/clients/agents/gemini.ts";
 import { gemini as geminiApi } from "../../scripts/clients/fake/gemini.ts";
 import { agentCli } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
+import { breakIndex, expectCitationsOpen, homeEnv, type LocalServer, runAgent, serveLocal } from "./hook-world.ts";
 
-let server: Server;
+let server: LocalServer;
 let url = "";
 /** Every main request's contents (the side questions of the CLI's model router are answered apart). */
 const requests: Array<Array<{ role?: string; parts?: Array<{ text?: string }> }>> = [];
@@ -26,23 +24,16 @@ let gemini = "";
 
 beforeAll(async () => {
   gemini = agentCli("gemini", "@google/gemini-cli", "gemini");
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      const path = req.url ?? "";
-      if (!geminiApi.matches(req.method ?? "", path)) return void res.writeHead(404).end("{}");
-      const parsed = JSON.parse(body) as { contents: (typeof requests)[number] };
-      const conv = geminiApi.parse(parsed, path);
-      const side = geminiSide(conv, path, parsed);
-      if (!side) requests.push(parsed.contents);
-      geminiApi.respond(res, side ?? { text: "Done." }, conv, path);
-    });
+  server = await serveLocal((req, res, body) => {
+    const path = req.url ?? "";
+    if (!geminiApi.matches(req.method ?? "", path)) return void res.writeHead(404).end("{}");
+    const parsed = JSON.parse(body) as { contents: (typeof requests)[number] };
+    const conv = geminiApi.parse(parsed, path);
+    const side = geminiSide(conv, path, parsed);
+    if (!side) requests.push(parsed.contents);
+    geminiApi.respond(res, side ?? { text: "Done." }, conv, path);
   });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
   root = mkdtempSync(join(tmpdir(), "cairn-hooks-gemini-"));
   for (const dir of ["home", "work", "data", "state", "tmp"]) mkdirSync(join(root, dir));
 }, 600_000);
@@ -52,11 +43,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const env = () => ({
-  HOME: join(root, "home"),
-  XDG_DATA_HOME: join(root, "data"),
-  XDG_STATE_HOME: join(root, "state"),
-});
+const env = () => homeEnv(root);
 
 const textOf = (content: (typeof requests)[number][number] | undefined) =>
   (content?.parts ?? []).map((p) => p.text ?? "").join("\n");
@@ -67,7 +54,7 @@ async function ask(
   more: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<{ answer: string; sent: string; last: string }> {
   const before = requests.length;
-  const child = spawn(gemini, ["-p", prompt, "--yolo", ...(more.args ?? [])], {
+  const { stdout: answer, stderr } = await runAgent(gemini, ["-p", prompt, "--yolo", ...(more.args ?? [])], {
     cwd: join(root, "work"),
     timeout: 120_000,
     env: {
@@ -80,16 +67,6 @@ async function ask(
       ...more.env,
     },
   });
-  let answer = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    answer += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  expect(code, stderr).toBe(0);
   // Nothing of cairn's reaches the user's screen: a hook's plain output would be shown there.
   expect(stderr).not.toMatch(/From cairn|hooks run gemini/);
   const sent = requests.slice(before);
@@ -127,9 +104,7 @@ describe("cairn hooks with the real Gemini CLI", () => {
     expect(beta.last).toContain("From cairn, before this session began");
     expect(beta.last).toContain("TASK-ALPHA: fix the tokenizer in src/tokenize.ts");
     expect(beta.last).toContain("TASK-BETA: carry on");
-    const cited = [...beta.sent.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
-    expect(cited.length).toBeGreaterThan(0);
-    for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    expectCitationsOpen(beta.sent, env());
     const status = cairn(["hooks", "status"], { env: env() }).stdout;
     expect(status).toMatch(/Gemini CLI \(gemini\): installed/);
     expect(status).toMatch(/ran 1 times, 1 with a brief/);
@@ -154,9 +129,7 @@ describe("cairn hooks with the real Gemini CLI", () => {
 
   it("never stands in the way: a broken index, CAIRN_HOOKS=off", { timeout: 600_000 }, async () => {
     cairn(["hooks", "install", "gemini"], { env: env() });
-    const db = join(root, "data", "cairn", "cairn.db");
-    writeFileSync(db, "this is not a database");
-    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    const db = breakIndex(join(root, "data"));
     const broken = await ask("TASK-ZETA: still there?");
     expect(broken.answer).toContain("Done.");
     expect(broken.sent).not.toContain("From cairn");

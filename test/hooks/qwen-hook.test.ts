@@ -5,10 +5,7 @@
  * nothing, and the settings file is byte for byte what it was; with the index broken or the session turned off,
  * Qwen Code still starts and answers, and `hooks status` says why there was no brief.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,9 +13,10 @@ import { chat } from "../../scripts/clients/fake/chat.ts";
 import type { Conversation } from "../../scripts/clients/fake/types.ts";
 import { agentCli } from "../helpers/agent-cli.ts";
 import { cairn } from "../helpers/cli.ts";
+import { breakIndex, expectCitationsOpen, homeEnv, type LocalServer, runAgent, serveLocal } from "./hook-world.ts";
 
 const MODEL = "qwen3-coder-plus";
-let server: Server;
+let server: LocalServer;
 let url = "";
 /** Every chat request the CLI sent, in order. */
 const requests: Conversation[] = [];
@@ -27,25 +25,18 @@ let qwen = "";
 
 beforeAll(async () => {
   qwen = agentCli("qwen", "@qwen-code/qwen-code", "qwen");
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", () => {
-      const path = req.url ?? "";
-      if (req.method === "GET" && path.startsWith("/v1/models")) {
-        res.writeHead(200, { "content-type": "application/json" });
-        return void res.end(JSON.stringify({ object: "list", data: [{ id: MODEL }] }));
-      }
-      if (!chat.matches(req.method ?? "", path)) return void res.writeHead(404).end("{}");
-      const conv = chat.parse(JSON.parse(body), path);
-      requests.push(conv);
-      chat.respond(res, { text: "Done." }, conv, path);
-    });
+  server = await serveLocal((req, res, body) => {
+    const path = req.url ?? "";
+    if (req.method === "GET" && path.startsWith("/v1/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify({ object: "list", data: [{ id: MODEL }] }));
+    }
+    if (!chat.matches(req.method ?? "", path)) return void res.writeHead(404).end("{}");
+    const conv = chat.parse(JSON.parse(body), path);
+    requests.push(conv);
+    chat.respond(res, { text: "Done." }, conv, path);
   });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
   root = mkdtempSync(join(tmpdir(), "cairn-hooks-qwen-"));
   for (const dir of ["home", "work", "data", "state", "tmp"]) mkdirSync(join(root, dir));
 }, 600_000);
@@ -55,11 +46,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const env = () => ({
-  HOME: join(root, "home"),
-  XDG_DATA_HOME: join(root, "data"),
-  XDG_STATE_HOME: join(root, "state"),
-});
+const env = () => homeEnv(root);
 
 /** One `qwen -p` turn in the project (run without blocking: the fake API answers from this process). */
 async function ask(
@@ -67,7 +54,7 @@ async function ask(
   more: { env?: Record<string, string>; args?: string[] } = {},
 ): Promise<{ answer: string; sent: string; system: string; last: string }> {
   const before = requests.length;
-  const child = spawn(qwen, ["-p", prompt, "--yolo", ...(more.args ?? [])], {
+  const { stdout: answer, stderr } = await runAgent(qwen, ["-p", prompt, "--yolo", ...(more.args ?? [])], {
     cwd: join(root, "work"),
     timeout: 120_000,
     env: {
@@ -81,16 +68,6 @@ async function ask(
       ...more.env,
     },
   });
-  let answer = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => {
-    answer += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const code = await new Promise<number | null>((done) => child.on("close", done));
-  expect(code, stderr).toBe(0);
   expect(stderr).not.toMatch(/From cairn|hooks run qwen/);
   // The session's own turn: the request that carries this prompt last.
   const sent = requests.slice(before);
@@ -137,9 +114,7 @@ describe("cairn hooks with the real Qwen Code CLI", () => {
     expect(beta.system).toContain("From cairn, before this session began");
     expect(beta.system).toContain("TASK-ALPHA: fix the tokenizer in src/tokenize.ts");
     expect(beta.last).not.toContain("From cairn");
-    const cited = [...beta.system.matchAll(/\[e:([0-9a-f]{16})\]/g)].map((m) => m[1] as string);
-    expect(cited.length).toBeGreaterThan(0);
-    for (const id of new Set(cited)) expect(cairn(["show", id], { env: env() }).code).toBe(0);
+    expectCitationsOpen(beta.system, env());
     const status = cairn(["hooks", "status"], { env: env() }).stdout;
     expect(status).toMatch(/Qwen Code \(qwen\): installed/);
     expect(status).toMatch(/ran 1 times, 1 with a brief/);
@@ -156,9 +131,7 @@ describe("cairn hooks with the real Qwen Code CLI", () => {
 
   it("never stands in the way: a broken index, CAIRN_HOOKS=off", { timeout: 600_000 }, async () => {
     cairn(["hooks", "install", "qwen"], { env: env() });
-    const db = join(root, "data", "cairn", "cairn.db");
-    writeFileSync(db, "this is not a database");
-    for (const suffix of ["-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+    const db = breakIndex(join(root, "data"));
     const broken = await ask("TASK-EPSILON: still there?");
     expect(broken.answer).toContain("Done.");
     expect(broken.sent).not.toContain("From cairn");
