@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type HooksState, readState, statePath, writeState } from "../app/hook-state.ts";
 import { type HookAgent, type HookCompanion, hookAgents } from "../app/hooks.ts";
@@ -45,6 +45,18 @@ function quote(s: string): string {
 }
 
 const home = (env: Env) => env["HOME"] || homedir();
+
+/**
+ * The agent's own folder under the home (`~/.claude` for `~/.claude/settings.json`), and whether it exists: an
+ * agent never run here has none. Null when its settings live outside the home (an environment override).
+ */
+export function agentFolder(env: Env, hook: HookAgent["hook"]): { path: string; exists: boolean } | null {
+  const rel = relative(home(env), hook.settingsPath(env, home(env)));
+  const first = rel.split(sep)[0];
+  if (!first || first === ".." || isAbsolute(rel)) return null;
+  const path = join(home(env), first);
+  return { path, exists: existsSync(path) };
+}
 const read = (path: string): string | null => (existsSync(path) ? readFileSync(path, "utf8") : null);
 
 export type InstallOutcome = { agent: string; path: string; did: "installed" | "already installed" };

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { hookAgents } from "../../src/app/hooks.ts";
 import { install, remove } from "../../src/hooks/manage.ts";
 import { runHook } from "../../src/hooks/run.ts";
 import { claudeHook } from "../../src/readers/claude/hook.ts";
+import { cairn } from "../helpers/cli.ts";
 
 const CMD = "/usr/bin/node /opt/cairn/bin/cairn.js hooks run claude";
 
@@ -152,6 +153,25 @@ describe("runHook's own errors", () => {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be there
       expect(message).not.toMatch(/[\u0000-\u001f]/);
       expect(message.length).toBeLessThanOrEqual(300);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("cairn hooks install --all", () => {
+  it("installs in the agents set up here and says which it skipped; a named agent is installed anyway", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-hooks-all-"));
+    try {
+      mkdirSync(join(root, ".claude"));
+      const env = { HOME: root, XDG_STATE_HOME: join(root, "state"), XDG_DATA_HOME: join(root, "data") };
+      const all = cairn(["hooks", "install", "--all"], { env });
+      expect(all.code).toBe(0);
+      expect(all.stdout).toContain("claude: installed");
+      expect(all.stdout).toMatch(/gemini: skipped, no .*\.gemini here/);
+      expect(existsSync(join(root, ".gemini"))).toBe(false);
+      expect(cairn(["hooks", "install", "gemini"], { env }).stdout).toContain("gemini: installed");
+      expect(existsSync(join(root, ".gemini", "settings.json"))).toBe(true);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

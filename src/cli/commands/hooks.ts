@@ -13,7 +13,8 @@ ${DEFAULT_HOOK_BUDGET}), secrets redacted. It asks no model. Nothing is added wh
 session resumes or compacts one the agent already carries, in a folder turned off, or when CAIRN_HOOKS=off.
 A hook never stands in the agent's way: its own errors are recorded and shown by 'cairn hooks status'.
 
-  install     add cairn's hook to each agent's settings (idempotent; your other settings are kept as they are)
+  install     add cairn's hook to each agent's settings (idempotent; your other settings are kept as they are);
+              --all: every agent set up here (its folder, such as ~/.gemini, exists)
   remove      take it out (the settings file is given back byte for byte if it was not changed since)
   status      where each hook is, whether it is installed, how often it ran, its last outcome and error
   off, on     turn the brief off (or back on) for DIR (default: here) and the folders below it; a file named
@@ -67,8 +68,15 @@ export const hooksCommand: Command = {
             `--budget is a whole number of tokens from ${MIN_HOOK_BUDGET} to 20000, not '${values.budget}'`,
           );
         if (values["opt-in"] && values.everywhere) throw new UsageError("give --opt-in or --everywhere, not both");
-        const agents = await chosen(rest, values.all === true, true);
-        const { freshBundle, install, setBudget, setOptInOnly } = await import("../../hooks/manage.ts");
+        const named = await chosen(rest, values.all === true, true);
+        const { agentFolder, freshBundle, install, setBudget, setOptInOnly } = await import("../../hooks/manage.ts");
+        // --all means the agents set up here: a folder of settings is made only for an agent named.
+        const absent = values.all === true ? named.filter((a) => agentFolder(io.env, a.hook)?.exists === false) : [];
+        for (const a of absent)
+          io.stdout.write(
+            `${a.provider}: skipped, no ${agentFolder(io.env, a.hook)?.path} here (name it to install)\n`,
+          );
+        const agents = named.filter((a) => !absent.includes(a));
         if (budget !== undefined) setBudget(io.env, budget);
         if (values["opt-in"] || values.everywhere) setOptInOnly(io.env, values["opt-in"] === true);
         for (const r of install(io.env, agents)) io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
