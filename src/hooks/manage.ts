@@ -59,16 +59,31 @@ export function agentFolder(env: Env, hook: HookAgent["hook"]): { path: string; 
 }
 const read = (path: string): string | null => (existsSync(path) ? readFileSync(path, "utf8") : null);
 
-export type InstallOutcome = { agent: string; path: string; did: "installed" | "already installed" };
+export type InstallOutcome = {
+  agent: string;
+  path: string;
+  did: "installed" | "already installed" | "failed";
+  /** Why it failed (settings that are not JSON, a clash in Codex's config). */
+  why?: string;
+};
 
 export function install(env: Env, agents: readonly HookAgent[], command = hookCommand): InstallOutcome[] {
   const state = readState(env);
   const out = agents.map(({ provider, hook }): InstallOutcome => {
     const path = hook.settingsPath(env, home(env));
-    const text = read(path);
-    const next = hook.install(text, command(provider));
-    // The companion file follows the settings as written (Codex: the trust of the hook at its place in them).
-    const companion = hook.companion && companionInstall(hook.companion, env, next, path);
+    let text: string | null;
+    let next: string;
+    let companion: ReturnType<typeof companionInstall> | undefined;
+    try {
+      text = read(path);
+      next = hook.install(text, command(provider));
+      // The companion file follows the settings as written (Codex: the trust of the hook at its place in them).
+      companion = hook.companion && companionInstall(hook.companion, env, next, path);
+    } catch (error) {
+      // Settings cairn cannot read are left as they are; the other agents are still installed, and remembered.
+      const why = error instanceof Error ? error.message : String(error);
+      return { agent: provider, path, did: "failed", why: `${why.split("\n")[0]}; nothing was changed` };
+    }
     if (next === text && (!companion || companion.next === companion.text))
       return { agent: provider, path, did: "already installed" };
     writeChanged(path, text, next);
@@ -115,15 +130,16 @@ function writeChanged(path: string, before: string | null, after: string): void 
   writeFileSync(path, after);
 }
 
-export type RemoveOutcome = { agent: string; path: string; did: "restored" | "removed" | "not installed" };
+export type RemoveOutcome = { agent: string; path: string; did: "restored" | "removed" | "not installed" | "failed" };
 
 export function remove(env: Env, agents: readonly HookAgent[]): RemoveOutcome[] {
   const state = readState(env);
   const out = agents.map(({ provider, hook }): RemoveOutcome => {
     const record = state.installed[provider];
     const path = record?.settingsPath ?? hook.settingsPath(env, home(env));
-    delete state.installed[provider];
     const did = restore(path, record, (text) => hook.remove(text));
+    if (did === "failed") return { agent: provider, path, did };
+    delete state.installed[provider];
     const { companion } = hook;
     if (!companion) return { agent: provider, path, did };
     const also = restore(record?.companion?.path ?? companion.path(env, home(env)), record?.companion, (text) =>
@@ -149,7 +165,13 @@ function restore(
     else writeFileSync(path, record.original);
     return "restored";
   }
-  const next = without(text);
+  let next: string | null;
+  try {
+    next = without(text);
+  } catch {
+    // Settings cairn cannot read: if cairn wrote into them, say so (they are left as they are).
+    return record ? "failed" : "not installed";
+  }
   if (next === null) return "not installed";
   writeFileSync(path, next);
   return "removed";

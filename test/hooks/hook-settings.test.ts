@@ -172,6 +172,17 @@ describe("cairn hooks install --all", () => {
       expect(existsSync(join(root, ".gemini"))).toBe(false);
       expect(cairn(["hooks", "install", "gemini"], { env }).stdout).toContain("gemini: installed");
       expect(existsSync(join(root, ".gemini", "settings.json"))).toBe(true);
+
+      // Settings that are not JSON are left alone, and the other agents are still installed and remembered.
+      mkdirSync(join(root, ".qwen"));
+      writeFileSync(join(root, ".qwen", "settings.json"), "{ not json");
+      cairn(["hooks", "remove", "--all"], { env });
+      const broken = cairn(["hooks", "install", "--all"], { env });
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toMatch(/qwen: cannot install in .*settings\.json: .*nothing was changed/);
+      expect(broken.stdout).toContain("claude: installed");
+      expect(readFileSync(join(root, ".qwen", "settings.json"), "utf8")).toBe("{ not json");
+      expect(cairn(["hooks", "remove", "--all"], { env }).stdout).toContain("claude: restored");
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -79,20 +79,28 @@ export const hooksCommand: Command = {
         const agents = named.filter((a) => !absent.includes(a));
         if (budget !== undefined) setBudget(io.env, budget);
         if (values["opt-in"] || values.everywhere) setOptInOnly(io.env, values["opt-in"] === true);
-        for (const r of install(io.env, agents)) io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
+        const outcomes = install(io.env, agents);
+        for (const r of outcomes)
+          if (r.did === "failed") io.stderr.write(`cairn hooks: ${r.agent}: cannot install in ${r.path}: ${r.why}\n`);
+          else io.stdout.write(`${r.agent}: ${r.did} in ${r.path}\n`);
         if (!freshBundle())
           io.stderr.write(
             "note: this checkout's built command is missing or older than its sources, so the hooks run the sources,\n" +
               "which costs each session's start most of a second: run 'npm run build', then install again.\n",
           );
-        return 0;
+        return outcomes.some((r) => r.did === "failed") ? 1 : 0;
       }
       case "remove": {
         const agents = await chosen(rest, values.all === true || rest.length === 0, false);
         const { remove } = await import("../../hooks/manage.ts");
-        for (const r of remove(io.env, agents))
-          io.stdout.write(`${r.agent}: ${r.did}${r.did === "not installed" ? "" : ` (${r.path})`}\n`);
-        return 0;
+        const outcomes = remove(io.env, agents);
+        for (const r of outcomes)
+          if (r.did === "failed")
+            io.stderr.write(
+              `cairn hooks: ${r.agent}: ${r.path} is not readable settings now; take cairn's entry out by hand\n`,
+            );
+          else io.stdout.write(`${r.agent}: ${r.did}${r.did === "not installed" ? "" : ` (${r.path})`}\n`);
+        return outcomes.some((r) => r.did === "failed") ? 1 : 0;
       }
       case "status":
         return printStatus(io, values.json === true);
