@@ -130,20 +130,24 @@ export interface RunRecord {
   failure?: unknown;
 }
 
-/**
- * One run of a session-start brief, counted for `cairn hooks status` (the agent's hook, or pi's extension). Another
- * run may have written the file meanwhile: only this agent's record changes. Never throws.
- */
-export function recordRun(env: Env, agent: string, run: RunRecord): void {
+/** Changes one agent's record, leaving the others as another run may have just written them. Never throws. */
+export function updateRuns(env: Env, agent: string, change: (runs: Runs) => void): void {
   try {
     const state = readState(env);
     const runs = state.runs[agent] ?? { count: 0, briefs: 0 };
+    change(runs);
+    state.runs[agent] = runs;
+    writeState(env, state);
+  } catch {}
+}
+
+/** One run of a session-start brief, counted for `cairn hooks status` (the agent's hook, or pi's extension). */
+export function recordRun(env: Env, agent: string, run: RunRecord): void {
+  updateRuns(env, agent, (runs) => {
     runs.count++;
     if (run.briefed) runs.briefs++;
     const at = run.at.toISOString();
     if (run.failure !== undefined) runs.lastError = errorRecord(run.failure, at);
     runs.last = { at, outcome: run.outcome, ms: run.ms };
-    state.runs[agent] = runs;
-    writeState(env, state);
-  } catch {}
+  });
 }

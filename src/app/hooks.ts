@@ -11,6 +11,7 @@ import type { HookCompanion, HookStart, SessionStartHook } from "../readers/agen
 import { parseStdinStart } from "../readers/hook-settings.ts";
 import { HOOK_LOADERS } from "../readers/hooks.ts";
 import type { ReadCairn } from "./cairn.ts";
+import { readState, recordRun, skipReason } from "./hook-state.ts";
 
 /** How long a brief at a session's start waits for a lock on the index that another process holds. */
 const LOCK_WAIT_MS = 100;
@@ -101,6 +102,40 @@ function withinBudget(text: string, budget: number, count: (text: string) => num
   const lines = text.split("\n");
   while (lines.length > 1 && count(lines.join("\n") + mark) > budget) lines.pop();
   return `${lines.join("\n").trimEnd()}${mark}`;
+}
+
+/**
+ * A start's brief as every surface gives one (`cairn hooks run`, pi's extension): none where the start is skipped
+ * (`CAIRN_HOOKS=off`, a folder turned off, a continuation), else `hookBrief` within the user's budget; the run and
+ * its outcome or error recorded for `cairn hooks status`. Never throws.
+ */
+export async function briefAtStart(
+  agent: string,
+  hook: HookRun | null,
+  start: HookStart,
+  env: Record<string, string | undefined>,
+  opts: { startedAt?: number; db?: string } = {},
+): Promise<string | null> {
+  const started = opts.startedAt ?? Date.now();
+  let outcome = "error";
+  let text: string | null = null;
+  let failure: unknown;
+  try {
+    const state = readState(env);
+    const skip = skipReason(start, env, state);
+    if (skip) outcome = `skipped: ${skip}`;
+    else {
+      const result = await hookBrief(hook, start, env, state.budget ?? DEFAULT_HOOK_BUDGET, opts.db);
+      if (result.kind === "brief") {
+        text = result.text;
+        outcome = `brief of session ${result.sessionId}`;
+      } else outcome = `nothing: ${result.why}`;
+    }
+  } catch (error) {
+    failure = error;
+  }
+  recordRun(env, agent, { outcome, briefed: text !== null, ms: Date.now() - started, at: new Date(), failure });
+  return text;
 }
 
 /**

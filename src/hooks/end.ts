@@ -5,18 +5,17 @@
  * start hook from 150 to 330 ms, docs/performance.md "Issue 39"). Like the start hook it never stands in the way.
  */
 import { spawn } from "node:child_process";
-import { errorRecord, readState, skipReason, writeState } from "../app/hook-state.ts";
+import { errorRecord, readState, skipReason, updateRuns } from "../app/hook-state.ts";
 import { loadHook } from "../app/hooks.ts";
 import type { HookIo } from "./run.ts";
 
 export function runEndHook(agent: string, io: HookIo & { cli: string }): Promise<void> {
-  const state = readState(io.env);
   return loadHook(agent)
     .then((hook) => {
       if (!hook) throw new Error(`cairn has no session-start hook for '${agent}'`);
       const end = hook.parseInput(io.stdin);
       const path = end.transcriptPath;
-      if (!path || skipReason({ ...end, continuation: false }, io.env, state)) return;
+      if (!path || skipReason({ ...end, continuation: false }, io.env, readState(io.env))) return;
       const child = spawn(process.execPath, [io.cli, "index", path], {
         detached: true,
         stdio: "ignore",
@@ -24,19 +23,13 @@ export function runEndHook(agent: string, io: HookIo & { cli: string }): Promise
       });
       child.on("error", () => {});
       child.unref();
-      const runs = readState(io.env);
-      const record = runs.runs[agent] ?? { count: 0, briefs: 0 };
-      record.indexedAtEnd = (record.indexedAtEnd ?? 0) + 1;
-      runs.runs[agent] = record;
-      writeState(io.env, runs);
+      updateRuns(io.env, agent, (runs) => {
+        runs.indexedAtEnd = (runs.indexedAtEnd ?? 0) + 1;
+      });
     })
     .catch((error: unknown) => {
-      const runs = readState(io.env);
-      const record = runs.runs[agent] ?? { count: 0, briefs: 0 };
-      record.lastError = errorRecord(error, new Date().toISOString());
-      runs.runs[agent] = record;
-      try {
-        writeState(io.env, runs);
-      } catch {}
+      updateRuns(io.env, agent, (runs) => {
+        runs.lastError = errorRecord(error, new Date().toISOString());
+      });
     });
 }

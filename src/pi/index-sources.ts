@@ -12,14 +12,13 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Cairn, createCairn, type ReadCairn } from "../app/cairn.ts";
-import { readState, recordRun, skipReason } from "../app/hook-state.ts";
-import { DEFAULT_HOOK_BUDGET, hookBrief } from "../app/hooks.ts";
+import { briefAtStart } from "../app/hooks.ts";
 import { dbPathFor, isTeamIndex } from "../app/open.ts";
 import { errorMessage, errorText } from "../common/errors.ts";
 import { eventId } from "../topology/ids.ts";
 import type { HandoffBriefSource } from "./handoff/brief-source.ts";
 import type { RecallBrief, RecallSource } from "./recall/recall-source.ts";
-import type { StartBriefRequest, StartBriefSource } from "./start-brief/start-brief-source.ts";
+import type { StartBriefSource } from "./start-brief/start-brief-source.ts";
 
 export interface IndexSourcesOptions {
   /** Database path; defaults to `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. */
@@ -122,44 +121,22 @@ export function createIndexSources(opts: IndexSourcesOptions = {}): IndexSources
     },
     startBriefs: {
       // Unlike recall, a start brief starts no background index: it comes with every new session.
-      startBrief: (req) => startBrief(req, env, opts.dbPath),
+      startBrief: (req) =>
+        briefAtStart(
+          "pi",
+          null,
+          {
+            cwd: req.cwd,
+            sessionId: req.sessionId,
+            ...(req.sessionFile ? { transcriptPath: req.sessionFile } : {}),
+            continuation: false,
+          },
+          env,
+          opts.dbPath !== undefined ? { db: opts.dbPath } : {},
+        ),
     },
     close: () => background.stop(),
   };
-}
-
-/** The brief a new pi session starts with, by the rules and record of `cairn hooks` (run as agent "pi"). */
-async function startBrief(
-  req: StartBriefRequest,
-  env: Record<string, string | undefined>,
-  db: string | undefined,
-): Promise<string | null> {
-  const started = Date.now();
-  const state = readState(env);
-  const start = {
-    cwd: req.cwd,
-    sessionId: req.sessionId,
-    ...(req.sessionFile ? { transcriptPath: req.sessionFile } : {}),
-    continuation: false,
-  };
-  let outcome = "error";
-  let text: string | null = null;
-  let failure: unknown;
-  try {
-    const skip = skipReason(start, env, state);
-    if (skip) outcome = `skipped: ${skip}`;
-    else {
-      const result = await hookBrief(null, start, env, state.budget ?? DEFAULT_HOOK_BUDGET, db);
-      if (result.kind === "brief") {
-        text = result.text;
-        outcome = `brief of session ${result.sessionId}`;
-      } else outcome = `nothing: ${result.why}`;
-    }
-  } catch (error) {
-    failure = error;
-  }
-  recordRun(env, "pi", { outcome, briefed: text !== null, ms: Date.now() - started, at: new Date(), failure });
-  return text;
 }
 
 interface BackgroundIndexer {
