@@ -79,7 +79,7 @@ function* failed(path: string, size: number, reason: string): Generator<ReadChun
 }
 
 function emptyBatch(): TopologyBatch {
-  return { sessions: [], events: [], edges: [], entities: [] };
+  return { sessions: [], events: [], edges: [], entities: [], usage: [] };
 }
 
 function problemAt(path: string, line: number, reason: string): Problem {

@@ -284,5 +284,5 @@ function* readWhole(
 }
 
 export function emptyBatch(): TopologyBatch {
-  return { sessions: [], events: [], edges: [], entities: [] };
+  return { sessions: [], events: [], edges: [], entities: [], usage: [] };
 }

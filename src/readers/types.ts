@@ -101,13 +101,48 @@ export interface NoticeRecord extends RecordBase {
   aboutKey?: string;
 }
 
+/**
+ * What one model call cost in tokens, as the agent recorded it (never counted by cairn). `input` is the input that
+ * was neither read from nor written to the cache; `output` includes `reasoning`, which is shown for information.
+ */
+export interface CallTokens {
+  /**
+   * The call's identity across every copy the agent wrote of it (a Claude message repeated in a resumed session's
+   * file, a Codex fork replaying its parent's history): copies count once, the largest kept. Null when the format
+   * gives none: every record counts.
+   */
+  call: string | null;
+  model: string | null;
+  input: number;
+  output: number;
+  cacheRead: number;
+  /** Written to the cache for the default time (Claude's 5 minutes), or for a time the agent does not say. */
+  cacheWrite: number;
+  /** Written to the cache for an hour (Claude), priced at twice the input. */
+  cacheWrite1h: number;
+  reasoning: number;
+  /** The cost in US dollars the agent itself recorded for the call (pi), or null. */
+  cost: number | null;
+  /** Made by a subagent on its parent's behalf: a parent's copy of the same message wins over it. */
+  sidechain?: boolean;
+  /** Served in a faster, dearer mode (Claude's `speed: "fast"`). */
+  fast?: boolean;
+}
+
+/** Token usage of one model call (see `CallTokens`): not an event; it goes to the usage report. */
+export interface UsageRecord extends RecordBase {
+  kind: "usage";
+  tokens: CallTokens;
+}
+
 export type RawRecord =
   | SessionRecord
   | MessageRecord
   | ToolCallRecord
   | ToolResultRecord
   | ResumePointRecord
-  | NoticeRecord;
+  | NoticeRecord
+  | UsageRecord;
 
 export interface LineProblem {
   line: number;

@@ -6,11 +6,13 @@ import {
   PARENT_EDGE_DIRECTION,
   type Problem,
   type SessionEvent,
+  type UsageRow,
 } from "../topology/types.ts";
 import type { PgConnection } from "./pg-bridge.ts";
 import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
 import type { CheckpointRow, SecretSpans, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+import { USAGE_COLUMNS, usageRowOf } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -179,6 +181,14 @@ export function createPgReader(db: PgConnection) {
         'SELECT source_file, source_line, reason, excerpt FROM problems ORDER BY source_file COLLATE "C", source_line LIMIT $1',
         [limit],
       ),
+    usageCalls: (sessionId?: string): UsageRow[] =>
+      db
+        .query<Record<string, unknown>>(
+          `SELECT ${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM usage_calls ${sessionId === undefined ? "" : "WHERE session_id = $1"}
+           ORDER BY source_file COLLATE "C", source_line, seq`,
+          sessionId === undefined ? [] : [sessionId],
+        )
+        .map(usageRowOf),
     counts: (): StoreCounts =>
       db.query<StoreCounts>(`SELECT (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM session_events) AS events,
         (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`)[0]!,

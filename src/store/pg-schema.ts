@@ -235,6 +235,35 @@ CREATE INDEX events_type_newest_path ON session_events(event_type, "timestamp" D
 DROP INDEX events_type_newest;
 `,
   },
+  {
+    version: 6,
+    name: "model calls' token usage",
+    // As SQLite's migration 12, keyed by the machine as problems are.
+    sql: `
+CREATE TABLE usage_calls (
+  machine TEXT NOT NULL,
+  source_file TEXT COLLATE "C" NOT NULL,
+  source_line INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  session_id TEXT COLLATE "C" NOT NULL,
+  provider TEXT NOT NULL,
+  "timestamp" TEXT,
+  model TEXT,
+  call TEXT COLLATE "C",
+  input BIGINT NOT NULL,
+  output BIGINT NOT NULL,
+  cache_read BIGINT NOT NULL,
+  cache_write BIGINT NOT NULL,
+  cache_write_1h BIGINT NOT NULL,
+  reasoning BIGINT NOT NULL,
+  cost DOUBLE PRECISION,
+  sidechain SMALLINT NOT NULL,
+  fast SMALLINT NOT NULL,
+  PRIMARY KEY (machine, source_file, source_line, seq)
+);
+CREATE INDEX usage_calls_session ON usage_calls(session_id);
+`,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.reduce((a, m) => Math.max(a, m.version), 0);

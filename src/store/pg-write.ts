@@ -8,6 +8,9 @@ import type { PgConnection, PgOp } from "./pg-bridge.ts";
 import { tsvectorOf } from "./pg-fts.ts";
 import { EVENT_INSERT_COLUMNS, type PreparedBatch } from "./prepare-batch.ts";
 import type { FileStamp, FileState } from "./types.ts";
+import { USAGE_COLUMNS, USAGE_PG_TYPES } from "./usage-rows.ts";
+
+const quoted = (c: string) => `"${c}"`;
 
 export interface Identity {
   machine: string;
@@ -77,6 +80,12 @@ const PUT_PROBLEMS = `INSERT INTO problems (machine, source_file, source_line, r
   FROM json_to_recordset($1::json) AS x(source_file text, source_line integer, reason text, excerpt text)
   ON CONFLICT DO NOTHING`;
 
+const PUT_USAGE = `INSERT INTO usage_calls (machine, ${USAGE_COLUMNS.map(quoted).join(", ")})
+  SELECT $2, ${USAGE_COLUMNS.map(quoted).join(", ")} FROM json_to_recordset($1::json) AS x(${USAGE_COLUMNS.map((c) => `${quoted(c)} ${USAGE_PG_TYPES[c]}`).join(", ")})
+  ON CONFLICT (machine, source_file, source_line, seq) DO UPDATE SET ${USAGE_COLUMNS.slice(3)
+    .map((c) => `${quoted(c)} = excluded.${quoted(c)}`)
+    .join(", ")}`;
+
 const FILE_COLS = 'path, provider, size, mtime_ms, inode, head_hash, tail_hash, "offset", line, state, indexed_at';
 const PUT_FILE = `INSERT INTO source_files (machine, user_name, ${FILE_COLS}, topology_version)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${TOPOLOGY_VERSION})
@@ -141,6 +150,7 @@ export function createPgWriter(db: PgConnection, me: Identity) {
     },
     { sql: "SELECT count(*) AS n FROM gone_events WHERE event_id NOT LIKE 'session:%'" },
     { sql: "DELETE FROM problems WHERE machine = $1 AND source_file = $2", params: [me.machine, path] },
+    { sql: "DELETE FROM usage_calls WHERE machine = $1 AND source_file = $2", params: [me.machine, path] },
     { sql: "DELETE FROM sessions WHERE machine = $1 AND source_file = $2", params: [me.machine, path] },
     { sql: "DELETE FROM source_files WHERE machine = $1 AND path = $2", params: [me.machine, path] },
   ];
@@ -189,6 +199,14 @@ export function createPgWriter(db: PgConnection, me: Identity) {
                 excerpt,
               })),
             ),
+            me.machine,
+          ],
+        });
+      if (p.usage.length)
+        ops.push({
+          sql: PUT_USAGE,
+          params: [
+            JSON.stringify(p.usage.map((u) => Object.fromEntries(USAGE_COLUMNS.map((c, i) => [c, u[i]])))),
             me.machine,
           ],
         });
@@ -249,6 +267,10 @@ export function createPgWriter(db: PgConnection, me: Identity) {
         },
         {
           sql: "UPDATE problems SET source_file = $3 WHERE machine = $1 AND source_file = $2",
+          params: [me.machine, from, file.path],
+        },
+        {
+          sql: "UPDATE usage_calls SET source_file = $3 WHERE machine = $1 AND source_file = $2",
           params: [me.machine, from, file.path],
         },
         {

@@ -8,6 +8,7 @@ import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import { DERIVED_EVENT_TYPES, PARENT_EDGE_DIRECTION, type Problem } from "../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
 import { packMeta } from "./packed-meta.ts";
+import { usageValues } from "./usage-rows.ts";
 
 /**
  * Positional values of `INSERT INTO session_events(...)`, in `EVENT_INSERT_COLUMNS` order. The text may be its
@@ -53,6 +54,8 @@ export interface PreparedBatch {
   edges: Array<[src: string, dst: string, type: string, session: string, meta: string | null]>;
   entities: Array<[id: string, kind: string, key: string, display: string]>;
   problems: Array<[file: string, line: number, reason: string, excerpt: string]>;
+  /** Model calls' usage, in \`USAGE_COLUMNS\` order. */
+  usage: unknown[][];
   /** Sessions whose totals need recounting. */
   sessionIds: string[];
 }
@@ -161,6 +164,7 @@ export function prepareBatch(
     edges,
     entities,
     problems: problems.map((p) => [p.source_file, p.source_line, p.reason, p.excerpt]),
+    usage: batch.usage.map(usageValues),
     sessionIds: [...sessionIds],
   };
 }

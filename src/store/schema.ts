@@ -323,4 +323,33 @@ UPDATE session_events SET meta = cairn_packed_meta(text, meta)
   WHERE event_type = 'tool_call' AND cairn_packed_meta(text, meta) IS NOT NULL;
 `,
   },
+  {
+    version: 12,
+    name: "model calls' token usage",
+    // What each model call cost in tokens, as the agent recorded it, one row per call record: copies of one call
+    // (a resumed session's file repeating its messages) are kept and told apart on read by \`call\`. Keyed by where
+    // it was read, like problems, so that a file read again or moved takes its rows with it.
+    sql: `
+CREATE TABLE usage_calls (
+  source_file TEXT NOT NULL,
+  source_line INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  session_id TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  timestamp TEXT,
+  model TEXT,
+  call TEXT,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  cache_write_1h INTEGER NOT NULL,
+  reasoning INTEGER NOT NULL,
+  cost REAL,
+  sidechain INTEGER NOT NULL,
+  fast INTEGER NOT NULL,
+  PRIMARY KEY (source_file, source_line, seq)
+) WITHOUT ROWID;
+`,
+  },
 ];

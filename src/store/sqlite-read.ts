@@ -7,12 +7,14 @@ import {
   PARENT_EDGE_DIRECTION,
   type Problem,
   type SessionEvent,
+  type UsageRow,
 } from "../topology/types.ts";
 import { unpackMeta } from "./packed-meta.ts";
 import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
 import { once } from "./sqlite-lazy.ts";
 import type { SecretSpans, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+import { USAGE_COLUMNS, usageRowOf } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -180,6 +182,14 @@ export function createReader(db: Database.Database) {
     return stmt;
   };
   const problems = once(() => db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?"));
+  const usageCalls = once(() =>
+    db.prepare(`SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls ORDER BY source_file, source_line, seq`),
+  );
+  const sessionUsage = once(() =>
+    db.prepare(
+      `SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls WHERE session_id = ? ORDER BY source_file, source_line, seq`,
+    ),
+  );
   // Counted on the narrowest index: SQLite would pick the one with fewest columns, that of the source paths, which
   // is four times the pages, and a read-only open counts sessions first (a cold start reads every page it counts).
   const sessionCount = once(() => db.prepare("SELECT count(*) FROM sessions INDEXED BY sessions_updated").pluck());
@@ -264,6 +274,10 @@ export function createReader(db: Database.Database) {
     },
     problems(limit = 1_000_000): Problem[] {
       return problems().all(limit) as Problem[];
+    },
+    usageCalls(sessionId?: string): UsageRow[] {
+      const rows = sessionId === undefined ? usageCalls().all() : sessionUsage().all(sessionId);
+      return (rows as Array<Record<string, unknown>>).map(usageRowOf);
     },
     counts(): StoreCounts {
       return counts().get() as StoreCounts;

@@ -8,6 +8,7 @@ import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
 import { once } from "./sqlite-lazy.ts";
 import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./sqlite-stamps.ts";
 import type { FileStamp, FileState } from "./types.ts";
+import { USAGE_COLUMNS } from "./usage-rows.ts";
 
 export function createWriter(db: Database.Database) {
   // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
@@ -61,6 +62,12 @@ export function createWriter(db: Database.Database) {
       "INSERT INTO problems(source_file, source_line, reason, excerpt) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
     ),
   );
+  // A line read again (a file rewritten in place, read from its start) states its calls again.
+  const putUsage = once(() =>
+    db.prepare(
+      `INSERT OR REPLACE INTO usage_calls (${USAGE_COLUMNS.join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`,
+    ),
+  );
   const upsertSession = once(() =>
     db.prepare(`
     INSERT INTO sessions (session_id, provider, kind, cwd, project, title, started_at, updated_at, parent_session_id, git_branch, model, source_file, meta)
@@ -94,6 +101,7 @@ export function createWriter(db: Database.Database) {
     db.prepare("UPDATE session_events SET source_file = @to WHERE session_id = @session AND source_file = @from"),
   );
   const moveProblems = once(() => db.prepare("UPDATE problems SET source_file = @to WHERE source_file = @from"));
+  const moveUsage = once(() => db.prepare("UPDATE usage_calls SET source_file = @to WHERE source_file = @from"));
   const moveSessions = once(() => db.prepare("UPDATE sessions SET source_file = @to WHERE source_file = @from"));
   // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
   const sessionsOfFile = once(() => db.prepare("SELECT session_id FROM sessions WHERE source_file = ?"));
@@ -106,6 +114,7 @@ export function createWriter(db: Database.Database) {
   const entityInUse = once(() => db.prepare("SELECT 1 FROM event_edges WHERE dst = ? LIMIT 1").pluck());
   const delEntity = once(() => db.prepare("DELETE FROM entities WHERE entity_id = ?"));
   const delProblems = once(() => db.prepare("DELETE FROM problems WHERE source_file = ?"));
+  const delUsage = once(() => db.prepare("DELETE FROM usage_calls WHERE source_file = ?"));
   const delSessions = once(() => db.prepare("DELETE FROM sessions WHERE source_file = ?"));
   const delFile = once(() => db.prepare("DELETE FROM source_files WHERE path = ?"));
   // One pass over the session's rows through its own index (the planner would otherwise pick the event-type
@@ -151,6 +160,7 @@ export function createWriter(db: Database.Database) {
     }
     for (const e of p.entities) putEntity().run(...e);
     for (const x of p.problems) putProblem().run(...x);
+    for (const u of p.usage) putUsage().run(...u);
     return added;
   }
 
@@ -172,6 +182,7 @@ export function createWriter(db: Database.Database) {
     }
     for (const id of targets) if (!id.startsWith("session:") && !entityInUse().get(id)) delEntity().run(id);
     delProblems().run(path);
+    delUsage().run(path);
     delSessions().run(path);
     delFile().run(path);
     return removed;
@@ -201,6 +212,7 @@ export function createWriter(db: Database.Database) {
       for (const { session_id } of sessionsOfFile().all(from) as Array<{ session_id: string }>)
         moveEvents().run({ session: session_id, from, to });
       moveProblems().run({ from, to });
+      moveUsage().run({ from, to });
       moveSessions().run({ from, to });
       delFile().run(from);
       putFile().run({ ...file, state: file.state ? JSON.stringify(file.state) : null });

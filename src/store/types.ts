@@ -1,7 +1,16 @@
 /** The store's interface: everything else reads and writes the index through it, never through SQL. */
 import type { TopologyBatch } from "../topology/normalizer-state.ts";
 import type { TranscriptState } from "../topology/transcript.ts";
-import type { Edge, Entity, Problem, Provider, SessionEvent, SessionInfo, SessionKind } from "../topology/types.ts";
+import type {
+  Edge,
+  Entity,
+  Problem,
+  Provider,
+  SessionEvent,
+  SessionInfo,
+  SessionKind,
+  UsageRow,
+} from "../topology/types.ts";
 import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";
 import type { PreparedBatch } from "./prepare-batch.ts";
 import type { EventHit, EventQuery, SecretSpans } from "./query-types.ts";
@@ -108,6 +117,8 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite-read.ts). */
   expectLongUse?(): void;
   problems(limit?: number): Problem[];
+  /** Model calls' usage rows (of one session, or all), copies included (the usage report tells them apart). */
+  usageCalls(sessionId?: string): UsageRow[];
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
   fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */

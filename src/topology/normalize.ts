@@ -11,6 +11,7 @@ import type {
   SessionRecord,
   ToolCallRecord,
   ToolResultRecord,
+  UsageRecord,
 } from "../readers/types.ts";
 import { checkOutcome } from "./checks.ts";
 import { analyzeCommand, shellCommandOf } from "./command.ts";
@@ -57,6 +58,7 @@ import {
   type SessionEvent,
   type SessionInfo,
   sessionNode,
+  type UsageRow,
 } from "./types.ts";
 
 const OPEN_LIMIT = 32;
@@ -90,6 +92,7 @@ class Normalizer {
   private readonly events: SessionEvent[] = [];
   private readonly edges: Edge[] = [];
   private readonly entities = new Map<string, Entity>();
+  private readonly usage: UsageRow[] = [];
   /** Whether the session row changed in this batch. */
   private touched = false;
   private hasher: { sessionId: string; hash: (key: string) => string } | null = null;
@@ -101,7 +104,8 @@ class Normalizer {
   batch(): TopologyBatch {
     const session = this.s.session;
     const sessions = this.touched && session ? [{ ...session, meta: { ...session.meta } }] : [];
-    return { sessions, events: this.events, edges: this.edges, entities: [...this.entities.values()] };
+    const entities = [...this.entities.values()];
+    return { sessions, events: this.events, edges: this.edges, entities, usage: this.usage };
   }
 
   add(r: RawRecord): void {
@@ -125,7 +129,34 @@ class Normalizer {
         return this.resumePoint(r);
       case "notice":
         return this.notice(r);
+      case "usage":
+        return this.callUsage(r);
     }
+  }
+
+  /** A line never spans two batches, so the line's calls are numbered within the batch. */
+  private callUsage(r: UsageRecord): void {
+    const last = this.usage.at(-1);
+    const t = r.tokens;
+    this.usage.push({
+      session_id: this.s.session!.session_id,
+      provider: this.s.provider,
+      source_file: this.s.sourceFile,
+      source_line: r.line,
+      seq: last?.source_line === r.line ? last.seq + 1 : 0,
+      timestamp: r.ts,
+      model: t.model,
+      call: t.call,
+      input: t.input,
+      output: t.output,
+      cache_read: t.cacheRead,
+      cache_write: t.cacheWrite,
+      cache_write_1h: t.cacheWrite1h,
+      reasoning: t.reasoning,
+      cost: t.cost,
+      sidechain: t.sidechain === true,
+      fast: t.fast === true,
+    });
   }
 
   // ---- sessions ------------------------------------------------------------------------------------------------

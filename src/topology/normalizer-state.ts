@@ -7,7 +7,7 @@ import { type DecisionState, initialDecisionState } from "./decisions.ts";
 import type { FileAction } from "./file-actions.ts";
 import { initialTurnTracker, type TurnTracker } from "./outcomes.ts";
 import type { TitleSource } from "./session-title.ts";
-import type { Edge, Entity, Provider, SessionEvent, SessionInfo } from "./types.ts";
+import type { Edge, Entity, Provider, SessionEvent, SessionInfo, UsageRow } from "./types.ts";
 
 export interface TopologyBatch {
   sessions: SessionInfo[];
@@ -15,6 +15,8 @@ export interface TopologyBatch {
   events: SessionEvent[];
   edges: Edge[];
   entities: Entity[];
+  /** Model calls' token usage read in this batch. */
+  usage: UsageRow[];
 }
 
 export interface PendingCall {

@@ -166,12 +166,13 @@ function normalizeSessions(
   });
   flush(records.length);
   if (batches.length === 1) return { batch: batches[0]!, topology: current, others };
-  const batch: TopologyBatch = { sessions: [], events: [], edges: [], entities: [] };
+  const batch: TopologyBatch = { sessions: [], events: [], edges: [], entities: [], usage: [] };
   for (const b of batches) {
     batch.sessions.push(...b.sessions);
     batch.events.push(...b.events);
     batch.edges.push(...b.edges);
     batch.entities.push(...b.entities);
+    batch.usage.push(...b.usage);
   }
   return { batch, topology: current, others };
 }

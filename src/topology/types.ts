@@ -144,6 +144,32 @@ export interface SessionInfo {
   meta: Meta;
 }
 
+/**
+ * One model call's tokens as its agent recorded them (readers' `CallTokens`), where they were read: the usage report
+ * deduplicates copies by `call` and sums the rest. Not an event: no timeline or search shows it.
+ */
+export interface UsageRow {
+  session_id: string;
+  provider: Provider;
+  source_file: string;
+  source_line: number;
+  /** Which of the line's calls (a line may record several: Claude's advisor iterations). */
+  seq: number;
+  timestamp: string | null;
+  model: string | null;
+  call: string | null;
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+  cache_write_1h: number;
+  reasoning: number;
+  /** The cost the agent recorded, in US dollars. */
+  cost: number | null;
+  sidechain: boolean;
+  fast: boolean;
+}
+
 /** A line that could not be used, or was used only in part. Nothing is skipped without one of these. */
 export interface Problem {
   source_file: string;

@@ -9,6 +9,7 @@ import { sessionUpdate } from "./session.ts";
 import type { ClaudeMessage, ClaudeState } from "./state.ts";
 import { lineMeta } from "./subagent.ts";
 import { lineKey, parentOf } from "./tree.ts";
+import { readUsage } from "./usage.ts";
 
 export function readAssistant(s: ClaudeState, o: Obj, line: SourceLine, ts: string | null, out: RawRecord[]): void {
   sessionUpdate(s, o, line, ts, out);
@@ -39,6 +40,7 @@ export function readAssistant(s: ClaudeState, o: Obj, line: SourceLine, ts: stri
     changed = true;
   }
   const meta = messageMeta(m, message, o, base, msgId);
+  readUsage(s, m, o, line, ts, out);
   if (changed) {
     out.push({
       kind: "message",

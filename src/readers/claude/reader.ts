@@ -59,7 +59,7 @@ function isClaudeRecord(o: Obj): boolean {
 
 export const claudeReader: Reader<ClaudeState> = {
   provider: "claude",
-  version: 2,
+  version: 3,
   general: true,
   detect(path, firstLine) {
     if (/[\\/](\.claude|claude)[\\/]projects[\\/].*\.jsonl$/.test(path)) return true;

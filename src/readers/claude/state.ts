@@ -8,6 +8,8 @@ export interface ClaudeMessage {
   thinking: string;
   /** Usage of the API call: every line of a message repeats it, so it is taken from the first line only. */
   usage: unknown;
+  /** All tokens of the usage last recorded for the call (claude/usage.ts): a line repeating it records nothing. */
+  usageTotal?: number;
 }
 
 export interface ClaudeState extends LineState {

@@ -12,6 +12,7 @@ import { isInjected } from "./injected.ts";
 import { QUIET_EVENTS } from "./record-types.ts";
 import type { CodexState } from "./state.ts";
 import { flushPending, phaseMeta } from "./twins.ts";
+import { readTokenCount } from "./usage.ts";
 
 export function readEvent(
   s: CodexState,
@@ -64,6 +65,8 @@ export function readEvent(
         meta: { interrupt: true },
       });
       return;
+    case "token_count":
+      return readTokenCount(s, p, line, ts, out);
     case "context_compacted":
       return compactionMark(s, line, ts, key, out);
     case "thread_name_updated":

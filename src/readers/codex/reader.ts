@@ -15,13 +15,14 @@ import { readResponseItem } from "./response-items.ts";
 import { readMeta, readTurnContext } from "./session-meta.ts";
 import type { CodexState } from "./state.ts";
 import { pairWithPending } from "./twins.ts";
+import { openingPassed } from "./usage.ts";
 
 export type { CodexState } from "./state.ts";
 export { parseOutput } from "./tool-output.ts";
 
 export const codexReader: Reader<CodexState> = {
   provider: "codex",
-  version: 2,
+  version: 3,
   detect(path, firstLine) {
     if (/[\\/]\.codex[\\/]/.test(path) || /rollout-[^\\/]*\.jsonl?$/.test(path)) return true;
     // A rollout line: one of its types with its payload; the TypeScript-era document opens with its session.
@@ -63,6 +64,7 @@ function readLine(s: CodexState, o: Obj, line: SourceLine, sink: LineSink): void
   const ts = str(o["timestamp"]) ?? null;
   const type = str(o["type"]);
   const payload = obj(o["payload"]);
+  openingPassed(s, ts, out);
   if (s.pending && pairWithPending(s, type, payload ?? o, out)) return;
   if (payload && type) return readEnvelope(s, type, payload, line, ts, sink);
   // Early Rust layout: a bare meta line first, then bare response items and `record_type` state lines.

@@ -3,7 +3,7 @@
  * where the record being read is.
  */
 import type { LineState } from "../line-loop.ts";
-import type { MessageRecord, SourceLine } from "../types.ts";
+import type { MessageRecord, SourceLine, UsageRecord } from "../types.ts";
 
 export interface CodexState extends LineState {
   /** TypeScript-era `.json` rollouts are one JSON document; its text is kept until it parses. */
@@ -22,6 +22,8 @@ export interface CodexState extends LineState {
   /** Line of the last compaction record, to merge `compacted` with `event_msg.context_compacted`. */
   lastCompact: { line: number; key: string; hasText: boolean } | null;
   seen: { cwd: string | null; model: string | null; title: string | null };
+  /** Where the model calls' token counts stand (codex/usage.ts). */
+  usage?: CodexUsageState;
 }
 
 /** Where a response item is and what it is called: its line, time and record key, and whether it had an envelope. */
@@ -30,4 +32,15 @@ export interface ItemAt {
   ts: string | null;
   key: string;
   envelope: boolean;
+}
+
+/**
+ * Where the model calls' token counts stand (codex/usage.ts). A spawned subagent's first record waits until the next
+ * shows whether it opened a burst of its parent's records.
+ */
+export interface CodexUsageState {
+  /** The running total last seen (its total tokens), or null before the first. */
+  total: number | null;
+  /** Spawned subagents only: checking whether the rollout opens with its parent's records. */
+  opening?: { second: string; held: UsageRecord | null; skipping: boolean } | "spawned" | "done";
 }

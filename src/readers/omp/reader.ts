@@ -60,7 +60,7 @@ function readReminder(s: OmpState, o: Obj, m: Obj, line: SourceLine, sink: LineS
 
 export const ompReader: Reader<OmpState> = {
   provider: "omp",
-  version: 1,
+  version: 2,
   // Its files are pi's: only the folder tells them apart.
   byFolder: true,
   detect: (path) => SESSIONS.test(path),

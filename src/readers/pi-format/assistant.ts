@@ -3,7 +3,8 @@
  * hung off the message) and how the turn stopped; a failed turn is also an error of its own.
  */
 import { arr, type Obj, obj, str } from "../json.ts";
-import type { RawRecord, ToolCallRecord } from "../types.ts";
+import type { RawRecord, ToolCallRecord, UsageRecord } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 import type { EntryAt, PiState } from "./state.ts";
 
 export function readAssistant(s: PiState, m: Obj, at: EntryAt, out: RawRecord[]): void {
@@ -37,10 +38,37 @@ export function readAssistant(s: PiState, m: Obj, at: EntryAt, out: RawRecord[])
     });
   }
   out.push(...calls);
+  const usage = callUsage(m, at, model);
+  if (usage) out.push(usage);
   if (model && model !== s.seenModel && s.sessionId) {
     s.seenModel = model;
     out.push({ kind: "session", line: line.line, ts, key: "session", sessionId: s.sessionId, model });
   }
+}
+
+/**
+ * The reply's tokens and the cost pi priced it at. A fork's file repeats its parent's entries as they were, so a call
+ * is named by its time, model and counts, and a copy counts once.
+ */
+function callUsage(m: Obj, at: EntryAt, model: string | undefined): UsageRecord | null {
+  const usage = obj(m["usage"]);
+  if (!usage) return null;
+  const t = {
+    input: count(usage["input"]),
+    output: count(usage["output"]),
+    cacheRead: count(usage["cacheRead"]),
+    cacheWrite: count(usage["cacheWrite"]),
+  };
+  const cost = obj(usage["cost"])?.["total"];
+  return usageRecord(
+    { line: at.line.line, ts: at.ts, key: `${at.key}#u` },
+    {
+      ...t,
+      call: `${at.ts ?? ""}|${model ?? ""}|${t.input}|${t.output}|${t.cacheRead}|${t.cacheWrite}`,
+      model: model ?? null,
+      cost: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
+    },
+  );
 }
 
 function readBlocks(m: Obj, at: EntryAt): { texts: string[]; thinking: string[]; calls: ToolCallRecord[] } {

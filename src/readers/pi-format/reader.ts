@@ -21,7 +21,7 @@ const QUIET_TYPES = new Set(["thinking_level_change", "model_change", "session_i
 
 export const piReader: Reader<PiState> = {
   provider: "pi",
-  version: 3,
+  version: 4,
   detect(path, firstLine) {
     if (/[\\/]\.pi[\\/]agent[\\/]sessions[\\/]/.test(path)) return true;
     // The session header: its type, its id and where it ran.

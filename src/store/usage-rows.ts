@@ -1,0 +1,76 @@
+/** A model call's usage row as both stores bind and read it (the \`usage_calls\` table). */
+import type { UsageRow } from "../topology/types.ts";
+
+/** The columns of a usage row, as \`UsageRow\` names them. */
+export const USAGE_COLUMNS = [
+  "source_file",
+  "source_line",
+  "seq",
+  "session_id",
+  "provider",
+  "timestamp",
+  "model",
+  "call",
+  "input",
+  "output",
+  "cache_read",
+  "cache_write",
+  "cache_write_1h",
+  "reasoning",
+  "cost",
+  "sidechain",
+  "fast",
+] as const satisfies ReadonlyArray<keyof UsageRow>;
+
+/** Each column's type where PostgreSQL reads a batch's rows from JSON (pg-write.ts). */
+export const USAGE_PG_TYPES: Record<(typeof USAGE_COLUMNS)[number], string> = {
+  source_file: "text",
+  source_line: "integer",
+  seq: "integer",
+  session_id: "text",
+  provider: "text",
+  timestamp: "text",
+  model: "text",
+  call: "text",
+  input: "bigint",
+  output: "bigint",
+  cache_read: "bigint",
+  cache_write: "bigint",
+  cache_write_1h: "bigint",
+  reasoning: "bigint",
+  cost: "double precision",
+  sidechain: "smallint",
+  fast: "smallint",
+};
+
+/** The row's values in column order, flags as 0 or 1. */
+export function usageValues(u: UsageRow): unknown[] {
+  return USAGE_COLUMNS.map((c) => {
+    const v = u[c];
+    return typeof v === "boolean" ? (v ? 1 : 0) : v;
+  });
+}
+
+/** A row as read back (flags as numbers, counts maybe as strings from PostgreSQL's bigint). */
+export function usageRowOf(r: Record<string, unknown>): UsageRow {
+  const n = (c: string) => Number(r[c] ?? 0);
+  return {
+    source_file: String(r["source_file"]),
+    source_line: n("source_line"),
+    seq: n("seq"),
+    session_id: String(r["session_id"]),
+    provider: r["provider"] as UsageRow["provider"],
+    timestamp: (r["timestamp"] as string | null) ?? null,
+    model: (r["model"] as string | null) ?? null,
+    call: (r["call"] as string | null) ?? null,
+    input: n("input"),
+    output: n("output"),
+    cache_read: n("cache_read"),
+    cache_write: n("cache_write"),
+    cache_write_1h: n("cache_write_1h"),
+    reasoning: n("reasoning"),
+    cost: r["cost"] === null || r["cost"] === undefined ? null : Number(r["cost"]),
+    sidechain: Boolean(r["sidechain"]),
+    fast: Boolean(r["fast"]),
+  };
+}
