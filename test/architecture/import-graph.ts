@@ -20,6 +20,7 @@ export const RANKS: Record<string, number> = {
   threads: 5,
   resume: 5,
   ask: 5,
+  usage: 5,
   app: 6,
   mcp: 7,
   live: 7,
