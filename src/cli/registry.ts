@@ -25,6 +25,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "list indexed sessions with their counts",
     load: async () => (await import("./commands/sessions.ts")).sessionsCommand,
   },
+  usage: {
+    summary: "tokens and cost per day, session, project, agent or model, from what the agents recorded",
+    load: async () => (await import("./commands/usage.ts")).usageCommand,
+  },
   timeline: {
     summary: "show a session's events in order",
     load: async () => (await import("./commands/timeline.ts")).timelineCommand,

@@ -28,6 +28,7 @@ import { thread } from "./thread.ts";
 import { threadTimeline } from "./thread-timeline.ts";
 import { threads } from "./threads.ts";
 import { timeline } from "./timeline.ts";
+import { usage } from "./usage.ts";
 import { verify } from "./verify.ts";
 
 export const CATALOG = {
@@ -58,6 +59,7 @@ export const CATALOG = {
   secrets,
   inspect,
   doctor,
+  usage,
 };
 
 export type Catalog = typeof CATALOG;

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { SEARCH_MODES } from "../../search/hybrid.ts";
+import { USAGE_GROUPINGS } from "../../usage/report.ts";
 
 const sessionRef = z
   .string()
@@ -114,6 +115,26 @@ export const conversation = {
   at: eventRef.optional().describe("an event of the session: the answer names the block that shows it"),
 };
 
+export const usage = {
+  by: z
+    .enum(USAGE_GROUPINGS)
+    .optional()
+    .describe("sum by day (default), week, month, block (5-hour windows), session, project, agent or model"),
+  since: time.optional().describe("first day counted (2026-11-02, 20261102, 7d, yesterday), in the time zone"),
+  until: time.optional().describe("last day counted, inclusive"),
+  provider: z.array(z.string().min(1).max(40)).max(50).optional().describe("only these agents"),
+  project: z.array(z.string().min(1).max(200)).max(50).optional().describe("only these projects"),
+  model: z
+    .array(z.string().min(1).max(200))
+    .max(50)
+    .optional()
+    .describe("only models whose name contains one of these"),
+  session: sessionRef.optional().describe("only this session (its subagents with it)"),
+  timezone: z.string().min(1).max(64).optional().describe("IANA time zone days are counted in (default: the system's)"),
+  week_start: z.enum(["sunday", "monday"]).optional().describe("the day weeks start on (default monday)"),
+  limit: z.number().int().min(1).max(100_000).optional().describe("rows to return (the totals count them all)"),
+};
+
 /** The inputs by question name. */
 export const INPUTS = {
   search,
@@ -126,6 +147,7 @@ export const INPUTS = {
   threadTimeline,
   sessions,
   session,
+  usage,
 } satisfies Record<string, z.ZodRawShape>;
 
 export type InputName = keyof typeof INPUTS;

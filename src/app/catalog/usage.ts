@@ -1,0 +1,75 @@
+/**
+ * `usage`: the tokens every agent recorded, summed by period, session, project, agent or model, with their cost by
+ * cairn's price table (and the agent's own, where it priced its calls).
+ */
+import { CairnError } from "../../common/errors.ts";
+import { parseTime } from "../../search/query.ts";
+import { resolveSessionId } from "../../store/resolve.ts";
+import type { Provider } from "../../topology/types.ts";
+import { LocalDates } from "../../usage/periods.ts";
+import { type UsageReport, type UsageSession, usageReport } from "../../usage/report.ts";
+import { loadPrices } from "../prices.ts";
+import type { Input } from "./inputs.ts";
+import { type QuestionContext, question } from "./question.ts";
+
+export type UsageRequest = Input<"usage">;
+
+export interface UsageAnswer extends UsageReport {
+  /** Groups left out by the limit (the totals count them). */
+  more: number;
+  /** Agents with sessions in the index that recorded no token counts: their usage is unknown, not zero. */
+  agents_without_usage: Provider[];
+}
+
+export const usage = question({
+  name: "usage",
+  summary: "tokens and cost every agent recorded, by day, week, month, 5-hour block, session, project, agent or model",
+  input: "usage",
+  answer(ctx, given: UsageRequest | undefined): UsageAnswer {
+    const req = given ?? {};
+    const store = ctx.store();
+    const sessions = new Map<string, UsageSession>();
+    const withSessions = new Set<Provider>();
+    for (const s of store.listSessions({ limit: Number.MAX_SAFE_INTEGER })) {
+      sessions.set(s.session_id, s);
+      withSessions.add(s.provider);
+    }
+    const rows = store.usageCalls();
+    const dates = new LocalDates(timeZoneOf(req.timezone));
+    const report = usageReport(rows, sessions, loadPrices(ctx.env), {
+      by: req.by ?? "day",
+      timeZone: dates.timeZone,
+      ...(req.since === undefined ? {} : { since: dayOf(ctx, dates, req.since, false) }),
+      ...(req.until === undefined ? {} : { until: dayOf(ctx, dates, req.until, true) }),
+      ...(req.week_start === "sunday" ? { weekStart: 0 } : {}),
+      ...(req.provider ? { providers: req.provider } : {}),
+      ...(req.project ? { projects: req.project } : {}),
+      ...(req.model ? { models: req.model } : {}),
+      ...(req.session === undefined ? {} : { session: resolveSessionId(store, req.session).session_id }),
+    });
+    const recorded = new Set(rows.map((r) => r.provider));
+    const limit = req.limit ?? report.groups.length;
+    return {
+      ...report,
+      groups: report.groups.slice(0, limit),
+      more: Math.max(0, report.groups.length - limit),
+      agents_without_usage: [...withSessions].filter((p) => !recorded.has(p)).sort(),
+    };
+  },
+});
+
+function timeZoneOf(zone: string | undefined): string | undefined {
+  if (zone === undefined) return undefined;
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    throw new CairnError("usage", `unknown time zone '${zone}'`, "Give an IANA name such as Europe/Berlin or UTC.");
+  }
+}
+
+/** A day as given (2026-11-02 or 20261102), or the local day of a relative time (7d, yesterday). */
+function dayOf(ctx: QuestionContext, dates: LocalDates, value: string, end: boolean): string {
+  const compact = /^(\d{4})-?(\d\d)-?(\d\d)$/.exec(value);
+  if (compact) return `${compact[1]}-${compact[2]}-${compact[3]}`;
+  return dates.date(parseTime(value, ctx.now(), `${end ? "until" : "since"} ${value}`, end))!;
+}

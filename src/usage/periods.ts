@@ -1,0 +1,64 @@
+/** Which day, week and month a call falls in, in the user's time zone, and the 5-hour windows calls are billed in. */
+
+/** Local calendar dates of instants, in one time zone (cached per minute: a zone's offset never splits a minute). */
+export class LocalDates {
+  private readonly format: Intl.DateTimeFormat;
+  private readonly cache = new Map<string, string>();
+  readonly timeZone: string;
+
+  constructor(timeZone?: string) {
+    this.format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    this.timeZone = this.format.resolvedOptions().timeZone;
+  }
+
+  /** `YYYY-MM-DD` of an ISO time there, or null when it is no time. */
+  date(iso: string | null): string | null {
+    if (iso === null) return null;
+    const minute = iso.slice(0, 16);
+    const known = this.cache.get(minute);
+    if (known !== undefined) return known;
+    const t = Date.parse(iso);
+    if (Number.isNaN(t)) return null;
+    const date = this.format.format(t);
+    // Only a whole ISO time can be cached by its minute (a bare date or an offset other than Z cannot).
+    if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(iso)) this.cache.set(minute, date);
+    return date;
+  }
+}
+
+/** The first day of the week a date is in (`YYYY-MM-DD`), weeks starting on `start` (0 Sunday … 6 Saturday). */
+export function weekOf(date: string, start: number): string {
+  const t = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+  const day = new Date(t).getUTCDay();
+  const back = (day - start + 7) % 7;
+  return new Date(t - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function monthOf(date: string): string {
+  return date.slice(0, 7);
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The 5-hour windows Anthropic meters a subscription in: a window opens at the hour of a call made outside any
+ * window and holds every call until 5 hours after it opened; a call after 5 idle hours opens a new one too.
+ * Returns each call's window start (epoch ms), given the calls' times in ascending order.
+ */
+export function blockStarts(times: readonly number[], hours = 5): number[] {
+  const span = hours * HOUR;
+  const out: number[] = [];
+  let start = Number.NEGATIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const t of times) {
+    if (t - start > span || t - last > span) start = Math.floor(t / HOUR) * HOUR;
+    out.push(start);
+    last = t;
+  }
+  return out;
+}
