@@ -16,6 +16,7 @@ export const HISTORY_ROUTES = [
   { question: "eventChain", path: "events/:event_id" },
   { question: "threads", path: "threads" },
   { question: "threadTimeline", path: "threads/:thread" },
+  { question: "usage", path: "usage" },
 ] as const;
 
 export type HistoryQuestion = (typeof HISTORY_ROUTES)[number]["question"];
