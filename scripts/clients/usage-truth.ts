@@ -199,12 +199,55 @@ function qwen(home: string, c: Calls): void {
     }
 }
 
+/** Copilot CLI: `session.usage_record` events, one per API call, named by their accounting id; input holds the cached. */
+function copilot(home: string, c: Calls): void {
+  for (const f of files(home).filter((p) => p.endsWith("/events.jsonl")))
+    for (const r of jsonl(f)) {
+      const u = r["type"] === "session.usage_record" ? r["data"]?.["usage"] : null;
+      if (u)
+        c.add(u["accounting"]?.["usageId"] ?? null, {
+          input: n(u["inputTokens"]) - n(u["cacheReadTokens"]),
+          cacheRead: n(u["cacheReadTokens"]),
+          cacheWrite: n(u["cacheWriteTokens"]),
+          output: n(u["outputTokens"]),
+        });
+    }
+}
+
+/** OpenCode and Kilo: an assistant row of `message` with `tokens` (input without the cache), one per model call. */
+function opencodeDb(home: string, c: Calls): void {
+  for (const f of files(home).filter((p) => p.endsWith(".db"))) {
+    const db = new Database(f, { readonly: true, fileMustExist: true });
+    try {
+      for (const m of db.prepare("SELECT id, data FROM message").all() as Rec[]) {
+        const d = JSON.parse(m["data"]) as Rec;
+        const t = d["role"] === "assistant" ? d["tokens"] : null;
+        if (!t) continue;
+        const r = n(t["reasoning"]);
+        const parts = n(t["input"]) + n(t["output"]) + r + n(t["cache"]?.["read"]) + n(t["cache"]?.["write"]);
+        c.add(m["id"], {
+          input: n(t["input"]),
+          output: n(t["output"]) + (r > 0 && n(t["total"]) === parts ? r : 0),
+          reasoning: r,
+          cacheRead: n(t["cache"]?.["read"]),
+          cacheWrite: n(t["cache"]?.["write"]),
+        });
+      }
+    } finally {
+      db.close();
+    }
+  }
+}
+
 const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   claude,
   codex,
   pi,
   omp: pi,
   openclaw,
+  copilot,
+  opencode: opencodeDb,
+  kilo: opencodeDb,
   gemini,
   qwen,
 };
@@ -219,18 +262,15 @@ export const NO_USAGE: Record<string, string> = {
   cline: "not read yet",
   commandcode: "not read yet",
   continue: "not read yet",
-  copilot: "not read yet",
   crush: "not read yet",
   deepagents: "not read yet",
   droid: "not read yet",
   gptme: "not read yet",
   hermes: "not read yet",
   interpreter: "not read yet",
-  kilo: "not read yet",
   kimi: "not read yet",
   mini: "not read yet",
   nanocoder: "not read yet",
-  opencode: "not read yet",
   openhands: "not read yet",
   vibe: "not read yet",
 };
