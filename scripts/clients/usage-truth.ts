@@ -239,6 +239,37 @@ function opencodeDb(home: string, c: Calls): void {
   }
 }
 
+/** Kimi CLI: a `StatusUpdate`'s `token_usage` in a wire log (`input_other` is the uncached input), by message id. */
+function kimi(home: string, c: Calls): void {
+  for (const f of files(home).filter((p) => p.endsWith("/wire.jsonl")))
+    for (const r of jsonl(f)) {
+      const p = r["message"]?.["type"] === "StatusUpdate" ? r["message"]["payload"] : null;
+      const u = p?.["token_usage"];
+      if (u)
+        c.add(p["message_id"] ?? null, {
+          input: n(u["input_other"]),
+          output: n(u["output"]),
+          cacheRead: n(u["input_cache_read"]),
+          cacheWrite: n(u["input_cache_creation"]),
+        });
+    }
+}
+
+/** Cline: an assistant message's `metrics` in a `.messages.json` document (session's or subagent's), by message id. */
+function cline(home: string, c: Calls): void {
+  for (const f of files(home).filter((p) => p.endsWith(".messages.json")))
+    for (const m of (JSON.parse(readFileSync(f, "utf8"))["messages"] ?? []) as Rec[]) {
+      const u = m["role"] === "assistant" ? m["metrics"] : null;
+      if (u)
+        c.add(m["id"] ?? null, {
+          input: n(u["inputTokens"]),
+          output: n(u["outputTokens"]),
+          cacheRead: n(u["cacheReadTokens"]),
+          cacheWrite: n(u["cacheWriteTokens"]),
+        });
+    }
+}
+
 const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   claude,
   codex,
@@ -248,6 +279,8 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   copilot,
   opencode: opencodeDb,
   kilo: opencodeDb,
+  kimi,
+  cline,
   gemini,
   qwen,
 };
@@ -259,7 +292,6 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
 export const NO_USAGE: Record<string, string> = {
   aider: "not read yet",
   auggie: "not read yet",
-  cline: "not read yet",
   commandcode: "not read yet",
   continue: "not read yet",
   crush: "not read yet",
@@ -268,7 +300,6 @@ export const NO_USAGE: Record<string, string> = {
   gptme: "not read yet",
   hermes: "not read yet",
   interpreter: "not read yet",
-  kimi: "not read yet",
   mini: "not read yet",
   nanocoder: "not read yet",
   openhands: "not read yet",
