@@ -270,6 +270,47 @@ function cline(home: string, c: Calls): void {
     }
 }
 
+/** Continue: a history item's assistant `message.usage` (OpenAI form, prompt with its cached part), one per reply. */
+function cont(home: string, c: Calls): void {
+  for (const f of files(home).filter((p) => /\/sessions\/[0-9a-f-]{36}\.json$/.test(p)))
+    for (const h of (JSON.parse(readFileSync(f, "utf8"))["history"] ?? []) as Rec[]) {
+      const u = h["message"]?.["role"] === "assistant" ? h["message"]["usage"] : null;
+      if (!u) continue;
+      const d = u["promptTokensDetails"] ?? {};
+      c.add(null, {
+        input: n(u["prompt_tokens"]) - n(d["cachedTokens"]) - n(d["cacheWriteTokens"]),
+        output: n(u["completion_tokens"]),
+        cacheRead: n(d["cachedTokens"]),
+        cacheWrite: n(d["cacheWriteTokens"]),
+      });
+    }
+}
+
+/**
+ * Auggie: a token-usage node (type 10) among an exchange's response nodes, in the session's chat history and its
+ * subagents' (not the copies a history summary keeps in its request node).
+ */
+function auggie(home: string, c: Calls): void {
+  const history = (entries: Rec[]) => {
+    for (const e of entries)
+      for (const node of e["exchange"]?.["response_nodes"] ?? []) {
+        const u = node["type"] === 10 ? node["token_usage"] : null;
+        if (u)
+          c.add(`${e["exchange"]["request_id"]}#${node["id"]}`, {
+            input: n(u["input_tokens"]),
+            output: n(u["output_tokens"]),
+            cacheRead: n(u["cache_read_input_tokens"]),
+            cacheWrite: n(u["cache_creation_input_tokens"]),
+          });
+      }
+  };
+  for (const f of files(home).filter((p) => /\/sessions\/[^/]+\.json$/.test(p))) {
+    const doc = JSON.parse(readFileSync(f, "utf8")) as Rec;
+    history(doc["chatHistory"] ?? []);
+    for (const sub of doc["subAgents"] ?? []) history(sub["chatHistory"] ?? []);
+  }
+}
+
 const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   claude,
   codex,
@@ -281,6 +322,8 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   kilo: opencodeDb,
   kimi,
   cline,
+  continue: cont,
+  auggie,
   gemini,
   qwen,
 };
@@ -291,9 +334,7 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
  */
 export const NO_USAGE: Record<string, string> = {
   aider: "not read yet",
-  auggie: "not read yet",
   commandcode: "not read yet",
-  continue: "not read yet",
   crush: "not read yet",
   deepagents: "not read yet",
   droid: "not read yet",
