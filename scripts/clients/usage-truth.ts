@@ -311,6 +311,23 @@ function auggie(home: string, c: Calls): void {
   }
 }
 
+/**
+ * OpenHands: `stats.usage_to_metrics.*.token_usages[]` of each conversation's `base_state.json`, one per call by
+ * `response_id` (a parent's `task:` entry repeats its subagent's); LiteLLM's prompt holds the cache reads and writes.
+ */
+function openhands(home: string, c: Calls): void {
+  for (const f of files(home).filter((p) => p.endsWith("/base_state.json")))
+    for (const m of Object.values(JSON.parse(readFileSync(f, "utf8"))["stats"]?.["usage_to_metrics"] ?? {}) as Rec[])
+      for (const u of m["token_usages"] ?? [])
+        c.add(u["response_id"] || null, {
+          input: n(u["prompt_tokens"]) - n(u["cache_read_tokens"]) - n(u["cache_write_tokens"]),
+          output: n(u["completion_tokens"]),
+          cacheRead: n(u["cache_read_tokens"]),
+          cacheWrite: n(u["cache_write_tokens"]),
+          reasoning: n(u["reasoning_tokens"]),
+        });
+}
+
 const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   claude,
   codex,
@@ -324,6 +341,7 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   cline,
   continue: cont,
   auggie,
+  openhands,
   gemini,
   qwen,
 };
@@ -343,7 +361,6 @@ export const NO_USAGE: Record<string, string> = {
   interpreter: "not read yet",
   mini: "not read yet",
   nanocoder: "not read yet",
-  openhands: "not read yet",
   vibe: "not read yet",
 };
 
