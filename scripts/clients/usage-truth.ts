@@ -351,17 +351,17 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
  * cannot split into calls; and agents whose counts cairn does not read yet, each with why.
  */
 export const NO_USAGE: Record<string, string> = {
-  aider: "not read yet",
-  commandcode: "not read yet",
-  crush: "not read yet",
-  deepagents: "not read yet",
-  droid: "not read yet",
-  gptme: "not read yet",
-  hermes: "not read yet",
-  interpreter: "not read yet",
-  mini: "not read yet",
-  nanocoder: "not read yet",
-  vibe: "not read yet",
+  aider: "records only rounded counts in a text line (Tokens: 2.5k sent): never estimated",
+  commandcode: "records a message's usage (inputTokens, outputTokens, cache reads and writes): not read yet",
+  crush: "records per-session totals only (sessions.prompt_tokens, completion_tokens, cost): no call to count",
+  deepagents: "keeps LangChain usage_metadata inside LangGraph checkpoints: not read yet",
+  droid: "its sessions record no call's tokens; settings.json tokenUsage is a running session total: not read",
+  gptme: "records a message's usage (input_tokens, output_tokens): not read yet",
+  hermes: "records per-session and per-model totals in state.db (sessions, session_model_usage): no call to count",
+  interpreter: "records no tokens",
+  mini: "records a message's OpenAI usage and cost: not read yet",
+  nanocoder: "records no tokens",
+  vibe: "records a message's usage (input, output, cached input): not read yet",
 };
 
 /** The usage truth of an agent's fixture; null for an agent without a usage counter (see NO_USAGE). */
