@@ -49,7 +49,13 @@ const ID = /\b(msg|req|toolu|call)_([A-Za-z0-9]{8,40})/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 /** One line moved by `shiftMs`, its ids renamed through `names` and its counts times `factor`. */
-function rewrite(line: string, shiftMs: number, factor: number, names: Map<string, string>, rand: () => number): string {
+function rewrite(
+  line: string,
+  shiftMs: number,
+  factor: number,
+  names: Map<string, string>,
+  rand: () => number,
+): string {
   return line
     .replace(/"timestamp":"([^"]+)"/g, (m, t: string) => {
       const ms = Date.parse(t);
@@ -94,7 +100,8 @@ export function writeUsageCorpus(home: string, count: number, seed = 7): UsageCo
     const firstLine = s.provider === "codex" ? 1 : 0;
     const size = 60 + Math.floor(rand() * 240);
     const start = firstLine + Math.floor(rand() * Math.max(1, s.lines.length - size - firstLine));
-    let shift = Math.floor(rand() * 90) * 86_400_000 + Math.floor(rand() * 24) * 3_600_000;
+    // To the millisecond: two windows of one session never land on the same instants.
+    let shift = Math.floor(rand() * 90 * 86_400_000);
     const factor = 1 + Math.floor(rand() * 3);
     const window = s.lines.slice(start, start + size);
     let lines: string[];
@@ -108,9 +115,14 @@ export function writeUsageCorpus(home: string, count: number, seed = 7): UsageCo
         shift = Math.max(shift, after - Math.min(...window.map(timeOf).filter((t) => !Number.isNaN(t))));
         forks.push(session);
       }
-      const meta = JSON.parse(rewrite(s.lines[0]!, 0, 1, names, rand)) as { timestamp: string; payload: Record<string, unknown> };
+      const meta = JSON.parse(rewrite(s.lines[0]!, 0, 1, names, rand)) as {
+        timestamp: string;
+        payload: Record<string, unknown>;
+      };
       meta.payload["id"] = session;
-      meta.timestamp = meta.payload["timestamp"] = new Date(Date.parse(rewrite(window[0]!, shift, 1, new Map(), rand).match(/"timestamp":"([^"]+)"/)?.[1] ?? "") - 60_000).toISOString();
+      meta.timestamp = meta.payload["timestamp"] = new Date(
+        Date.parse(rewrite(window[0]!, shift, 1, new Map(), rand).match(/"timestamp":"([^"]+)"/)?.[1] ?? "") - 60_000,
+      ).toISOString();
       // The turn's settings (its model) as the rollout stated them before the window.
       const context = s.lines.slice(0, start).findLast((l) => l.includes('"type":"turn_context"'));
       const head = [JSON.stringify(meta), ...(context ? [rewrite(context, shift, 1, names, rand)] : [])];
@@ -121,7 +133,9 @@ export function writeUsageCorpus(home: string, count: number, seed = 7): UsageCo
       // A resumed session: the earlier session's messages copied under this session's id.
       const resumed = earlier.length > 0 && rand() < 0.15 ? earlier[Math.floor(rand() * earlier.length)]! : null;
       const body = window.map((l) => rewrite(l, shift, factor, names, rand));
-      lines = [...(resumed ? resumed.lines.slice(0, Math.floor(resumed.lines.length / 2)) : []), ...body].map(sessionOf);
+      lines = [...(resumed ? resumed.lines.slice(0, Math.floor(resumed.lines.length / 2)) : []), ...body].map(
+        sessionOf,
+      );
     }
     const day = new Date(Date.UTC(2026, 0, 1) + shift).toISOString().slice(0, 10);
     const path =
