@@ -11,7 +11,7 @@ import {
 import type { PgConnection } from "./pg-bridge.ts";
 import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
-import type { CheckpointRow, SecretSpans, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+import type { CheckpointRow, SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "./types.ts";
 import { USAGE_COLUMNS, usageRowOf } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
@@ -181,11 +181,12 @@ export function createPgReader(db: PgConnection) {
         'SELECT source_file, source_line, reason, excerpt FROM problems ORDER BY source_file COLLATE "C", source_line LIMIT $1',
         [limit],
       ),
-    usageCalls: (of: { session?: string; providers?: readonly string[] } = {}): UsageRow[] => {
+    usageCalls: (of: UsageCallsOf = {}): UsageRow[] => {
       const where: string[] = [];
       const params: unknown[] = [];
       if (of.session !== undefined) where.push(`session_id = $${params.push(of.session)}`);
       if (of.providers?.length) where.push(`provider = ANY($${params.push([...of.providers])})`);
+      if (of.since !== undefined) where.push(`"timestamp" >= $${params.push(of.since)}`);
       return db
         .query<Record<string, unknown>>(
           `SELECT ${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM usage_calls

@@ -13,7 +13,7 @@ import { unpackMeta } from "./packed-meta.ts";
 import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
 import { once } from "./sqlite-lazy.ts";
-import type { SecretSpans, SessionFilter, SessionRow, StoreCounts } from "./types.ts";
+import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "./types.ts";
 import { USAGE_COLUMNS, usageRowOf } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
@@ -270,7 +270,7 @@ export function createReader(db: Database.Database) {
     problems(limit = 1_000_000): Problem[] {
       return problems().all(limit) as Problem[];
     },
-    usageCalls(of: { session?: string; providers?: readonly string[] } = {}): UsageRow[] {
+    usageCalls(of: UsageCallsOf = {}): UsageRow[] {
       const where: string[] = [];
       const params: unknown[] = [];
       if (of.session !== undefined) {
@@ -280,6 +280,10 @@ export function createReader(db: Database.Database) {
       if (of.providers?.length) {
         where.push(`provider IN (${of.providers.map(() => "?").join(", ")})`);
         params.push(...of.providers);
+      }
+      if (of.since !== undefined) {
+        where.push("timestamp >= ?");
+        params.push(of.since);
       }
       const rows = listing(usageSql(where.length ? `WHERE ${where.join(" AND ")}` : "")).all(...params);
       return (rows as Array<Record<string, unknown>>).map(usageRowOf);

@@ -81,6 +81,12 @@ export interface CheckpointRow {
   created_at: string;
 }
 
+export interface UsageCallsOf {
+  session?: string;
+  providers?: readonly string[];
+  since?: string;
+}
+
 export interface StoreCounts {
   sessions: number;
   events: number;
@@ -119,9 +125,9 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   problems(limit?: number): Problem[];
   /**
    * Model calls' usage rows, copies included (the usage report tells them apart): of one session, of some agents
-   * (a call's copies are always one agent's), or all.
+   * (a call's copies are always one agent's), made at or after an ISO time (copies keep their call's time), or all.
    */
-  usageCalls(of?: { session?: string; providers?: readonly string[] }): UsageRow[];
+  usageCalls(of?: UsageCallsOf): UsageRow[];
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
   fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */

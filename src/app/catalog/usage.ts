@@ -6,7 +6,7 @@ import { CairnError } from "../../common/errors.ts";
 import { parseTime } from "../../search/query.ts";
 import { resolveSessionId } from "../../store/resolve.ts";
 import type { Provider } from "../../topology/types.ts";
-import { LocalDates } from "../../usage/periods.ts";
+import { LocalDates, weekOf } from "../../usage/periods.ts";
 import { type UsageReport, type UsageSession, usageReport } from "../../usage/report.ts";
 import { loadPrices } from "../prices.ts";
 import type { Input } from "./inputs.ts";
@@ -28,12 +28,7 @@ export const usage = question({
   answer(ctx, given: UsageRequest | undefined): UsageAnswer {
     const req = given ?? {};
     const store = ctx.store();
-    const sessions = new Map<string, UsageSession>();
-    const withSessions = new Set<Provider>();
-    for (const s of store.listSessions({ limit: Number.MAX_SAFE_INTEGER })) {
-      sessions.set(s.session_id, s);
-      withSessions.add(s.provider);
-    }
+    const { sessions, withSessions } = usageSessions(ctx);
     const rows = store.usageCalls(req.provider?.length ? { providers: req.provider } : {});
     const dates = new LocalDates(timeZoneOf(req.timezone));
     const report = usageReport(rows, sessions, loadPrices(ctx.env), {
@@ -59,6 +54,51 @@ export const usage = question({
     };
   },
 });
+
+function usageSessions(ctx: QuestionContext): { sessions: Map<string, UsageSession>; withSessions: Set<Provider> } {
+  const sessions = new Map<string, UsageSession>();
+  const withSessions = new Set<Provider>();
+  for (const s of ctx.store().listSessions({ limit: Number.MAX_SAFE_INTEGER })) {
+    sessions.set(s.session_id, s);
+    withSessions.add(s.provider);
+  }
+  return { sessions, withSessions };
+}
+
+/** This week's spend (weeks from Monday, in the system's time zone) and its most expensive session. */
+export interface WeekUsage {
+  since: string;
+  cost: number;
+  total: number;
+  unpriced_calls: number;
+  top: { session_id: string; provider: Provider; title: string | null; cost: number; total: number } | null;
+}
+
+export function weekUsage(ctx: QuestionContext): WeekUsage | null {
+  const dates = new LocalDates();
+  const since = weekOf(dates.date(ctx.now().toISOString())!, 1);
+  // A day early: the week starts at local midnight, which may be the day before in UTC.
+  const rows = ctx.store().usageCalls({ since: new Date(Date.parse(since) - 86_400_000).toISOString() });
+  if (rows.length === 0) return null;
+  const { sessions } = usageSessions(ctx);
+  const r = usageReport(rows, sessions, loadPrices(ctx.env), { by: "session", since });
+  const top = r.groups[0];
+  return {
+    since,
+    cost: r.totals.cost,
+    total: r.totals.total,
+    unpriced_calls: r.totals.unpriced_calls,
+    top: top?.session
+      ? {
+          session_id: top.key,
+          provider: top.session.provider,
+          title: top.session.title,
+          cost: top.cost,
+          total: top.total,
+        }
+      : null,
+  };
+}
 
 function timeZoneOf(zone: string | undefined): string | undefined {
   if (zone === undefined) return undefined;

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Shaped } from "../../app/cairn.ts";
 import type { DoctorAnswer } from "../../app/catalog/doctor.ts";
+import type { OverviewAnswer } from "../../app/catalog/overview.ts";
 import type { IndexResult } from "../../app/indexing.ts";
-import type { Overview } from "../../search/overview.ts";
 import { AGENT_NAMES, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
 import { writeCairn } from "../app.ts";
 import { parseFlags } from "../args.ts";
@@ -82,7 +82,7 @@ export const overviewCommand: Command = {
 };
 
 /** The sessions not listed, said beside the total so that it agrees with `cairn index`'s: " (+3 subagent)". */
-function innerSessions(o: Shaped<Overview>): string {
+function innerSessions(o: Shaped<OverviewAnswer>): string {
   return o.inner_sessions.subagent > 0 ? ` (+${o.inner_sessions.subagent} subagent)` : "";
 }
 
@@ -93,7 +93,7 @@ function interactive(io: CliIo): boolean {
 
 function print(
   io: CliIo,
-  o: Shaped<Overview>,
+  o: Shaped<OverviewAnswer>,
   indexed: IndexResult | null,
   busy: number | null,
   db: string,
@@ -118,6 +118,7 @@ function print(
   out(
     `${bold(io, "cairn")}: ${plural(o.sessions, "session")}${innerSessions(o)}, ${pluralLarge(o.events, "event")}${fresh}  ${dim(io, `(${db})`)}`,
   );
+  spendLine(io, o.week_usage);
   if (indexed && indexed.errors.length > 0)
     out(
       red(
@@ -158,6 +159,18 @@ function print(
   out(`  cairn search "test:fail since:7d"        checks that failed this week`);
   out(`  cairn search "error: <words>"            where an error was seen before, with its evidence`);
   out(`  cairn resume --latest                    a cited brief to restart the latest session`);
+}
+
+/** This week's spend and its most expensive session, in one line (nothing when no agent recorded tokens). */
+function spendLine(io: CliIo, w: Shaped<OverviewAnswer>["week_usage"]): void {
+  if (w === null) return;
+  const unpriced = w.unpriced_calls > 0 ? ` (+${plural(w.unpriced_calls, "call")} not priced)` : "";
+  const top = w.top
+    ? `; most: ${oneLine(w.top.title ?? w.top.provider, 40)} ${dim(io, w.top.session_short)} $${w.top.cost.toFixed(2)}`
+    : "";
+  io.stdout.write(
+    `this week (from ${w.since}): $${w.cost.toFixed(2)}${unpriced}, ${pluralLarge(w.total, "token")}${top}  ${dim(io, "('cairn usage')")}\n`,
+  );
 }
 
 /** One line when an agent's transcripts do not all reach the index; nothing when they do. */
