@@ -222,6 +222,8 @@ describe("the Usage view", { timeout: BROWSER_TEST_MS }, () => {
     const page = await newPage(context);
     await page.goto(`${live.server.origin}/usage?since=2099-01-01`);
     await page.locator(".empty", { hasText: "No recorded usage matches" }).waitFor();
+    // No "$0.00": an empty range says nothing was recorded, not that nothing was spent.
+    expect(await page.locator(".usage-totals").count()).toBe(0);
     await page.close();
   });
 

@@ -75,7 +75,7 @@ export function UsagePage(props: { query: URLSearchParams }): JSX.Element {
       {periods.state === "error" && <Failure error={periods.error} what="usage" />}
       {answer && (
         <div class="usage-body" aria-busy={periods.state === "loading"}>
-          <UsageTotals answer={answer} />
+          {answer.groups.length > 0 && <UsageTotals answer={answer} />}
           <UsageGaps answer={answer} />
           {answer.groups.length === 0 ? (
             <Empty title={filtered ? "No recorded usage matches these filters" : "No recorded usage yet"}>
