@@ -50,6 +50,7 @@ const NAV: { name: Route["name"]; label: string; href: string; also: Route["name
   { name: "search", label: "Search", href: paths.search(), also: [] },
   { name: "threads", label: "Threads", href: paths.threads(), also: ["thread"] },
   { name: "ask", label: "Ask", href: paths.ask(), also: [] },
+  { name: "usage", label: "Usage", href: paths.usage(), also: [] },
 ];
 
 function isTyping(target: EventTarget | null): boolean {

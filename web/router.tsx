@@ -11,6 +11,7 @@ export type Route =
   | { name: "sessions"; query: URLSearchParams }
   | { name: "search"; query: URLSearchParams }
   | { name: "ask"; query: URLSearchParams }
+  | { name: "usage"; query: URLSearchParams }
   | { name: "timeline"; sessionId: string; query: URLSearchParams }
   | { name: "brief"; sessionId: string; query: URLSearchParams }
   | { name: "conversation"; sessionId: string; query: URLSearchParams }
@@ -28,6 +29,7 @@ export function parseRoute(url: URL): Route {
   if (parts.length === 1 && head === "search") return { name: "search", query };
   if (parts.length === 1 && head === "threads") return { name: "threads", query };
   if (parts.length === 1 && head === "ask") return { name: "ask", query };
+  if (parts.length === 1 && head === "usage") return { name: "usage", query };
   if (head === "s" && id && parts.length === 2) return { name: "timeline", sessionId: id, query };
   if (head === "s" && id && tail === "brief" && parts.length === 3) return { name: "brief", sessionId: id, query };
   if (head === "s" && id && tail === "conversation" && parts.length === 3)
@@ -49,6 +51,7 @@ export const paths = {
   threads: () => "/threads",
   ask: (session?: string) => withQuery("/ask", { session }),
   thread: (threadId: string) => `/t/${encodeURIComponent(threadId)}`,
+  usage: (q?: Record<string, string | undefined>) => withQuery("/usage", q),
 };
 
 export function withQuery(path: string, q: Record<string, string | undefined> | undefined): string {

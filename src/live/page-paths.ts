@@ -3,7 +3,7 @@
  * another tab. The server serves the page for these and the page's router reads them; both import this.
  */
 export const PAGE_PATHS =
-  /^\/(?:|live|sessions|search|threads|ask|s\/[^/]+(?:\/brief|\/conversation)?|e\/[^/]+|t\/[^/]+)$/;
+  /^\/(?:|live|sessions|search|threads|ask|usage|s\/[^/]+(?:\/brief|\/conversation)?|e\/[^/]+|t\/[^/]+)$/;
 
 export function isPagePath(pathname: string): boolean {
   return PAGE_PATHS.test(pathname);

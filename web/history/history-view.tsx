@@ -11,6 +11,7 @@ import { SessionsPage } from "./sessions-page.tsx";
 import { ThreadPage } from "./thread-page.tsx";
 import { ThreadsPage } from "./threads-page.tsx";
 import { TimelinePage } from "./timeline-page.tsx";
+import { UsagePage } from "./usage-page.tsx";
 
 export function HistoryView(props: { route: Exclude<Route, { name: "live" }> }): JSX.Element {
   const { route } = props;
@@ -31,6 +32,8 @@ export function HistoryView(props: { route: Exclude<Route, { name: "live" }> }):
       return <ThreadsPage query={route.query} />;
     case "ask":
       return <AskPage query={route.query} />;
+    case "usage":
+      return <UsagePage query={route.query} />;
     case "thread":
       return <ThreadPage key={route.threadId} threadId={route.threadId} />;
     case "not_found":

@@ -23,6 +23,7 @@ import type {
   ThreadTimelineAnswer,
   TimelineAnswer,
 } from "../history-types.ts";
+import type { UsageAnswerView } from "../usage-types.ts";
 
 export type HistoryApp = Pick<ReadCairn, HistoryQuestion | "event">;
 
@@ -43,4 +44,5 @@ export const shapesFit: [
   Fits<EventWithChain["chain"][number], ChainStep>,
   Fits<AskAnswer, AskAnswerView>,
   Fits<Omit<AiResume, "brief"> & { session_id: string; brief_tokens: number; must_keep: number }, AiResumeView>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+  Fits<Answer<"usage">, UsageAnswerView>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
