@@ -13,6 +13,7 @@ import { MATH_JS, TEST_JS } from "./fake/script.ts";
 import { playClient } from "./play.ts";
 import { refreshEach } from "./run-each.ts";
 import { computeTruth } from "./truth.ts";
+import { computeUsageTruth } from "./usage-truth.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const FIXTURES = join(REPO, "test", "fixtures", "clients");
@@ -32,7 +33,8 @@ async function refresh(name: string, version: string | undefined): Promise<void>
     cpSync(join(home, f), join(out, "home", f));
   }
   foldDatabases(out, kept);
-  const truth = computeTruth(driver.name, join(out, "home"));
+  const usage = computeUsageTruth(driver.name, join(out, "home"));
+  const truth = { ...computeTruth(driver.name, join(out, "home")), ...(usage ? { usage } : {}) };
   writeFileSync(
     join(out, "truth.json"),
     `${JSON.stringify({ agent: driver.name, package: driver.pkg, version: played.version, ...truth, ...(sidecars.length > 0 ? { sidecars } : {}) }, null, 2)}\n`,

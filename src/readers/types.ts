@@ -123,7 +123,10 @@ export interface CallTokens {
   reasoning: number;
   /** The cost in US dollars the agent itself recorded for the call (pi), or null. */
   cost: number | null;
-  /** Made by a subagent on its parent's behalf: a parent's copy of the same message wins over it. */
+  /**
+   * A copy of a call another conversation made (a Claude subagent's sidechain, a Codex fork's replay of its parent's
+   * records): the original's copy counts before it.
+   */
   sidechain?: boolean;
   /** Served in a faster, dearer mode (Claude's `speed: "fast"`). */
   fast?: boolean;

@@ -181,14 +181,19 @@ export function createPgReader(db: PgConnection) {
         'SELECT source_file, source_line, reason, excerpt FROM problems ORDER BY source_file COLLATE "C", source_line LIMIT $1',
         [limit],
       ),
-    usageCalls: (sessionId?: string): UsageRow[] =>
-      db
+    usageCalls: (of: { session?: string; providers?: readonly string[] } = {}): UsageRow[] => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (of.session !== undefined) where.push(`session_id = $${params.push(of.session)}`);
+      if (of.providers?.length) where.push(`provider = ANY($${params.push([...of.providers])})`);
+      return db
         .query<Record<string, unknown>>(
-          `SELECT ${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM usage_calls ${sessionId === undefined ? "" : "WHERE session_id = $1"}
-           ORDER BY source_file COLLATE "C", source_line, seq`,
-          sessionId === undefined ? [] : [sessionId],
+          `SELECT ${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM usage_calls
+           ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY source_file COLLATE "C", source_line, seq`,
+          params,
         )
-        .map(usageRowOf),
+        .map(usageRowOf);
+    },
     counts: (): StoreCounts =>
       db.query<StoreCounts>(`SELECT (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM session_events) AS events,
         (SELECT count(*) FROM source_files) AS files, (SELECT count(*) FROM problems) AS problems`)[0]!,

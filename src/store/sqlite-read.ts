@@ -182,14 +182,9 @@ export function createReader(db: Database.Database) {
     return stmt;
   };
   const problems = once(() => db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?"));
-  const usageCalls = once(() =>
-    db.prepare(`SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls ORDER BY source_file, source_line, seq`),
-  );
-  const sessionUsage = once(() =>
-    db.prepare(
-      `SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls WHERE session_id = ? ORDER BY source_file, source_line, seq`,
-    ),
-  );
+  // In the table's own order (its key): the usage report keeps the first of equal copies.
+  const usageSql = (where: string) =>
+    `SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls ${where} ORDER BY source_file, source_line, seq`;
   // Counted on the narrowest index: SQLite would pick the one with fewest columns, that of the source paths, which
   // is four times the pages, and a read-only open counts sessions first (a cold start reads every page it counts).
   const sessionCount = once(() => db.prepare("SELECT count(*) FROM sessions INDEXED BY sessions_updated").pluck());
@@ -275,8 +270,18 @@ export function createReader(db: Database.Database) {
     problems(limit = 1_000_000): Problem[] {
       return problems().all(limit) as Problem[];
     },
-    usageCalls(sessionId?: string): UsageRow[] {
-      const rows = sessionId === undefined ? usageCalls().all() : sessionUsage().all(sessionId);
+    usageCalls(of: { session?: string; providers?: readonly string[] } = {}): UsageRow[] {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (of.session !== undefined) {
+        where.push("session_id = ?");
+        params.push(of.session);
+      }
+      if (of.providers?.length) {
+        where.push(`provider IN (${of.providers.map(() => "?").join(", ")})`);
+        params.push(...of.providers);
+      }
+      const rows = listing(usageSql(where.length ? `WHERE ${where.join(" AND ")}` : "")).all(...params);
       return (rows as Array<Record<string, unknown>>).map(usageRowOf);
     },
     counts(): StoreCounts {

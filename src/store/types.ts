@@ -117,8 +117,11 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite-read.ts). */
   expectLongUse?(): void;
   problems(limit?: number): Problem[];
-  /** Model calls' usage rows (of one session, or all), copies included (the usage report tells them apart). */
-  usageCalls(sessionId?: string): UsageRow[];
+  /**
+   * Model calls' usage rows, copies included (the usage report tells them apart): of one session, of some agents
+   * (a call's copies are always one agent's), or all.
+   */
+  usageCalls(of?: { session?: string; providers?: readonly string[] }): UsageRow[];
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
   fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */

@@ -174,5 +174,13 @@ function normalizeSessions(
     batch.entities.push(...b.entities);
     batch.usage.push(...b.usage);
   }
+  // One line may hold calls of several sessions (a document read whole with its subagents' histories): each run
+  // numbered its own from 0, so they are numbered again across the runs to stay apart.
+  const seen = new Map<number, number>();
+  for (const u of batch.usage) {
+    const seq = seen.get(u.source_line) ?? 0;
+    u.seq = seq;
+    seen.set(u.source_line, seq + 1);
+  }
   return { batch, topology: current, others };
 }

@@ -34,7 +34,7 @@ export const usage = question({
       sessions.set(s.session_id, s);
       withSessions.add(s.provider);
     }
-    const rows = store.usageCalls();
+    const rows = store.usageCalls(req.provider?.length ? { providers: req.provider } : {});
     const dates = new LocalDates(timeZoneOf(req.timezone));
     const report = usageReport(rows, sessions, loadPrices(ctx.env), {
       by: req.by ?? "day",
@@ -47,13 +47,15 @@ export const usage = question({
       ...(req.model ? { models: req.model } : {}),
       ...(req.session === undefined ? {} : { session: resolveSessionId(store, req.session).session_id }),
     });
+    // Rows were read for the agents asked about (all, without --provider): only those can be said to lack usage.
     const recorded = new Set(rows.map((r) => r.provider));
+    const asked = req.provider?.length ? new Set<string>(req.provider) : null;
     const limit = req.limit ?? report.groups.length;
     return {
       ...report,
       groups: report.groups.slice(0, limit),
       more: Math.max(0, report.groups.length - limit),
-      agents_without_usage: [...withSessions].filter((p) => !recorded.has(p)).sort(),
+      agents_without_usage: [...withSessions].filter((p) => !recorded.has(p) && (asked?.has(p) ?? true)).sort(),
     };
   },
 });

@@ -29,6 +29,8 @@ const PLAIN = new Set<string>([
   "similarities",
   "sessionEntityLinks",
   "fileStamps",
+  // Token counts, model names and the ids of calls and sessions: no text of a conversation.
+  "usageCalls",
 ]);
 
 /** A known value shorter than this is not looked for in other texts (it would match by chance). */

@@ -7,6 +7,7 @@
 import { arr, isObj, isoTime, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, unknownRecord } from "../line-loop.ts";
 import type { SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 /** Where the exchange's records go, and what the reader tracks across exchanges. */
 export interface ExchangeContext {
@@ -146,6 +147,28 @@ function contentNodes(v: unknown): string {
     .join("\n");
 }
 
+/**
+ * A token-usage node: the tokens of the call that answered, in Anthropic's names (input apart from the cache reads
+ * and writes). The exchange's request id with the node's place names the call.
+ */
+function callUsage(c: ExchangeContext, x: Obj, n: Obj, key: string, base: { line: number; ts: string | null }): void {
+  const u = obj(n["token_usage"]);
+  if (!u) return;
+  const at = `${key}#u${typeof n["id"] === "number" ? n["id"] : ""}`;
+  const rec = usageRecord(
+    { ...base, key: at },
+    {
+      call: str(x["request_id"]) ? at : null,
+      model: str(x["model_id"]) ?? null,
+      input: count(u["input_tokens"]),
+      output: count(u["output_tokens"]),
+      cacheRead: count(u["cache_read_input_tokens"]),
+      cacheWrite: count(u["cache_creation_input_tokens"]),
+    },
+  );
+  if (rec) c.sink.out.push(rec);
+}
+
 function response(
   c: ExchangeContext,
   x: Obj,
@@ -167,8 +190,10 @@ function response(
       const t = obj(n["thinking"]);
       const thought = str(t?.["content"]) ?? str(t?.["summary"]);
       if (thought) meta["thinking"] = thought;
-    } else if (type === 10) meta["usage"] = n["token_usage"] ?? null;
-    else unknownRecord(c.s, `response node ${type}`, n, c.at, base.ts, c.sink);
+    } else if (type === 10) {
+      meta["usage"] = n["token_usage"] ?? null;
+      callUsage(c, x, n, key, base);
+    } else unknownRecord(c.s, `response node ${type}`, n, c.at, base.ts, c.sink);
   }
   const said = parts.join("") || (str(x["response_text"]) ?? "");
   if (entry["completed"] === false) meta["completed"] = false;

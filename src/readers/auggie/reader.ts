@@ -21,7 +21,7 @@ export interface AuggieState extends LineState {
 
 export const auggieReader: Reader<AuggieState> = {
   provider: "auggie",
-  version: 1,
+  version: 2,
   wholeFile: (path) => path.endsWith(".json"),
   detect(path, head) {
     if (/[\\/]\.augment[\\/]sessions[\\/][^\\/]+\.json$/.test(path)) return !/-backup\d+\.json$/.test(path);

@@ -12,6 +12,7 @@ import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, isoTime, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 export interface ClineState extends LineState {
   fallbackId: string;
@@ -23,7 +24,7 @@ const WRAPPED = /^\s*<user_input(?:\s+mode="([^"]*)")?[^>]*>([\s\S]*)<\/user_inp
 
 export const clineReader: Reader<ClineState> = {
   provider: "cline",
-  version: 3,
+  version: 4,
   wholeFile: (path) => path.endsWith(".json"),
   detect(path, head) {
     if (/[\\/]\.cline[\\/]data[\\/]sessions[\\/][^\\/]+[\\/][^\\/]+\.messages\.json$/.test(path)) return true;
@@ -104,6 +105,7 @@ function message(s: ClineState, m: Obj, i: number, sub: boolean, at: SourceLine,
   ).filter(isObj);
   if (role === "assistant") {
     const model = str(obj(m["modelInfo"])?.["id"]);
+    callUsage(m, key, model, base, sink);
     return assistantBlocks(blocks, key, base, model ? { model } : {}, sink);
   }
   if (role !== "user") {
@@ -139,6 +141,36 @@ function message(s: ClineState, m: Obj, i: number, sub: boolean, at: SourceLine,
 }
 
 /** Cline's verdict is inside the payload: `success` per command (a list) or on the one result object. */
+/**
+ * An assistant message's `metrics`: the tokens of the call that wrote it, the cache reads and writes beside the
+ * input as Cline counts them (its session file's `usage` only sums them). The file is rewritten whole as it grows:
+ * the message id names the call.
+ */
+function callUsage(
+  m: Obj,
+  key: string,
+  model: string | undefined,
+  base: { line: number; ts: string | null },
+  sink: LineSink,
+): void {
+  const u = obj(m["metrics"]);
+  if (!u) return;
+  const cost = u["cost"];
+  const rec = usageRecord(
+    { ...base, key: `${key}#u` },
+    {
+      call: str(m["id"]) ?? null,
+      model: model ?? null,
+      input: count(u["inputTokens"]),
+      output: count(u["outputTokens"]),
+      cacheRead: count(u["cacheReadTokens"]),
+      cacheWrite: count(u["cacheWriteTokens"]),
+      cost: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
+    },
+  );
+  if (rec) sink.out.push(rec);
+}
+
 function result(b: Obj, key: string, base: { line: number; ts: string | null }, sink: LineSink): void {
   let payload: unknown = b["content"];
   if (typeof payload === "string") {

@@ -6,7 +6,7 @@ import { isObj, type Obj, obj, str } from "../json.ts";
 import type { RawRecord, SourceLine } from "../types.ts";
 import type { SessionKind } from "../vocabulary.ts";
 import type { CodexState } from "./state.ts";
-import { markSpawned } from "./usage.ts";
+import { usageStart } from "./usage.ts";
 
 export function readMeta(s: CodexState, p: Obj, line: SourceLine, ts: string | null, out: RawRecord[]): void {
   const id = str(p["id"]) ?? str(p["session_id"]);
@@ -27,7 +27,7 @@ export function readMeta(s: CodexState, p: Obj, line: SourceLine, ts: string | n
   }
   s.sessionId = id;
   const source = p["source"];
-  markSpawned(s, source);
+  usageStart(s, p, ts);
   const git = obj(p["git"]);
   const cwd = str(p["cwd"]) ?? null;
   s.seen.cwd = cwd;

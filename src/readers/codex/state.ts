@@ -43,4 +43,6 @@ export interface CodexUsageState {
   total: number | null;
   /** Spawned subagents only: checking whether the rollout opens with its parent's records. */
   opening?: { second: string; held: UsageRecord | null; skipping: boolean } | "spawned" | "done";
+  /** When the rollout started (epoch ms), from its meta. */
+  startedMs?: number;
 }

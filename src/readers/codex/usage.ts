@@ -26,10 +26,18 @@ function countsOf(o: Obj | undefined): Counts | null {
   };
 }
 
-/** A rollout spawned by another thread (`source.subagent.thread_spawn`), set when its meta is read. */
-export function markSpawned(s: CodexState, source: unknown): void {
-  const sub = obj(obj(source)?.["subagent"]);
-  if (sub && "thread_spawn" in sub) s.usage = { total: s.usage?.total ?? null, opening: "spawned" };
+/**
+ * What the rollout's meta says about its calls: when it started (a fork's copies of its parent's calls are older),
+ * and whether another thread spawned it (`source.subagent.thread_spawn`).
+ */
+export function usageStart(s: CodexState, meta: Obj, ts: string | null): void {
+  const sub = obj(obj(meta["source"])?.["subagent"]);
+  const started = Date.parse(str(meta["timestamp"]) ?? ts ?? "");
+  s.usage = {
+    total: s.usage?.total ?? null,
+    ...(sub && "thread_spawn" in sub ? { opening: "spawned" as const } : {}),
+    ...(Number.isNaN(started) ? {} : { startedMs: started }),
+  };
 }
 
 export function readTokenCount(s: CodexState, p: Obj, line: SourceLine, ts: string | null, out: RawRecord[]): void {
@@ -55,6 +63,8 @@ export function readTokenCount(s: CodexState, p: Obj, line: SourceLine, ts: stri
       cacheRead: delta.cached,
       output: delta.output,
       reasoning: delta.reasoning,
+      // A call older than the rollout is a copy of its parent's (a fork): the parent's own copy counts.
+      sidechain: u.startedMs !== undefined && Date.parse(ts ?? "") < u.startedMs,
     },
   );
   if (rec) opening(u, rec, ts, out);

@@ -12,6 +12,7 @@ import { cloneJson } from "../../common/clone.ts";
 import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 export interface ContinueState extends LineState {
   fallbackId: string;
@@ -33,7 +34,7 @@ const HEAD = /^\s*\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"title"\s*:/;
 
 export const continueReader: Reader<ContinueState> = {
   provider: "continue",
-  version: 1,
+  version: 2,
   wholeFile: (path) => path.endsWith(".json"),
   detect(path, head) {
     if (path !== "")
@@ -185,6 +186,29 @@ function session(s: ContinueState, doc: Obj, history: unknown[], at: SourceLine,
   });
 }
 
+/**
+ * The reply's `usage`, in the OpenAI form: `prompt_tokens` holds the cached part (`promptTokensDetails`), which is
+ * taken out. Its `cost_cents` is not kept: in the CLI's own files it stays 0 while the session's `totalCost` grows.
+ * The document is read whole each time: a reply is one call, with no id to name it by.
+ */
+function callUsage(u: Obj, base: Base, sink: LineSink): void {
+  const details = obj(u["promptTokensDetails"]) ?? obj(u["prompt_tokens_details"]) ?? {};
+  const prompt = count(u["prompt_tokens"]);
+  const cacheRead = Math.min(count(details["cachedTokens"] ?? details["cached_tokens"]), prompt);
+  const cacheWrite = Math.min(count(details["cacheWriteTokens"]), prompt - cacheRead);
+  const rec = usageRecord(
+    { ...base, key: `${base.key}#u` },
+    {
+      model: str(u["model"]) ?? null,
+      input: prompt - cacheRead - cacheWrite,
+      output: count(u["completion_tokens"]),
+      cacheRead,
+      cacheWrite,
+    },
+  );
+  if (rec) sink.out.push(rec);
+}
+
 function assistant(p: Pass, item: Obj, m: Obj, base: Base): void {
   const summary = str(item["conversationSummary"]);
   if (summary !== undefined) {
@@ -205,6 +229,7 @@ function assistant(p: Pass, item: Obj, m: Obj, base: Base): void {
   if (usage) {
     meta["usage"] = usage;
     if (str(usage["model"])) meta["model"] = usage["model"];
+    callUsage(usage, base, p.sink);
   }
   const reasoning = [...p.thinking, str(obj(item["reasoning"])?.["text"]) ?? ""].filter((t) => t.trim() !== "");
   if (reasoning.length > 0) meta["thinking"] = reasoning.join("\n\n");

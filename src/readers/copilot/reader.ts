@@ -11,6 +11,7 @@ import { cloneJson } from "../../common/clone.ts";
 import { arr, contentText, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 export interface CopilotState extends LineState {
   fallbackId: string;
@@ -27,7 +28,6 @@ export interface CopilotState extends LineState {
 const QUIET = new Set([
   "session.shutdown",
   "session.permissions_changed",
-  "session.usage_record",
   "session.compaction_start",
   "session.info",
   "session.warning",
@@ -48,7 +48,7 @@ const QUIET = new Set([
 
 export const copilotReader: Reader<CopilotState> = {
   provider: "copilot",
-  version: 1,
+  version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.copilot[\\/]session-state[\\/][^\\/]+[\\/]events\.jsonl$/.test(path)) return true;
     if (path !== "") return false;
@@ -107,6 +107,8 @@ function readLine(s: CopilotState, o: Obj, line: SourceLine, sink: LineSink): vo
       return reply(d, key, line, ts, sink);
     case "tool.execution_complete":
       return result(d, key, line, ts, sink);
+    case "session.usage_record":
+      return usage(d, key, line, ts, sink);
     case "session.compaction_complete":
       if (d["success"] === false) return;
       sink.out.push({
@@ -239,4 +241,29 @@ function result(d: Obj, key: string, line: SourceLine, ts: string | null, sink: 
     isError: d["success"] === false ? true : d["success"] === true ? false : null,
     exitCode: typeof code === "number" ? code : null,
   });
+}
+
+/**
+ * One model call's tokens. `inputTokens` counts the prompt with its cached part (as the OpenAI-style APIs Copilot
+ * relays do), so the cache reads are taken out of it; `cost` is premium requests, not dollars, and is not kept.
+ * The accounting id names the call should a file repeat it.
+ */
+function usage(d: Obj, key: string, line: SourceLine, ts: string | null, sink: LineSink): void {
+  const u = obj(d["usage"]);
+  if (!u) return;
+  const input = count(u["inputTokens"]);
+  const cacheRead = Math.min(count(u["cacheReadTokens"]), input);
+  const rec = usageRecord(
+    { line: line.line, ts, key: `${key}#u` },
+    {
+      call: str(obj(u["accounting"])?.["usageId"]) ?? str(u["apiCallId"]) ?? null,
+      model: str(u["model"]) ?? null,
+      input: input - cacheRead,
+      cacheRead,
+      cacheWrite: count(u["cacheWriteTokens"]),
+      output: count(u["outputTokens"]),
+      reasoning: count(u["reasoningTokens"]),
+    },
+  );
+  if (rec) sink.out.push(rec);
 }

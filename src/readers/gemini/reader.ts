@@ -12,8 +12,10 @@ import { arr, contentText, isObj, type Obj, obj, problem, recordOf, str } from "
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import { shellReport } from "../shell-report.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { usageRecord } from "../usage.ts";
 import type { Provider } from "../vocabulary.ts";
 import { projectContext, projectFolder } from "./project.ts";
+import { geminiTokens } from "./usage.ts";
 
 export interface GeminiState extends LineState {
   /** Whether the file is one JSON document (pre-JSONL versions), and its text until it parses. */
@@ -47,7 +49,7 @@ export function geminiReader(provider: Provider, folder: RegExp, id?: string): R
   return {
     provider,
     ...(id ? { id } : {}),
-    version: 3,
+    version: 4,
     wholeFile: (path) => path.endsWith(".json"),
     context: projectContext,
     detect(path, firstLine) {
@@ -254,6 +256,15 @@ function reply(s: GeminiState, m: Obj, id: string, line: SourceLine, ts: string 
       update,
       meta,
     });
+  }
+  const tokens = obj(m["tokens"]);
+  if (tokens) {
+    // The CLI writes a message again as it streams and a resumed or rewritten chat repeats it: its id names the call.
+    const usage = usageRecord(
+      { line: line.line, ts, key: `${id}#u` },
+      { ...geminiTokens(tokens), call: id, model: str(m["model"]) ?? null },
+    );
+    if (usage) sink.out.push(usage);
   }
   for (const c of arr(m["toolCalls"]) ?? []) {
     const call = obj(c);

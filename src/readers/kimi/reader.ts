@@ -14,6 +14,7 @@ import { cloneJson } from "../../common/clone.ts";
 import { contentText, isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 import { asideRecord } from "./aside.ts";
 
 export interface KimiState extends LineState {
@@ -38,7 +39,6 @@ const THINKING_KEPT = 20_000;
 /** Events that carry nothing a transcript keeps: progress, status, requests the UI answered, and the copies of a subagent's own log. */
 const QUIET = new Set([
   "TurnEnd",
-  "StatusUpdate",
   "CompactionEnd",
   "MCPLoadingBegin",
   "MCPLoadingEnd",
@@ -58,7 +58,7 @@ const QUIET = new Set([
 
 export const kimiReader: Reader<KimiState> = {
   provider: "kimi",
-  version: 1,
+  version: 2,
   detect(path, firstLine) {
     if (path !== "") return WIRE_PATH.test(path);
     const o = recordOf(firstLine);
@@ -139,6 +139,8 @@ function readLine(s: KimiState, o: Obj, line: SourceLine, sink: LineSink): void 
       return call(s, p, base, sink);
     case "ToolResult":
       return result(p, base, sink);
+    case "StatusUpdate":
+      return status(p, base, sink);
     case "CompactionBegin":
       // The summary goes to the model's context file, not to this log.
       sink.out.push({ kind: "resume_point", ...base, pointKind: "compaction", text: "" });
@@ -149,6 +151,28 @@ function readLine(s: KimiState, o: Obj, line: SourceLine, sink: LineSink): void 
       else if (other === undefined && !QUIET.has(type)) unknownRecord(s, type, p, line, ts, sink);
     }
   }
+}
+
+/**
+ * A status update after a model call carries that call's `token_usage`: `input_other` is the input neither read
+ * from nor written to the cache, beside `input_cache_read` and `input_cache_creation`. The model's message id names
+ * the call (the parent's log repeats a subagent's updates, which are not read from it). The log names no model.
+ */
+function status(p: Obj, base: { line: number; ts: string | null; key: string }, sink: LineSink): void {
+  const u = obj(p["token_usage"]);
+  if (!u) return;
+  const rec = usageRecord(
+    { ...base, key: `${base.key}#u` },
+    {
+      call: str(p["message_id"]) ?? null,
+      model: null,
+      input: count(u["input_other"]),
+      output: count(u["output"]),
+      cacheRead: count(u["input_cache_read"]),
+      cacheWrite: count(u["input_cache_creation"]),
+    },
+  );
+  if (rec) sink.out.push(rec);
 }
 
 function start(s: KimiState, line: SourceLine, sink: LineSink, meta: Obj): void {

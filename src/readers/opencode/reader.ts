@@ -9,6 +9,7 @@
 import { isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 import type { Provider } from "../vocabulary.ts";
 
 export interface OpenCodeState extends LineState {
@@ -42,7 +43,7 @@ ORDER BY o1, o2, o3, o5, o4`;
 export function opencodeReader(provider: Provider, tables: readonly string[]): Reader<OpenCodeState> {
   return {
     provider,
-    version: 1,
+    version: 2,
     database: { tables, query: QUERY },
     // Databases are told apart by their tables; a line-based file never is one.
     detect: () => false,
@@ -70,6 +71,8 @@ function readRow(s: OpenCodeState, row: Obj, line: SourceLine, sink: LineSink): 
   const id = str(row["id"]) ?? `L${line.line}`;
   if (kind === "message") {
     s.message = { id, role: str(d["role"]) ?? "", summary: d["summary"] === true };
+    const tokens = obj(d["tokens"]);
+    if (tokens && s.message.role === "assistant") callUsage(id, d, tokens, line, ts, sink);
     const error = obj(d["error"]);
     if (error) {
       const text = str(obj(error["data"])?.["message"]) ?? str(error["name"]) ?? "error";
@@ -93,6 +96,36 @@ function readRow(s: OpenCodeState, row: Obj, line: SourceLine, sink: LineSink): 
     return;
   }
   unknownRecord(s, `row/${kind ?? ""}`, row, line, ts, sink);
+}
+
+/**
+ * An assistant message is one model call (each step of a turn is a message of its own); its `tokens` and the
+ * `cost` in dollars OpenCode priced it at. OpenCode already takes the cached tokens out of `input`. Whether
+ * `output` holds the reasoning depends on the provider's SDK: the total says (reasoning outside when the total
+ * counts it apart).
+ */
+function callUsage(id: string, d: Obj, t: Obj, line: SourceLine, ts: string | null, sink: LineSink): void {
+  const cache = obj(t["cache"]) ?? {};
+  const c = {
+    input: count(t["input"]),
+    output: count(t["output"]),
+    reasoning: count(t["reasoning"]),
+    cacheRead: count(cache["read"]),
+    cacheWrite: count(cache["write"]),
+  };
+  const apart = c.reasoning > 0 && count(t["total"]) === c.input + c.output + c.reasoning + c.cacheRead + c.cacheWrite;
+  const cost = d["cost"];
+  const rec = usageRecord(
+    { line: line.line, ts, key: `${id}#u` },
+    {
+      ...c,
+      output: apart ? c.output + c.reasoning : c.output,
+      call: id,
+      model: str(d["modelID"]) ?? null,
+      cost: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
+    },
+  );
+  if (rec) sink.out.push(rec);
 }
 
 function session(s: OpenCodeState, id: string, d: Obj, line: SourceLine, ts: string | null, sink: LineSink): void {

@@ -1,7 +1,9 @@
 /** One OpenHands event, by its `kind`, as records. */
+
 import { arr, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, unknownRecord } from "../line-loop.ts";
 import type { SourceLine } from "../types.ts";
+import type { OpenHandsCall } from "./usage.ts";
 
 export interface OpenHandsState extends LineState {
   sessionId: string;
@@ -12,6 +14,8 @@ export interface OpenHandsState extends LineState {
   /** The conversation this one is a subagent of, by its folder's name. */
   parent: string | null;
   conversationId: string | null;
+  /** The model calls the state file records, until they are handed on with the first event. */
+  calls?: OpenHandsCall[];
 }
 
 interface At {

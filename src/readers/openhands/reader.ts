@@ -14,6 +14,7 @@ import { isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, parseLines } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 import { type OpenHandsState, readEvent } from "./events.ts";
+import { callRecords, callsOf } from "./usage.ts";
 
 const STATE_FILE = "base_state.json";
 /** A conversation's state file where OpenHands keeps it: its own folder, or a subagent's under its parent's. */
@@ -22,7 +23,7 @@ const SUBAGENT = /[\\/]([0-9a-f-]+)[\\/]subagents[\\/][0-9a-f-]+[\\/]base_state\
 
 export const openhandsReader: Reader<OpenHandsState> = {
   provider: "openhands",
-  version: 1,
+  version: 2,
   eventFolder: (path) => (basename(path) === STATE_FILE ? join(dirname(path), "events") : null),
   detect(path, head) {
     if (head === "") return path !== "" && STATE_PATH.test(path);
@@ -41,6 +42,7 @@ export const openhandsReader: Reader<OpenHandsState> = {
       model: str(llm?.["model"]) ?? null,
       parent: SUBAGENT.exec(path)?.[1] ?? null,
       conversationId: str(st["id"]) ?? null,
+      calls: callsOf(st),
     };
   },
   parse(lines, state) {
@@ -85,6 +87,9 @@ function readLine(s: OpenHandsState, o: Obj, line: SourceLine, sink: LineSink): 
       startedAt: ts,
       ...(s.conversationId ? { meta: { conversation_id: s.conversationId } } : {}),
     });
+    // The state file's calls, with the first event: the folder is read whole whenever the state file changes.
+    sink.out.push(...callRecords(s.calls ?? [], { line: line.line, ts: null }));
+    s.calls = [];
   }
   readEvent(s, o, line, ts, sink);
 }

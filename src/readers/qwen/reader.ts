@@ -10,10 +10,12 @@
 
 import { basename, dirname } from "node:path";
 import { cloneJson } from "../../common/clone.ts";
+import { usageMetadataTokens } from "../gemini/usage.ts";
 import { arr, isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import { shellReport } from "../shell-report.ts";
 import type { RawRecord, Reader, SourceLine } from "../types.ts";
+import { usageRecord } from "../usage.ts";
 
 export interface QwenState extends LineState {
   subagent: { agentId: string; parent: string } | null;
@@ -29,7 +31,7 @@ const ALIAS_LIMIT = 2000;
 
 export const qwenReader: Reader<QwenState> = {
   provider: "qwen",
-  version: 1,
+  version: 2,
   detect(path, firstLine) {
     if (/[\\/]\.qwen[\\/]projects[\\/].*\.jsonl$/.test(path)) return true;
     if (path !== "") return false;
@@ -187,7 +189,15 @@ function assistant(
   const model = str(o["model"]);
   if (model) meta["model"] = model;
   if (thinking) meta["thinking"] = thinking;
-  if (isObj(o["usageMetadata"])) meta["usage"] = o["usageMetadata"];
+  if (isObj(o["usageMetadata"])) {
+    meta["usage"] = o["usageMetadata"];
+    // A record's uuid names the call across the files that may repeat it (a resumed or forked chat).
+    const usage = usageRecord(
+      { line: line.line, ts, key: `${key}#u` },
+      { ...usageMetadataTokens(o["usageMetadata"]), call: str(o["uuid"]) ?? null, model: model ?? null },
+    );
+    if (usage) out.push(usage);
+  }
   if (text !== "" || calls.length === 0)
     out.push({ kind: "message", line: line.line, ts, key, parentKey, role: "assistant", text, typed: false, meta });
   calls.forEach((c, i) => {
