@@ -8,6 +8,7 @@ import { resumeBriefTool } from "./tools/resume-brief.ts";
 import { searchHistoryTool } from "./tools/search-history.ts";
 import { sessionTimelineTool } from "./tools/session-timeline.ts";
 import { threadTimelineTool } from "./tools/thread-timeline.ts";
+import { usageTool } from "./tools/usage.ts";
 
 /** A tool whose arguments were checked against its schema: each handler is typed by its own schema. */
 export type ServedTool = CairnTool<Record<string, unknown>>;
@@ -19,6 +20,7 @@ export const CAIRN_TOOLS: readonly ServedTool[] = [
   resumeBriefTool,
   listThreadsTool,
   threadTimelineTool,
+  usageTool,
 ] as unknown as ServedTool[];
 
 /** The catalog question each tool asks (its input is that question's, narrowed: `tools/*-schema.ts`). */
@@ -29,9 +31,10 @@ export const TOOL_QUESTIONS: Record<string, QuestionName> = {
   resume_brief: "brief",
   list_threads: "threads",
   thread_timeline: "threadTimeline",
+  usage: "usage",
 };
 
 export const SERVER_TITLE = "cairn: agent session history";
 
 export const INSTRUCTIONS = `cairn indexes the sessions of ${AGENT_NAMES} on this machine (run 'cairn index' to refresh it) and answers what changed, what failed and where to resume, citing events as [e:ID].
-Start with search_history (has this error or test failed before? what was decided about X?) or resume_brief (where did the last session stop?). get_event opens any [e:ID]; session_timeline with around=ID shows its neighbours; list_threads and thread_timeline follow work across sessions and agents. The tools only read the index; results are bounded in size and say how to get what they left out.`;
+Start with search_history (has this error or test failed before? what was decided about X?) or resume_brief (where did the last session stop?). get_event opens any [e:ID]; session_timeline with around=ID shows its neighbours; list_threads and thread_timeline follow work across sessions and agents; usage sums the tokens and cost the agents recorded (by day, week, session, project, agent or model). The tools only read the index; results are bounded in size and say how to get what they left out.`;

@@ -9,6 +9,7 @@ import * as resumeBrief from "./tools/resume-brief-schema.ts";
 import * as searchHistory from "./tools/search-history-schema.ts";
 import * as sessionTimeline from "./tools/session-timeline-schema.ts";
 import * as threadTimeline from "./tools/thread-timeline-schema.ts";
+import * as usage from "./tools/usage-schema.ts";
 
 export interface ToolZod {
   inputSchema: ZodRawShape;
@@ -22,4 +23,5 @@ export const TOOL_ZOD: Record<string, ToolZod> = {
   resume_brief: resumeBrief,
   list_threads: listThreads,
   thread_timeline: threadTimeline,
+  usage,
 };

@@ -1,6 +1,6 @@
 /**
  * The terminal UI's state and what each key does: the session list or search results on the left, the open
- * session's Timeline, Event, Brief and Conversation tabs on the right. It reads only through the application layer; drawing is
+ * session's Timeline, Event, Brief and Conversation tabs on the right, and the Usage of all history beside them. It reads only through the application layer; drawing is
  * `layout.ts`'s, the terminal `run.ts`'s.
  */
 import { Input, matchesKey } from "@earendil-works/pi-tui";
@@ -21,8 +21,9 @@ import { Searcher, type SearchOutcome } from "./searcher.ts";
 import type { Style } from "./style.ts";
 import type { SessionThreads } from "./threads-tab.ts";
 import { TimelineView } from "./timeline-window.ts";
+import { type UsageTab, usageGroupingFor } from "./usage-tab.ts";
 
-export const TABS = ["timeline", "event", "brief", "threads", "ask", "conversation"] as const;
+export const TABS = ["timeline", "event", "brief", "threads", "ask", "conversation", "usage"] as const;
 export type Tab = (typeof TABS)[number];
 export type Focus = "left" | "right" | "search" | "ask";
 
@@ -75,6 +76,7 @@ export class Browser {
   brief: { sessionId: string; text: string | null; view: TuiBrief["view"] | null; error: string | null } | null = null;
   threads: SessionThreads | null = null;
   conversation: ConversationTab | null = null;
+  usage: UsageTab | null = null;
   readonly askInput = new Input({ prompt: "ask: ", placeholder: "a question about your agents' work" });
   /** The session the question being typed is limited to, or null for all history. */
   askScope: string | null = null;
@@ -87,6 +89,7 @@ export class Browser {
     threads: new Cursor(),
     ask: new Cursor(),
     conversation: new Cursor(),
+    usage: new Cursor(),
   };
   /** The right pane's lines as last drawn (they depend on the width): what Enter and n/N act on. */
   shown: Lines = NO_LINES;
@@ -265,9 +268,11 @@ export class Browser {
 
   showTab(tab: Tab): void {
     const open = this.open;
-    if (!open && tab !== "ask") return;
+    if (!open && tab !== "ask" && tab !== "usage") return;
     this.tab = tab;
     this.focus = "right";
+    // Read again each time it is shown: a live index keeps counting.
+    if (tab === "usage") return this.loadUsage(this.usage?.by ?? "day");
     if (!open) return;
     if (tab === "event" && !this.event) {
       const row = this.timeline[this.cursors.timeline.index];
@@ -338,6 +343,24 @@ export class Browser {
 
   private shownLine(index: number): ConversationLine | undefined {
     return index >= 0 && index < this.shown.count ? this.shown.line(index) : undefined;
+  }
+
+  /** Reads the usage report in the search thread, keeping what is shown of the same grouping until it comes. */
+  private loadUsage(by: UsageTab["by"]): void {
+    const same = this.usage?.by === by ? this.usage : null;
+    const mine: UsageTab = { by, answer: same?.answer ?? null, error: null, pending: same === null };
+    this.usage = mine;
+    this.work.usage(by).then(
+      (answer) => {
+        if (this.usage !== mine) return;
+        mine.answer = answer;
+        this.host.requestRender();
+      },
+      (error: unknown) => {
+        mine.error = error instanceof Error ? error.message : String(error);
+        this.host.requestRender();
+      },
+    );
   }
 
   /** Reads the session's threads in the search thread: on a large index that walks every session for seconds. */
@@ -414,6 +437,7 @@ export class Browser {
       return;
     }
     if (data === "q" || matchesKey(data, "escape")) return this.back();
+    if (this.focus === "right" && this.tab === "usage" && this.onUsageKey(data)) return;
     const tab = TABS[Number(data) - 1];
     if (/^[1-9]$/.test(data) && tab) return this.showTab(tab);
     if (data === "c") return this.conversationKey();
@@ -421,6 +445,16 @@ export class Browser {
     if (this.focus === "left" && this.onFilterKey(data)) return;
     if (this.onMove(data)) return;
     if (matchesKey(data, "enter")) this.enter();
+  }
+
+  /** A grouping's key, or ← → to step through them. */
+  private onUsageKey(data: string): boolean {
+    const current = this.usage?.by ?? "day";
+    const step = matchesKey(data, "left") ? -1 : matchesKey(data, "right") ? 1 : 0;
+    const by = usageGroupingFor(data, current, step);
+    if (by === null) return false;
+    if (by !== current) this.loadUsage(by);
+    return true;
   }
 
   private onSearchKey(data: string): void {
@@ -443,9 +477,9 @@ export class Browser {
     if (!this.results && this.input.getValue()) this.searcher.ask(this.query());
   }
 
-  /** Whether the right pane shows something to move in: an open session, or the Ask tab. */
+  /** Whether the right pane shows something to move in: an open session, or the Ask or Usage tab. */
   get rightOpen(): boolean {
-    return this.open !== null || this.tab === "ask";
+    return this.open !== null || this.tab === "ask" || this.tab === "usage";
   }
 
   private enterAsk(): void {

@@ -63,11 +63,23 @@ export function footer(b: Browser, width: number, wrap: Wrap): string[] {
 function keysFor(b: Browser): string[] {
   if (b.focus === "search") return ["type to search", "↑↓ pick", "Enter to the results", "Esc back"];
   if (b.focus === "ask") return ["type a question", "Enter asks the model", "Esc cancels"];
+  if (b.focus === "right" && b.tab === "usage")
+    return [
+      "? keys",
+      "d w m b s p a M by",
+      "← → step",
+      ...(b.usage?.by === "session" ? ["Enter open session"] : []),
+      "1-7 tabs",
+      b.zoom ? "z unzoom" : "z zoom",
+      "Tab pane",
+      "/ search",
+      "q back",
+    ];
   if (b.focus === "right")
     return [
       "? keys",
       b.zoom ? "z unzoom" : "z zoom",
-      "1-6 tabs",
+      "1-7 tabs",
       ...(b.tab === "conversation" ? ["Enter fold/unfold", "c timeline"] : ["Enter open", "c conversation"]),
       "n/N links",
       "Tab pane",
@@ -104,13 +116,17 @@ function fitted(items: string[], width: number): string {
   return out;
 }
 
-/** The tabs: spaced labels, then packed, then the longest names short, then all short, whichever fits first. */
+/**
+ * The tabs: spaced labels, then packed, then the longest names short, then all short, then only the shown tab's
+ * name beside the others' numbers, whichever fits first.
+ */
 export function tabBar(b: Browser, width: number): string {
   const forms: Array<{ name: (t: string) => string; other: (s: string) => string; join: string }> = [
     { name: (t) => t, other: (s) => ` ${s} `, join: " " },
     { name: (t) => t, other: (s) => s, join: " " },
     { name: (t) => (t.length > 8 ? t.slice(0, 4) : t), other: (s) => s, join: " " },
     { name: (t) => t.slice(0, 4), other: (s) => s, join: " " },
+    { name: (t) => t, other: (s) => s.split(" ")[0]!, join: " " },
   ];
   for (const [k, form] of forms.entries()) {
     const labels = TABS.map((t, i) => {

@@ -26,18 +26,20 @@ import {
 import { markdownLines } from "./markdown-lines.ts";
 import { previewLines } from "./preview.ts";
 import { threadLines } from "./threads-tab.ts";
+import { usageView } from "./usage-tab.ts";
 
 const cell = (text: string, width: number): string => truncateToWidth(text, Math.max(0, width), "…", true);
 const wrap = (text: string, width: number): string[] => (text === "" ? [""] : wrapTextWithAnsi(text, width));
 
 /**
  * The left pane's width. Below 100 columns the focused pane gets the room, as lazygit's narrow layout does: the
- * sessions or results a little under half, the open session all but a margin of the list.
+ * sessions or results a little under half, the open session all but a margin of the list (20 columns: at 80, the
+ * right pane's 59 hold the seven tabs' names).
  */
 export function leftWidth(b: Pick<Browser, "focus" | "zoom">, width: number): number {
   if (b.zoom && (b.focus === "right" || b.focus === "ask")) return 0;
   if (width >= 100) return Math.min(60, Math.floor(width * 0.36));
-  return b.focus === "right" ? Math.min(24, Math.floor(width * 0.3)) : Math.floor(width * 0.42);
+  return b.focus === "right" ? Math.min(20, Math.floor(width * 0.3)) : Math.floor(width * 0.42);
 }
 
 export function renderScreen(b: Browser, width: number, height: number): string[] {
@@ -126,6 +128,19 @@ function rightPane(b: Browser, width: number, height: number): string[] {
     return previewLines(preview, width - 1, height, b.style, wrap);
   }
   const s = b.open;
+  // Usage is of all history: drawn the same with or without a session open, its heading in place of the session's.
+  if (b.tab === "usage") {
+    const cursor = b.cursors.usage;
+    if (!b.usage) {
+      b.shown = NO_LINES;
+      return [tabBar(b, width), b.style.dim("7 shows the tokens and cost every agent recorded.")];
+    }
+    const view = usageView(b.usage, cursor, width - 1, height - 1, b.style, wrap);
+    b.shown = linesOf(view.lines);
+    const room = Math.max(1, height - 1 - view.head.length);
+    const rows = listRows(view.lines.length, (i) => [view.lines[i]!.text], 1, cursor, room, b.focus === "right", b);
+    return [tabBar(b, width), ...view.head, ...rows];
+  }
   if (!s && b.tab === "ask") {
     const lines = tabLines(b, width - 1);
     b.shown = lines;
@@ -191,6 +206,9 @@ function tabLines(b: Browser, width: number): Lines {
       return b.conversation
         ? conversationTabLines(b.conversation, b.cursors.conversation, width, b.style, wrap)
         : linesOf([{ text: "6 shows the open session as a conversation." }]);
+    case "usage":
+      // Drawn apart (rightPane): its heading stays above the rows that scroll.
+      return b.shown;
   }
 }
 

@@ -157,7 +157,7 @@ export const HELP: ReadonlyArray<[string, string]> = [
   ["Enter", "open: a session, a hit, a row's event, a citation, a card"],
   ["/", "search as you type (the full query language)"],
   ["a  p  s", "left pane: cycle the agent, project and since filters"],
-  ["1 2 3 4 5 6", "Timeline, Event, Brief, Threads, Ask and Conversation tabs"],
+  ["1 2 3 4 5 6 7", "Timeline, Event, Brief, Threads, Ask, Conversation, Usage"],
   ["c", "conversation at the hit, row or citation; back to timeline"],
   ["z", "zoom: the right pane over the whole width, again to undo"],
   ["n N", "next / previous line that leads somewhere"],

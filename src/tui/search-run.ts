@@ -1,5 +1,5 @@
 /**
- * One search, brief, conversation or read of a session's threads as the terminal UI runs it, in its worker or (when there is
+ * One search, brief, conversation, usage report or read of a session's threads as the terminal UI runs it, in its worker or (when there is
  * none) on the UI's thread, and the messages between the two. `CAIRN_TUI_SEARCH_HOLD` names a file a search waits
  * for, synchronously as a slow SQLite query would, before it runs: the tests use it to type while a search is held,
  * never the user.
@@ -7,11 +7,13 @@
 import { existsSync } from "node:fs";
 import type { BriefJson } from "../app/brief.ts";
 import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
+import type { UsageAnswer } from "../app/catalog/usage.ts";
 import type { Conversation } from "../app/conversation.ts";
 import type { Env } from "../app/open.ts";
 import { errorText } from "../common/errors.ts";
 import type { AnswerCache } from "./answer-cache.ts";
 import { type SessionThreads, threadsOf } from "./threads-tab.ts";
+import type { UsageTab } from "./usage-tab.ts";
 
 /** Words alone answer at once; meaning (hybrid) follows when the index has vectors (`searcher.ts`). */
 export type SearchMode = "lexical" | "hybrid";
@@ -23,13 +25,15 @@ export type SearchAsk =
   | { id: number; kind: "search"; query: string; limit: number; mode: SearchMode }
   | { id: number; kind: "threads"; sessionId: string }
   | { id: number; kind: "brief"; sessionId: string }
-  | { id: number; kind: "conversation"; sessionId: string; at: string | null };
+  | { id: number; kind: "conversation"; sessionId: string; at: string | null }
+  | { id: number; kind: "usage"; by: UsageTab["by"] };
 
 export type SearchReply =
   | { id: number; answer: SearchAnswer }
   | { id: number; threads: SessionThreads }
   | { id: number; brief: TuiBrief }
   | { id: number; conversation: Shaped<Conversation> }
+  | { id: number; usage: Shaped<UsageAnswer> }
   | { id: number; error: string };
 
 export async function runSearch(
@@ -49,6 +53,7 @@ export async function runSearch(
         id: ask.id,
         conversation: await app.conversation({ session: ask.sessionId, ...(ask.at ? { at: ask.at } : {}) }),
       };
+    if (ask.kind === "usage") return { id: ask.id, usage: await app.usage({ by: ask.by }) };
     holdWhile(env["CAIRN_TUI_SEARCH_HOLD"]);
     const key = `${ask.mode} ${ask.limit} ${ask.query}`;
     const kept = cache?.get(key);

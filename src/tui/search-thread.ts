@@ -6,11 +6,13 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
+import type { UsageAnswer } from "../app/catalog/usage.ts";
 import type { Conversation } from "../app/conversation.ts";
 import { type Env, isTeamIndex } from "../app/open.ts";
 import { runSearch, type SearchAsk, type SearchMode, type SearchReply, type TuiBrief } from "./search-run.ts";
 import type { SearchWorkerData } from "./search-worker.ts";
 import type { SessionThreads } from "./threads-tab.ts";
+import type { UsageTab } from "./usage-tab.ts";
 
 export interface SearchBackend {
   /** Resolves with the answer, or rejects with the error said in one line. */
@@ -21,6 +23,8 @@ export interface SearchBackend {
   brief(sessionId: string): Promise<TuiBrief>;
   /** The Conversation tab's session read whole, and the block holding event `at`. */
   conversation(sessionId: string, at: string | null): Promise<Shaped<Conversation>>;
+  /** The Usage tab's report (it sums every recorded call of the index). */
+  usage(by: UsageTab["by"]): Promise<Shaped<UsageAnswer>>;
   readonly where: "worker" | "ui thread";
   /** Gets ready for a search soon (the search field opened). */
   warm(): void;
@@ -51,6 +55,12 @@ function settleConversation(reply: SearchReply): Shaped<Conversation> {
   return reply.conversation;
 }
 
+function settleUsage(reply: SearchReply): Shaped<UsageAnswer> {
+  if ("error" in reply) throw new Error(reply.error);
+  if (!("usage" in reply)) throw new Error("the search thread answered another question");
+  return reply.usage;
+}
+
 export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
   let id = 0;
   return {
@@ -61,6 +71,7 @@ export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
     brief: async (sessionId) => settleBrief(await runSearch(app, env, { id: ++id, kind: "brief", sessionId })),
     conversation: async (sessionId, at) =>
       settleConversation(await runSearch(app, env, { id: ++id, kind: "conversation", sessionId, at })),
+    usage: async (by) => settleUsage(await runSearch(app, env, { id: ++id, kind: "usage", by })),
     warm() {},
     close() {},
   };
@@ -123,6 +134,10 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
     conversation(sessionId, at) {
       if (broken) return here.conversation(sessionId, at);
       return send({ id: ++id, kind: "conversation", sessionId, at }).then(settleConversation);
+    },
+    usage(by) {
+      if (broken) return here.usage(by);
+      return send({ id: ++id, kind: "usage", by }).then(settleUsage);
     },
     warm() {
       if (!broken) worker();

@@ -115,6 +115,8 @@ describe("JSON-RPC", () => {
       ["resume_brief", { ratio: 0 }, /ratio: must be more than 0/],
       ["list_threads", { include_single: "yes" }, /include_single: expected true or false/],
       ["get_event", { event_id: 42 }, /event_id: expected a string/],
+      ["usage", { by: "fortnight" }, /by: expected one of day, week, month, block, session, project, agent, model/],
+      ["usage", { limit: 101 }, /limit: must be at most 100/],
     ];
     for (const [name, args, message] of cases) {
       const r = (await call(9, "tools/call", { name, arguments: args })) as {

@@ -53,7 +53,15 @@ describe("cairn mcp over stdio", () => {
   it("lists its tools with descriptions, bounded input schemas, output schemas and read-only hints", async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["get_event", "list_threads", "resume_brief", "search_history", "session_timeline", "thread_timeline"].sort(),
+      [
+        "get_event",
+        "list_threads",
+        "resume_brief",
+        "search_history",
+        "session_timeline",
+        "thread_timeline",
+        "usage",
+      ].sort(),
     );
     for (const t of tools) {
       expect(t.description?.length).toBeGreaterThan(150);

@@ -2,7 +2,7 @@
  * Issue 34 on MCP: the planted-secrets transcripts through every tool of the built `cairn mcp`, driven over stdio
  * by the SDK's own client: search_history with queries that find each secret, get_event on every event in the
  * index, session_timeline of every session and around every secret event, resume_brief of every session,
- * list_threads and thread_timeline. Neither the text an agent reads nor the structured content may hold a
+ * list_threads and thread_timeline, usage by every grouping. Neither the text an agent reads nor the structured content may hold a
  * 20-character piece of a planted secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,6 +99,16 @@ describe("no MCP tool hands an agent a planted secret", () => {
     const threads = (list.data["threads"] as Array<{ thread_id: string }>).map((t) => t.thread_id);
     expect(threads.length).toBeGreaterThan(0);
     for (const thread of threads) await probe(report, "thread_timeline", { thread, max_rows: 200, all: true });
+    expect(report.lines()).toEqual([]);
+  });
+
+  it("usage by every grouping, and of every session", async () => {
+    const report = new LeakReport();
+    for (const by of ["day", "week", "month", "block", "session", "project", "agent", "model"]) {
+      const r = await probe(report, "usage", { by, limit: 100 });
+      expect((r.data["totals"] as { calls: number }).calls).toBeGreaterThan(0);
+    }
+    for (const s of sessions) await probe(report, "usage", { by: "session", session: s.session_id });
     expect(report.lines()).toEqual([]);
   });
 });

@@ -38,6 +38,7 @@ function heldBackend(meaning: boolean) {
     threads: () => Promise.reject(new Error("not asked")),
     brief: () => Promise.reject(new Error("not asked")),
     conversation: () => Promise.reject(new Error("not asked")),
+    usage: () => Promise.reject(new Error("not asked")),
     warm() {},
     close() {},
   };

@@ -38,7 +38,7 @@ function start(width: number, height: number): TuiRun {
   return run;
 }
 
-const TAB_LABELS = ["1 Timeline", "2 Event", "3 Brief", "4 Threads", "5 Ask"];
+const TAB_LABELS = ["1 Timeline", "2 Event", "3 Brief", "4 Threads", "5 Ask", "7 Usage"];
 const rowsOf = (screen: string) => screen.split("\n");
 const selectedRight = (r: TuiRun, screen: string) => r.right(screen).find((row) => row.startsWith("▸")) ?? "";
 
