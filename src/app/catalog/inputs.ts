@@ -132,7 +132,13 @@ export const usage = {
   session: sessionRef.optional().describe("only this session (its subagents with it)"),
   timezone: z.string().min(1).max(64).optional().describe("IANA time zone days are counted in (default: the system's)"),
   week_start: z.enum(["sunday", "monday"]).optional().describe("the day weeks start on (default monday)"),
-  limit: z.number().int().min(1).max(100_000).optional().describe("rows to return (the totals count them all)"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe("rows to return: the latest periods, or the costliest rows (the totals count them all)"),
 };
 
 /** The inputs by question name. */

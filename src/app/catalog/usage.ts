@@ -15,7 +15,7 @@ import { type QuestionContext, question } from "./question.ts";
 export type UsageRequest = Input<"usage">;
 
 export interface UsageAnswer extends UsageReport {
-  /** Groups left out by the limit (the totals count them). */
+  /** Groups left out by the limit (the earliest periods, or the cheapest of the rest); the totals count them. */
   more: number;
   /** Agents with sessions in the index that recorded no token counts: their usage is unknown, not zero. */
   agents_without_usage: Provider[];
@@ -45,11 +45,13 @@ export const usage = question({
     // Rows were read for the agents asked about (all, without --provider): only those can be said to lack usage.
     const recorded = new Set(rows.map((r) => r.provider));
     const asked = req.provider?.length ? new Set<string>(req.provider) : null;
-    const limit = req.limit ?? report.groups.length;
+    const limit = Math.min(req.limit ?? report.groups.length, report.groups.length);
+    // Periods are listed oldest first and the latest are kept; the rest are listed costliest first.
+    const chronological = ["day", "week", "month", "block"].includes(report.by);
     return {
       ...report,
-      groups: report.groups.slice(0, limit),
-      more: Math.max(0, report.groups.length - limit),
+      groups: chronological ? report.groups.slice(report.groups.length - limit) : report.groups.slice(0, limit),
+      more: report.groups.length - limit,
       agents_without_usage: [...withSessions].filter((p) => !recorded.has(p) && (asked?.has(p) ?? true)).sort(),
     };
   },

@@ -31,22 +31,21 @@ export const usageTool: CairnTool<Args> = {
     (ctx) =>
     async ({ limit, ...given }) => {
       const args = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-      const answer = await ctx.cairn.usage(args);
-      // Periods keep the latest rows, the other groupings (costliest first) the first ones.
+      // The app keeps the latest periods, or the costliest rows of the other groupings.
+      const answer = await ctx.cairn.usage({ ...args, limit });
       const periods = PERIODS.has(answer.by);
-      const all = answer.groups;
-      const kept = periods ? all.slice(Math.max(0, all.length - limit)) : all.slice(0, limit);
-      const groups = kept.map(groupData);
+      const groups = answer.groups.map(groupData);
       const texts = groups.map((g) => groupLine(answer.by, g));
       const { start, end } = fitRange(
         groups.map((g, i) => ({ text: texts[i]!.length + 1, json: jsonSize(g) + 1 })),
         periods ? groups.length - 1 : 0,
         listBudget(),
       );
-      const more = all.length - (end - start);
+      const all = answer.groups.length + answer.more;
+      const more = all - (end - start);
       const truncated =
         end - start < groups.length
-          ? `showing ${end - start} of ${all.length} rows to stay within the size bound; lower limit or narrow with since, until, provider, project or model`
+          ? `showing ${end - start} of ${all} rows to stay within the size bound; lower limit or narrow with since, until, provider, project or model`
           : null;
       const lines = [head(answer), ...(answer.totals.calls > 0 ? [HEADER] : []), ...texts.slice(start, end)];
       if (more > 0)
