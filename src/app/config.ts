@@ -5,20 +5,36 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { z } from "zod";
 import { CairnError } from "../common/errors.ts";
 import type { Env } from "./open.ts";
 
-const ConfigSchema = z.object({
-  model: z
-    .object({
-      provider: z.string().min(1),
-      model: z.string().min(1),
-      url: z.string().url().nullable().optional(),
-    })
-    .optional(),
-});
-export type CairnConfig = z.infer<typeof ConfigSchema>;
+export interface CairnConfig {
+  model?: { provider: string; model: string; url?: string | null };
+}
+
+/**
+ * The file's shape, checked by hand: it is read at the start of every command that may ask a model, and a schema
+ * library there cost each of those starts the loading of a hundred modules.
+ */
+function checkConfig(v: unknown): CairnConfig | string {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return "expected an object";
+  const model = (v as Record<string, unknown>)["model"];
+  if (model === undefined) return {};
+  if (typeof model !== "object" || model === null || Array.isArray(model)) return "model: expected an object";
+  const m = model as Record<string, unknown>;
+  for (const key of ["provider", "model"] as const)
+    if (typeof m[key] !== "string" || m[key] === "") return `model.${key}: expected a non-empty string`;
+  const url = m["url"];
+  if (url !== undefined && url !== null && (typeof url !== "string" || !URL.canParse(url)))
+    return "model.url: expected a URL";
+  return {
+    model: {
+      provider: m["provider"] as string,
+      model: m["model"] as string,
+      ...(url === undefined ? {} : { url: url as string | null }),
+    },
+  };
+}
 
 export function configPath(env: Env): string {
   const base = env["XDG_CONFIG_HOME"] || join(env["HOME"] || homedir(), ".config");
@@ -41,10 +57,9 @@ export function readConfig(env: Env): CairnConfig {
   } catch {
     throw new CairnError("failure", `${path} is not JSON`, "fix it or delete it");
   }
-  const result = ConfigSchema.safeParse(parsed);
-  if (!result.success)
-    throw new CairnError("failure", `${path}: ${result.error.issues[0]?.message ?? "invalid"}`, "fix it or delete it");
-  return result.data;
+  const config = checkConfig(parsed);
+  if (typeof config === "string") throw new CairnError("failure", `${path}: ${config}`, "fix it or delete it");
+  return config;
 }
 
 /** Writes the settings file whole (through a temporary file, so a crash never leaves half of it). */

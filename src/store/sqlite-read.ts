@@ -14,7 +14,7 @@ import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
 import { once } from "./sqlite-lazy.ts";
 import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "./types.ts";
-import { USAGE_COLUMNS, usageRowOf } from "./usage-rows.ts";
+import { USAGE_COLUMNS, usageRowOfValues } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -285,8 +285,8 @@ export function createReader(db: Database.Database) {
         where.push("timestamp >= ?");
         params.push(of.since);
       }
-      const rows = listing(usageSql(where.length ? `WHERE ${where.join(" AND ")}` : "")).all(...params);
-      return (rows as Array<Record<string, unknown>>).map(usageRowOf);
+      const sql = usageSql(where.length ? `WHERE ${where.join(" AND ")}` : "");
+      return (listing(sql).raw(true).all(...params) as unknown[][]).map(usageRowOfValues);
     },
     counts(): StoreCounts {
       return counts().get() as StoreCounts;

@@ -74,3 +74,26 @@ export function usageRowOf(r: Record<string, unknown>): UsageRow {
     fast: Boolean(r["fast"]),
   };
 }
+
+/** A row read as an array in `USAGE_COLUMNS` order (SQLite's raw rows: a report reads tens of thousands). */
+export function usageRowOfValues(v: unknown[]): UsageRow {
+  return {
+    source_file: v[0] as string,
+    source_line: v[1] as number,
+    seq: v[2] as number,
+    session_id: v[3] as string,
+    provider: v[4] as UsageRow["provider"],
+    timestamp: v[5] as string | null,
+    model: v[6] as string | null,
+    call: v[7] as string | null,
+    input: v[8] as number,
+    output: v[9] as number,
+    cache_read: v[10] as number,
+    cache_write: v[11] as number,
+    cache_write_1h: v[12] as number,
+    reasoning: v[13] as number,
+    cost: v[14] as number | null,
+    sidechain: v[15] === 1,
+    fast: v[16] === 1,
+  };
+}

@@ -26,7 +26,10 @@ export interface UsageOptions {
   /** Inclusive local dates, `YYYY-MM-DD`. */
   since?: string;
   until?: string;
+  /** An IANA zone days are counted in; the system's when absent. */
   timeZone?: string;
+  /** What to call the zone in the answer when none is named (the app knows the system's). */
+  systemZone?: string;
   /** 0 Sunday … 6 Saturday; Monday by default. */
   weekStart?: number;
   providers?: readonly string[];
@@ -177,7 +180,7 @@ export function usageReport(
   out.sort(chronological ? (a, b) => (a.key < b.key ? -1 : 1) : (a, b) => b.cost - a.cost || b.total - a.total);
   return {
     by: o.by,
-    time_zone: dates.timeZone,
+    time_zone: dates.timeZone ?? o.systemZone ?? "the system's time zone",
     since: o.since ?? null,
     until: o.until ?? null,
     groups: out,

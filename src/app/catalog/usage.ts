@@ -30,10 +30,11 @@ export const usage = question({
     const store = ctx.store();
     const { sessions, withSessions } = usageSessions(ctx);
     const rows = store.usageCalls(req.provider?.length ? { providers: req.provider } : {});
-    const dates = new LocalDates(timeZoneOf(req.timezone));
+    const zone = timeZoneOf(req.timezone);
+    const dates = new LocalDates(zone);
     const report = usageReport(rows, sessions, loadPrices(ctx.env), {
       by: req.by ?? "day",
-      timeZone: dates.timeZone,
+      ...(zone === undefined ? { systemZone: systemZone(ctx) } : { timeZone: zone }),
       ...(req.since === undefined ? {} : { since: dayOf(ctx, dates, req.since, false) }),
       ...(req.until === undefined ? {} : { until: dayOf(ctx, dates, req.until, true) }),
       ...(req.week_start === "sunday" ? { weekStart: 0 } : {}),
@@ -100,6 +101,15 @@ export function weekUsage(ctx: QuestionContext): WeekUsage | null {
         }
       : null,
   };
+}
+
+/** The system's zone by the name TZ gives it, else by its offset now (naming it would load the Intl data). */
+function systemZone(ctx: QuestionContext): string {
+  const tz = ctx.env["TZ"];
+  if (tz) return tz.replace(/^:/, "");
+  const offset = -ctx.now().getTimezoneOffset();
+  const hm = `${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}`;
+  return `local time (UTC${offset < 0 ? "-" : "+"}${hm})`;
 }
 
 function timeZoneOf(zone: string | undefined): string | undefined {

@@ -7,7 +7,7 @@ import { type Command, UsageError } from "../io.ts";
 const USAGE = `Usage: cairn mcp [--db PATH]
 
 Serves the index to an agent over MCP on stdin/stdout (started by the agent, not by hand): tools search_history,
-session_timeline, get_event, resume_brief, list_threads and thread_timeline. Read-only; runs until stdin closes
+session_timeline, get_event, resume_brief, list_threads, thread_timeline and usage. Read-only; runs until stdin closes
 or SIGINT/SIGTERM arrives.
 Register it with Claude Code:  claude mcp add cairn -- cairn mcp
 with Codex (~/.codex/config.toml):  [mcp_servers.cairn]  command = "cairn"  args = ["mcp"]
