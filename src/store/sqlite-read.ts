@@ -286,7 +286,11 @@ export function createReader(db: Database.Database) {
         params.push(of.since);
       }
       const sql = usageSql(where.length ? `WHERE ${where.join(" AND ")}` : "");
-      return (listing(sql).raw(true).all(...params) as unknown[][]).map(usageRowOfValues);
+      return (
+        listing(sql)
+          .raw(true)
+          .all(...params) as unknown[][]
+      ).map(usageRowOfValues);
     },
     counts(): StoreCounts {
       return counts().get() as StoreCounts;
