@@ -72,6 +72,15 @@ function rewrite(
     });
 }
 
+/** A window of the rollout moved to begin minutes after the last line so far, with ids of its own. */
+function laterTurns(source: string[], so: string[], size: number, factor: number, rand: () => number): string[] {
+  const start = 1 + Math.floor(rand() * Math.max(1, source.length - size - 1));
+  const window = source.slice(start, start + size);
+  const times = (ls: string[]) => ls.map(timeOf).filter((t) => !Number.isNaN(t));
+  const shift = Math.max(...times(so)) + 600_000 + Math.floor(rand() * 3_600_000) - Math.min(...times(window));
+  return window.map((l) => rewrite(l, shift, factor, new Map(), rand));
+}
+
 function timeOf(line: string): number {
   return Date.parse(/"timestamp":"([^"]+)"/.exec(line)?.[1] ?? "");
 }
@@ -127,6 +136,9 @@ export function writeUsageCorpus(home: string, count: number, seed = 7): UsageCo
       const context = s.lines.slice(0, start).findLast((l) => l.includes('"type":"turn_context"'));
       const head = [JSON.stringify(meta), ...(context ? [rewrite(context, shift, 1, names, rand)] : [])];
       lines = [...head, ...copied, ...window.map((l) => rewrite(l, shift, factor, names, rand))];
+      // A long session: more turns after the first, each cut from elsewhere in the real rollout.
+      for (let more = Math.floor(rand() * 6); more > 0; more--)
+        lines.push(...laterTurns(s.lines, lines, size, factor, rand));
     } else {
       const sessionOf = (l: string) => l.replace(/"sessionId":"[^"]+"/, `"sessionId":"${session}"`);
       const earlier = written.filter((w) => w.provider === "claude");

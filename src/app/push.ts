@@ -177,7 +177,7 @@ function sessionBatch(local: ReadonlyStore, s: SessionRow, scrub: (s: string) =>
     sessions: [deepScrub(info, scrub)],
     events: events.map((e) => deepScrub(e, scrub) as SessionEvent),
     edges: edges.map((e) => deepScrub(e, scrub)),
-    usage: local.usageCalls({ session: s.session_id }),
+    usage: local.usageRows(s.session_id),
     entities: entities.map((e) => deepScrub(e, scrub)),
   };
 }

@@ -6,6 +6,7 @@ import {
   PARENT_EDGE_DIRECTION,
   type Problem,
   type SessionEvent,
+  type UsageCall,
   type UsageRow,
 } from "../topology/types.ts";
 import type { PgConnection } from "./pg-bridge.ts";
@@ -181,10 +182,17 @@ export function createPgReader(db: PgConnection) {
         'SELECT source_file, source_line, reason, excerpt FROM problems ORDER BY source_file COLLATE "C", source_line LIMIT $1',
         [limit],
       ),
-    usageCalls: (of: UsageCallsOf = {}): UsageRow[] => {
+    usageRows: (sessionId: string): UsageRow[] =>
+      db
+        .query<Record<string, unknown>>(
+          `SELECT ${USAGE_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM usage_calls WHERE session_id = $1
+           ORDER BY source_file COLLATE "C", source_line, seq`,
+          [sessionId],
+        )
+        .map(usageRowOf),
+    usageCalls: (of: UsageCallsOf = {}): UsageCall[] => {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (of.session !== undefined) where.push(`session_id = $${params.push(of.session)}`);
       if (of.providers?.length) where.push(`provider = ANY($${params.push([...of.providers])})`);
       if (of.since !== undefined) where.push(`"timestamp" >= $${params.push(of.since)}`);
       return db

@@ -327,8 +327,9 @@ UPDATE session_events SET meta = cairn_packed_meta(text, meta)
     version: 12,
     name: "model calls' token usage",
     // What each model call cost in tokens, as the agent recorded it, one row per call record: copies of one call
-    // (a resumed session's file repeating its messages) are kept and told apart on read by \`call\`. Keyed by where
-    // it was read, like problems, so that a file read again or moved takes its rows with it.
+    // (a resumed session's file repeating its messages) are kept and told apart on read by \`call\`. Keyed by agent
+    // (a report of one agent reads its rows alone) and where it was read, like problems, so that a file read again
+    // or moved takes its rows with it (found by the index on the file).
     sql: `
 CREATE TABLE usage_calls (
   source_file TEXT NOT NULL,
@@ -348,8 +349,9 @@ CREATE TABLE usage_calls (
   cost REAL,
   sidechain INTEGER NOT NULL,
   fast INTEGER NOT NULL,
-  PRIMARY KEY (source_file, source_line, seq)
+  PRIMARY KEY (provider, source_file, source_line, seq)
 ) WITHOUT ROWID;
+CREATE INDEX usage_calls_file ON usage_calls(source_file);
 `,
   },
 ];

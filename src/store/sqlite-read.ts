@@ -7,6 +7,7 @@ import {
   PARENT_EDGE_DIRECTION,
   type Problem,
   type SessionEvent,
+  type UsageCall,
   type UsageRow,
 } from "../topology/types.ts";
 import { unpackMeta } from "./packed-meta.ts";
@@ -14,7 +15,7 @@ import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
 import { once } from "./sqlite-lazy.ts";
 import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "./types.ts";
-import { USAGE_COLUMNS, usageRowOfValues } from "./usage-rows.ts";
+import { USAGE_COLUMNS, usageCallOfValues, usageRowOf } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -182,9 +183,16 @@ export function createReader(db: Database.Database) {
     return stmt;
   };
   const problems = once(() => db.prepare("SELECT * FROM problems ORDER BY source_file, source_line LIMIT ?"));
-  // In the table's own order (its key): the usage report keeps the first of equal copies.
+  // In the table's own order (its key): the usage report keeps the first of equal copies. Where a row was read is
+  // left out: a report reads tens of thousands, and the file's path was most of each one's bytes.
+  const callColumns = USAGE_COLUMNS.slice(3);
   const usageSql = (where: string) =>
-    `SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls ${where} ORDER BY source_file, source_line, seq`;
+    `SELECT ${callColumns.join(", ")} FROM usage_calls ${where} ORDER BY provider, source_file, source_line, seq`;
+  const sessionUsage = once(() =>
+    db.prepare(
+      `SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls WHERE session_id = ? ORDER BY provider, source_file, source_line, seq`,
+    ),
+  );
   // Counted on the narrowest index: SQLite would pick the one with fewest columns, that of the source paths, which
   // is four times the pages, and a read-only open counts sessions first (a cold start reads every page it counts).
   const sessionCount = once(() => db.prepare("SELECT count(*) FROM sessions INDEXED BY sessions_updated").pluck());
@@ -270,13 +278,9 @@ export function createReader(db: Database.Database) {
     problems(limit = 1_000_000): Problem[] {
       return problems().all(limit) as Problem[];
     },
-    usageCalls(of: UsageCallsOf = {}): UsageRow[] {
+    usageCalls(of: UsageCallsOf = {}): UsageCall[] {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (of.session !== undefined) {
-        where.push("session_id = ?");
-        params.push(of.session);
-      }
       if (of.providers?.length) {
         where.push(`provider IN (${of.providers.map(() => "?").join(", ")})`);
         params.push(...of.providers);
@@ -290,7 +294,10 @@ export function createReader(db: Database.Database) {
         listing(sql)
           .raw(true)
           .all(...params) as unknown[][]
-      ).map(usageRowOfValues);
+      ).map(usageCallOfValues);
+    },
+    usageRows(sessionId: string): UsageRow[] {
+      return (sessionUsage().all(sessionId) as Array<Record<string, unknown>>).map(usageRowOf);
     },
     counts(): StoreCounts {
       return counts().get() as StoreCounts;

@@ -9,6 +9,7 @@ import type {
   SessionEvent,
   SessionInfo,
   SessionKind,
+  UsageCall,
   UsageRow,
 } from "../topology/types.ts";
 import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";
@@ -82,7 +83,6 @@ export interface CheckpointRow {
 }
 
 export interface UsageCallsOf {
-  session?: string;
   providers?: readonly string[];
   since?: string;
 }
@@ -124,10 +124,13 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   expectLongUse?(): void;
   problems(limit?: number): Problem[];
   /**
-   * Model calls' usage rows, copies included (the usage report tells them apart): of one session, of some agents
-   * (a call's copies are always one agent's), made at or after an ISO time (copies keep their call's time), or all.
+   * Model calls' usage, copies included (the usage report tells them apart), in the order read (by file and line):
+   * of some agents (a call's copies are always one agent's), made at or after an ISO time (copies keep their
+   * call's time), or all.
    */
-  usageCalls(of?: UsageCallsOf): UsageRow[];
+  usageCalls(of?: UsageCallsOf): UsageCall[];
+  /** A session's usage rows whole, where each was read included: to copy the session to another index. */
+  usageRows(sessionId: string): UsageRow[];
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
   fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */

@@ -1,5 +1,5 @@
 /** A model call's usage row as both stores bind and read it (the \`usage_calls\` table). */
-import type { UsageRow } from "../topology/types.ts";
+import type { UsageCall, UsageRow } from "../topology/types.ts";
 
 /** The columns of a usage row, as \`UsageRow\` names them. */
 export const USAGE_COLUMNS = [
@@ -75,25 +75,22 @@ export function usageRowOf(r: Record<string, unknown>): UsageRow {
   };
 }
 
-/** A row read as an array in `USAGE_COLUMNS` order (SQLite's raw rows: a report reads tens of thousands). */
-export function usageRowOfValues(v: unknown[]): UsageRow {
+/** A call read as an array of the columns after where it was read (SQLite's raw rows: a report reads many). */
+export function usageCallOfValues(v: unknown[]): UsageCall {
   return {
-    source_file: v[0] as string,
-    source_line: v[1] as number,
-    seq: v[2] as number,
-    session_id: v[3] as string,
-    provider: v[4] as UsageRow["provider"],
-    timestamp: v[5] as string | null,
-    model: v[6] as string | null,
-    call: v[7] as string | null,
-    input: v[8] as number,
-    output: v[9] as number,
-    cache_read: v[10] as number,
-    cache_write: v[11] as number,
-    cache_write_1h: v[12] as number,
-    reasoning: v[13] as number,
-    cost: v[14] as number | null,
-    sidechain: v[15] === 1,
-    fast: v[16] === 1,
+    session_id: v[0] as string,
+    provider: v[1] as UsageCall["provider"],
+    timestamp: v[2] as string | null,
+    model: v[3] as string | null,
+    call: v[4] as string | null,
+    input: v[5] as number,
+    output: v[6] as number,
+    cache_read: v[7] as number,
+    cache_write: v[8] as number,
+    cache_write_1h: v[9] as number,
+    reasoning: v[10] as number,
+    cost: v[11] as number | null,
+    sidechain: v[12] === 1,
+    fast: v[13] === 1,
   };
 }

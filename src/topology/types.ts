@@ -170,6 +170,9 @@ export interface UsageRow {
   fast: boolean;
 }
 
+/** A call as the usage report reads it: without where it was read (rows come in the order they were read). */
+export type UsageCall = Omit<UsageRow, "source_file" | "source_line" | "seq">;
+
 /** A line that could not be used, or was used only in part. Nothing is skipped without one of these. */
 export interface Problem {
   source_file: string;

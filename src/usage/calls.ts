@@ -4,26 +4,28 @@
  * it, Codex and pi forks replay their parent's records. Copies share a `call` name: the largest copy counts, a
  * main conversation's before a subagent's replay of it, and among equals the first read. A row with no name counts.
  */
-import type { UsageRow } from "../topology/types.ts";
+import type { UsageCall } from "../topology/types.ts";
 
-export function rowTotal(r: UsageRow): number {
+export function rowTotal(r: UsageCall): number {
   return r.input + r.output + r.cache_read + r.cache_write + r.cache_write_1h;
 }
 
 /** Whether copy `a` is kept over copy `b` of the same call. */
-function better(a: UsageRow, b: UsageRow): boolean {
+function better(a: UsageCall, b: UsageCall): boolean {
   if (a.sidechain !== b.sidechain) return !a.sidechain;
   const ta = rowTotal(a);
   const tb = rowTotal(b);
   if (ta !== tb) return ta > tb;
-  if (a.fast !== b.fast) return a.fast;
-  return a.source_file < b.source_file || (a.source_file === b.source_file && a.source_line < b.source_line);
+  return a.fast && !b.fast;
 }
 
-/** The rows that count, in the order given (each call at the place of its first copy). */
-export function countedCalls(rows: readonly UsageRow[]): UsageRow[] {
+/**
+ * The rows that count, in the order given (each call at the place of its first copy): among equal copies the first
+ * given, so rows come in the order the store keeps them (by file and line).
+ */
+export function countedCalls(rows: readonly UsageCall[]): UsageCall[] {
   const kept = new Map<string, number>();
-  const out: UsageRow[] = [];
+  const out: UsageCall[] = [];
   for (const r of rows) {
     if (rowTotal(r) === 0) continue;
     if (r.call === null) {

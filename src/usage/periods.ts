@@ -7,16 +7,19 @@
  */
 export class LocalDates {
   private readonly format: Intl.DateTimeFormat | null;
+  private readonly utc: boolean;
   private readonly cache = new Map<string, string>();
   /** The zone's name, or null for the system's. */
   readonly timeZone: string | null;
 
   constructor(timeZone?: string) {
+    const utc = timeZone !== undefined && UTC.has(timeZone.toUpperCase());
+    this.utc = utc;
     this.format =
-      timeZone === undefined
+      timeZone === undefined || utc
         ? null
         : new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    this.timeZone = this.format?.resolvedOptions().timeZone ?? null;
+    this.timeZone = utc ? "UTC" : (this.format?.resolvedOptions().timeZone ?? null);
   }
 
   /** `YYYY-MM-DD` of an ISO time there, or null when it is no time. */
@@ -27,12 +30,19 @@ export class LocalDates {
     if (known !== undefined) return known;
     const t = Date.parse(iso);
     if (Number.isNaN(t)) return null;
-    const date = this.format ? this.format.format(t) : systemDate(t);
+    const date = this.utc
+      ? new Date(t).toISOString().slice(0, 10)
+      : this.format
+        ? this.format.format(t)
+        : systemDate(t);
     // Only a whole ISO time can be cached by its minute (a bare date or an offset other than Z cannot).
     if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(iso)) this.cache.set(minute, date);
     return date;
   }
 }
+
+/** Names of UTC that need no zone data. */
+export const UTC = new Set(["UTC", "ETC/UTC", "Z", "GMT", "ETC/GMT", "UNIVERSAL", "ZULU"]);
 
 function systemDate(t: number): string {
   const d = new Date(t);

@@ -3,7 +3,7 @@
  * table the user gives in LiteLLM's own format, looked up by the model name the agent wrote, applied to the tokens it
  * recorded. Prices are US dollars per million tokens.
  */
-import type { UsageRow } from "../topology/types.ts";
+import type { UsageCall } from "../topology/types.ts";
 
 /** LiteLLM's names for the prices read, in the order a table row lists them. */
 export const PRICE_FIELDS = [
@@ -28,6 +28,10 @@ export interface PriceTable {
 export interface ModelPrice {
   /** The table's name for the model the agent named. */
   name: string;
+  /** Priced by Anthropic's rules (a Claude model). */
+  anthropic: boolean;
+  /** Fast mode's price multiplier. */
+  fast: number;
   input: number;
   output: number;
   cacheWrite: number;
@@ -114,7 +118,16 @@ function priceOf(name: string, row: ReadonlyArray<number | null>): ModelPrice {
           cacheWrite: at(6) ?? at(4)! * (claude ? 1.25 : 1),
           cacheRead: at(7) ?? at(4)! * (claude ? 0.1 : 1),
         };
-  return { name, input, output: at(1) ?? 0, cacheWrite, cacheRead, above200k: above };
+  return {
+    name,
+    anthropic: claude,
+    fast: fastFactor(name),
+    input,
+    output: at(1) ?? 0,
+    cacheWrite,
+    cacheRead,
+    above200k: above,
+  };
 }
 
 /** Fast mode's price multiplier, per Anthropic's model (none elsewhere). */
@@ -128,11 +141,11 @@ function fastFactor(name: string): number {
  * The call's cost in dollars. Anthropic bills tokens above 200k of a field at the higher rate field by field; other
  * providers bill a whole call at the higher rate once its prompt passes 200k.
  */
-export function callCost(r: UsageRow, p: ModelPrice): number {
+export function callCost(r: UsageCall, p: ModelPrice): number {
   const m = 1e-6;
   const hourWrite = 2 * p.input;
   let cost: number;
-  if (p.name.includes("claude")) {
+  if (p.anthropic) {
     const tier = (n: number, base: number, high: number | undefined) =>
       high !== undefined && n > TIER ? TIER * base + (n - TIER) * high : n * base;
     const a = p.above200k ?? undefined;
@@ -142,7 +155,7 @@ export function callCost(r: UsageRow, p: ModelPrice): number {
       tier(r.cache_write, p.cacheWrite, a?.cacheWrite) +
       tier(r.cache_write_1h, hourWrite, a ? 2 * a.input : undefined) +
       tier(r.cache_read, p.cacheRead, a?.cacheRead);
-    cost *= r.fast ? fastFactor(p.name) : 1;
+    cost *= r.fast ? p.fast : 1;
   } else {
     const prompt = r.input + r.cache_read + r.cache_write + r.cache_write_1h;
     const q = p.above200k && prompt > TIER ? p.above200k : p;

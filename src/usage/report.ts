@@ -3,7 +3,7 @@
  * agent or model, with what they cost by the price table and, where the agent priced them itself, by its own count.
  * Pure: the rows, the sessions they belong to and the prices come in as values.
  */
-import type { Provider, UsageRow } from "../topology/types.ts";
+import type { Provider, UsageCall } from "../topology/types.ts";
 import { countedCalls, rowTotal } from "./calls.ts";
 import { blockStarts, LocalDates, monthOf, weekOf } from "./periods.ts";
 import { callCost, type Prices } from "./prices.ts";
@@ -102,7 +102,7 @@ function emptyTotals(): UsageTotals {
   };
 }
 
-function add(t: UsageTotals, r: UsageRow, cost: number | null): void {
+function add(t: UsageTotals, r: UsageCall, cost: number | null): void {
   t.input += r.input;
   t.output += r.output;
   t.cache_read += r.cache_read;
@@ -128,14 +128,14 @@ function rootOf(id: string, sessions: ReadonlyMap<string, UsageSession>): string
 }
 
 interface Call {
-  row: UsageRow;
+  row: UsageCall;
   date: string | null;
   cost: number | null;
   root: string;
 }
 
 export function usageReport(
-  rows: readonly UsageRow[],
+  rows: readonly UsageCall[],
   sessions: ReadonlyMap<string, UsageSession>,
   prices: Prices,
   o: UsageOptions,
@@ -203,7 +203,7 @@ function byCost(parts: Map<string, UsagePart>): UsagePart[] {
 
 /** The calls that count and pass the filters, each with its local date, cost and the session it is shown under. */
 function selected(
-  rows: readonly UsageRow[],
+  rows: readonly UsageCall[],
   sessions: ReadonlyMap<string, UsageSession>,
   prices: Prices,
   dates: LocalDates,

@@ -9,15 +9,15 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
 import { computeUsageTruth, NO_USAGE, type UsageTruth } from "../../scripts/clients/usage-truth.ts";
-import type { UsageRow } from "../../src/topology/types.ts";
+import type { UsageCall } from "../../src/topology/types.ts";
 import { countedCalls } from "../../src/usage/calls.ts";
 import { type TempIndex, tempIndex, withStore } from "../helpers/temp-index.ts";
 import { REPO } from "../helpers/transcripts.ts";
 
 const ROOT = join(REPO, "test", "fixtures", "clients");
 
-function totals(rows: UsageRow[]): UsageTruth {
-  const sum = (f: (r: UsageRow) => number) => rows.reduce((a, r) => a + f(r), 0);
+function totals(rows: UsageCall[]): UsageTruth {
+  const sum = (f: (r: UsageCall) => number) => rows.reduce((a, r) => a + f(r), 0);
   return {
     calls: rows.length,
     input: sum((r) => r.input),

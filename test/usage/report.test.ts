@@ -1,18 +1,18 @@
 /** The usage report's rules, directly: which copies count, how a model is priced, days, weeks and 5-hour windows. */
 import { describe, expect, it } from "vitest";
-import type { UsageRow } from "../../src/topology/types.ts";
+import type { UsageCall } from "../../src/topology/types.ts";
 import { countedCalls } from "../../src/usage/calls.ts";
 import { blockStarts, LocalDates, weekOf } from "../../src/usage/periods.ts";
 import { callCost, Prices, type PriceTable, tableOfLitellm } from "../../src/usage/prices.ts";
 import { type UsageSession, usageReport } from "../../src/usage/report.ts";
 
-function row(over: Partial<UsageRow>): UsageRow {
+type Row = UsageCall & { at?: string };
+
+/** A call; `at` names it in a test (the store's rows carry no place). */
+function row(over: Partial<Row>): Row {
   return {
     session_id: "s1",
     provider: "claude",
-    source_file: "/a.jsonl",
-    source_line: 1,
-    seq: 0,
     timestamp: "2026-03-01T10:00:00.000Z",
     model: "claude-sonnet-4-5",
     call: null,
@@ -44,21 +44,21 @@ const TABLE: PriceTable = {
 describe("which calls count", () => {
   it("keeps the largest copy of a call, a main conversation's before a subagent's, and every unnamed record", () => {
     const rows = [
-      row({ call: "m1/r1", output: 2, source_line: 1 }),
-      row({ call: "m1/r1", output: 70, source_line: 2 }),
-      row({ call: "m1/r1", output: 70, source_file: "/b.jsonl", session_id: "s2" }),
-      row({ call: "m2/r2", output: 500, sidechain: true, source_line: 3 }),
-      row({ call: "m2/r2", output: 5, source_line: 4 }),
-      row({ call: null, source_line: 5 }),
-      row({ call: null, source_line: 6 }),
-      row({ call: "zero", input: 0, output: 0, source_line: 7 }),
+      row({ call: "m1/r1", output: 2, at: "a1" }),
+      row({ call: "m1/r1", output: 70, at: "a2" }),
+      row({ call: "m1/r1", output: 70, session_id: "s2", at: "b1" }),
+      row({ call: "m2/r2", output: 500, sidechain: true, at: "a3" }),
+      row({ call: "m2/r2", output: 5, at: "a4" }),
+      row({ call: null, at: "a5" }),
+      row({ call: null, at: "a6" }),
+      row({ call: "zero", input: 0, output: 0, at: "a7" }),
     ];
-    const kept = countedCalls(rows);
-    expect(kept.map((r) => [r.call, r.output, r.source_file, r.source_line])).toEqual([
-      ["m1/r1", 70, "/a.jsonl", 2],
-      ["m2/r2", 5, "/a.jsonl", 4],
-      [null, 20, "/a.jsonl", 5],
-      [null, 20, "/a.jsonl", 6],
+    const kept = countedCalls(rows) as Row[];
+    expect(kept.map((r) => [r.call, r.output, r.at])).toEqual([
+      ["m1/r1", 70, "a2"],
+      ["m2/r2", 5, "a4"],
+      [null, 20, "a5"],
+      [null, 20, "a6"],
     ]);
   });
 });
@@ -154,9 +154,9 @@ describe("the report", () => {
     ["p1", { session_id: "p1", provider: "pi", kind: "main", parent_session_id: null, project: "web", title: "two" }],
   ]);
   const rows = [
-    row({ source_line: 1, input: 100 }),
-    row({ source_line: 2, session_id: "s1:a", input: 50, timestamp: "2026-03-02T01:00:00.000Z" }),
-    row({ source_line: 3, session_id: "p1", provider: "pi", model: "unknown-model", cost: 0.5 }),
+    row({ input: 100 }),
+    row({ session_id: "s1:a", input: 50, timestamp: "2026-03-02T01:00:00.000Z" }),
+    row({ session_id: "p1", provider: "pi", model: "unknown-model", cost: 0.5 }),
   ];
   const prices = new Prices([TABLE]);
 

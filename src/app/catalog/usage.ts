@@ -6,7 +6,7 @@ import { CairnError } from "../../common/errors.ts";
 import { parseTime } from "../../search/query.ts";
 import { resolveSessionId } from "../../store/resolve.ts";
 import type { Provider } from "../../topology/types.ts";
-import { LocalDates, weekOf } from "../../usage/periods.ts";
+import { LocalDates, UTC, weekOf } from "../../usage/periods.ts";
 import { type UsageReport, type UsageSession, usageReport } from "../../usage/report.ts";
 import { loadPrices } from "../prices.ts";
 import type { Input } from "./inputs.ts";
@@ -113,7 +113,7 @@ function systemZone(ctx: QuestionContext): string {
 }
 
 function timeZoneOf(zone: string | undefined): string | undefined {
-  if (zone === undefined) return undefined;
+  if (zone === undefined || UTC.has(zone.toUpperCase())) return zone;
   try {
     return new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone;
   } catch {

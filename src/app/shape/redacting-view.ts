@@ -31,6 +31,7 @@ const PLAIN = new Set<string>([
   "fileStamps",
   // Token counts, model names and the ids of calls and sessions: no text of a conversation.
   "usageCalls",
+  "usageRows",
 ]);
 
 /** A known value shorter than this is not looked for in other texts (it would match by chance). */
