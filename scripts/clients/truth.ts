@@ -22,7 +22,8 @@ export interface Truth {
 // biome-ignore lint/suspicious/noExplicitAny: the counters read raw JSON loosely on purpose, apart from cairn's typed readers
 type Rec = Record<string, any>;
 
-function files(root: string): string[] {
+/** Every file under `root`, in name order. */
+export function files(root: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
@@ -35,7 +36,8 @@ function files(root: string): string[] {
   return out;
 }
 
-function jsonl(path: string): Rec[] {
+/** A JSON Lines file's records. */
+export function jsonl(path: string): Rec[] {
   return readFileSync(path, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")

@@ -4,10 +4,10 @@
  * call its files may write more than once (the largest copy counts). Counts are cairn's terms: `input` read neither
  * from nor into the cache, `output` with the reasoning inside it, `cacheWrite` of any duration.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { zstdDecompressSync } from "node:zlib";
 import Database from "better-sqlite3";
+import { files, jsonl } from "./truth.ts";
 
 export interface UsageTruth {
   calls: number;
@@ -23,26 +23,6 @@ type Rec = Record<string, any>;
 type Counts = Omit<UsageTruth, "calls">;
 
 const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : 0);
-
-function files(root: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk(root);
-  return out;
-}
-
-function jsonl(path: string): Rec[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Rec);
-}
 
 class Calls {
   private named = new Map<string, Counts>();

@@ -6,7 +6,7 @@
  */
 import { truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
 import type { Shaped } from "../app/cairn.ts";
-import type { UsageAnswer } from "../app/catalog/usage.ts";
+import { USAGE_HEADINGS, type UsageAnswer } from "../app/catalog/usage.ts";
 import type { UsageGrouping } from "../usage/report.ts";
 import type { Cursor } from "./cursor.ts";
 import { type Line, oneLine, type Wrap } from "./lines.ts";
@@ -47,17 +47,6 @@ export function usageGroupingFor(key: string, current: UsageGrouping, step: -1 |
   }
   return USAGE_KEYS.find(([k]) => k === key)?.[1] ?? null;
 }
-
-const LABEL: Record<UsageGrouping, string> = {
-  day: "Day",
-  week: "Week of",
-  month: "Month",
-  block: "5-hour block (UTC)",
-  session: "Session",
-  project: "Project",
-  agent: "Agent",
-  model: "Model",
-};
 
 const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
@@ -139,7 +128,7 @@ function table(a: Shaped<UsageAnswer>, width: number, style: Style): { header: s
   const cost = (g: { cost: number; unpriced_calls: number }) => `${usd(g.cost)}${g.unpriced_calls > 0 ? "*" : ""}`;
   const labels = a.groups.map((g) => rowLabel(a.by, g));
   const costW = Math.max(4, visibleWidth(cost(t)), ...a.groups.map((g) => cost(g).length));
-  const labelNeed = Math.max(LABEL[a.by].length, 5, ...labels.map((l) => visibleWidth(l)));
+  const labelNeed = Math.max(USAGE_HEADINGS[a.by].length, 5, ...labels.map((l) => visibleWidth(l)));
   // Every digit where there is room for them and a bar of 8 beside a 10-column label; else 75.9M.
   const fullW = Math.max(6, full(t.total).length);
   const tokens = width - Math.min(labelNeed, 10) - fullW - costW - 3 >= 8 ? full : compact;
@@ -164,7 +153,7 @@ function table(a: Shaped<UsageAnswer>, width: number, style: Style): { header: s
   if (a.more > 0) out.push({ text: style.dim(`… ${a.more} more`) });
   out.push({ text: style.bold(line("Total", tokens(t.total), cost(t))) });
   // The header goes above the scrolling rows, where the marks column of the list is not: shifted to line up.
-  return { header: style.bold(` ${line(LABEL[a.by], "Tokens", "Cost")}`), lines: out };
+  return { header: style.bold(` ${line(USAGE_HEADINGS[a.by], "Tokens", "Cost")}`), lines: out };
 }
 
 function notes(a: Shaped<UsageAnswer>): string[] {

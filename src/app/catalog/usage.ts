@@ -7,12 +7,24 @@ import { parseTime } from "../../search/query.ts";
 import { resolveSessionId } from "../../store/resolve.ts";
 import type { Provider } from "../../topology/types.ts";
 import { LocalDates, UTC, weekOf } from "../../usage/periods.ts";
-import { type UsageReport, type UsageSession, usageReport } from "../../usage/report.ts";
+import { type UsageGrouping, type UsageReport, type UsageSession, usageReport } from "../../usage/report.ts";
 import { loadPrices } from "../prices.ts";
 import type { Input } from "./inputs.ts";
 import { type QuestionContext, question } from "./question.ts";
 
 export type UsageRequest = Input<"usage">;
+
+/** What a table's first column is called for each grouping, as every surface heads it. */
+export const USAGE_HEADINGS: Record<UsageGrouping, string> = {
+  day: "Day",
+  week: "Week of",
+  month: "Month",
+  block: "5-hour block (UTC)",
+  session: "Session",
+  project: "Project",
+  agent: "Agent",
+  model: "Model",
+};
 
 export interface UsageAnswer extends UsageReport {
   /** Groups left out by the limit (the earliest periods, or the cheapest of the rest); the totals count them. */

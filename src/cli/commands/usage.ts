@@ -1,5 +1,5 @@
 import type { Shaped } from "../../app/cairn.ts";
-import type { UsageAnswer } from "../../app/catalog/usage.ts";
+import { USAGE_HEADINGS, type UsageAnswer } from "../../app/catalog/usage.ts";
 import { PROVIDERS } from "../../readers/agents.ts";
 import type { UsageGrouping } from "../../usage/report.ts";
 import { writeCairn } from "../app.ts";
@@ -93,7 +93,7 @@ function print(io: CliIo, a: Shaped<UsageAnswer>): void {
   }
   const own = a.totals.recorded_cost !== null;
   const head = [
-    label(a.by),
+    USAGE_HEADINGS[a.by],
     "Input",
     "Output",
     "Cache write",
@@ -141,19 +141,6 @@ function noUsage(io: CliIo, a: Shaped<UsageAnswer>): void {
     io.stdout.write(
       `${dim(io, `no token counts recorded by ${a.agents_without_usage.join(", ")}: their usage is unknown, not counted`)}\n`,
     );
-}
-
-function label(by: UsageGrouping): string {
-  return {
-    day: "Day",
-    week: "Week of",
-    month: "Month",
-    block: "5-hour block (UTC)",
-    session: "Session",
-    project: "Project",
-    agent: "Agent",
-    model: "Model",
-  }[by];
 }
 
 function rowLabel(by: UsageGrouping, g: Shaped<UsageAnswer>["groups"][number]): string {
