@@ -2,10 +2,16 @@
 import { num } from "./json.ts";
 import type { CallTokens, UsageRecord } from "./types.ts";
 
-/** A token count as the agent wrote it: a finite number (negative counts, which no agent means, as 0), else 0. */
+/** No model call moves this many tokens: a larger count is a broken record, not usage. */
+const MOST = 1e12;
+
+/**
+ * A token count as the agent wrote it: a finite number, else 0 (as are negative counts and counts past any model's,
+ * which no agent means: summed, one would swamp every real figure).
+ */
 export function count(v: unknown): number {
   const n = num(v);
-  return n === undefined || n < 0 ? 0 : Math.round(n);
+  return n === undefined || n < 0 || n > MOST ? 0 : Math.round(n);
 }
 
 /** Every token the call moved: what copies of one call are compared by (the largest copy is the complete one). */

@@ -37,6 +37,8 @@ export const usage = question({
   name: "usage",
   summary: "tokens and cost every agent recorded, by day, week, month, 5-hour block, session, project, agent or model",
   input: "usage",
+  // Model names come from the transcripts through the plain token rows, unscanned: the answer is scanned whole.
+  scan: true,
   answer(ctx, given: UsageRequest | undefined): UsageAnswer {
     const req = given ?? {};
     const store = ctx.store();
