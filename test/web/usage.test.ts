@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCairn } from "../../src/app/cairn.ts";
 import type { UsageAnswerView } from "../../src/live/usage-types.ts";
 import { describeViolations, seriousViolations } from "./helpers/axe.ts";
 import {
@@ -216,6 +217,31 @@ describe("the Usage view", { timeout: BROWSER_TEST_MS }, () => {
       await shoot(page, "usage-gaps");
     }
     await page.close();
+  });
+
+  it("the Sessions page says the week's spend and its costliest session, as cairn's overview does", async () => {
+    // A clock in the week of the Claude Code transcript of 2025-09-20 (weeks from Monday, in the server's zone).
+    const now = () => new Date("2025-09-20T12:00:00Z");
+    const app = createCairn({ db: index.db, env: { HOME: index.dir, TZ: "UTC" }, cwd: index.dir, now });
+    const driver = scriptedDriver({ version: 1, turns: [{ steps: [{ type: "text", text: "hi" }] }] });
+    const server = await startServer(driver, { history: app });
+    try {
+      const week = app.overview().week_usage!;
+      expect(week.cost).toBeGreaterThan(1);
+      const sized = await browser.newContext({ viewport: DESKTOP });
+      await (await openPage(sized, server.server.url)).close();
+      const page = await newPage(sized);
+      await page.goto(`${server.server.origin}/sessions`);
+      const line = page.locator(".week-spend");
+      await line.waitFor();
+      expect(await line.textContent()).toContain(`$${week.cost.toFixed(2)}`);
+      await line.locator("a", { hasText: week.top!.title!.slice(0, 20) }).click();
+      await page.waitForURL(new RegExp(`/s/${week.top!.session_id.slice(0, 8)}`));
+      await sized.close();
+    } finally {
+      await server.close();
+      app.close();
+    }
   });
 
   it("shows an empty state when nothing was recorded in the range", async () => {

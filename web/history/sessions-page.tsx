@@ -25,6 +25,30 @@ const PAGE = 50;
 /** The part of the overview answer this page reads. */
 interface AgentsInIndex {
   by_agent: Array<{ provider: string; sessions: number }>;
+  week_usage?: {
+    since: string;
+    cost: number;
+    unpriced_calls: number;
+    top: { session_id: string; title: string | null; provider: string; cost: number } | null;
+  } | null;
+}
+
+/** This week's spend and its most expensive session, one line (as `cairn` prints it), leading to the Usage view. */
+function WeekSpend(props: { week: NonNullable<AgentsInIndex["week_usage"]> }): JSX.Element {
+  const { week } = props;
+  return (
+    <p class="week-spend">
+      <Link href={paths.usage()}>This week</Link> (from {week.since}): ${week.cost.toFixed(2)}
+      {week.unpriced_calls > 0 && ` (+${week.unpriced_calls} calls not priced)`}
+      {week.top && (
+        <>
+          {"; most: "}
+          <Link href={paths.timeline(week.top.session_id)}>{firstLine(week.top.title ?? week.top.provider, 60)}</Link> $
+          {week.top.cost.toFixed(2)}
+        </>
+      )}
+    </p>
+  );
 }
 
 export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
@@ -110,6 +134,7 @@ export function SessionsPage(props: { query: URLSearchParams }): JSX.Element {
             subagents too
           </label>
         </form>
+        {overview.data?.week_usage && <WeekSpend week={overview.data.week_usage} />}
       </header>
       {loaded.state === "error" && <Failure error={loaded.error} what="sessions" />}
       {loaded.data && loaded.data.length === 0 && (
