@@ -6,6 +6,7 @@
 import { Input, matchesKey } from "@earendil-works/pi-tui";
 import type { AskService } from "../app/ask-service.ts";
 import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
+import type { WeekUsage } from "../app/catalog/usage.ts";
 import type { EventWithChain } from "../app/event-chain.ts";
 import type { TimelineRow } from "../search/timeline.ts";
 import type { SessionRow } from "../store/types.ts";
@@ -77,6 +78,8 @@ export class Browser {
   threads: SessionThreads | null = null;
   conversation: ConversationTab | null = null;
   usage: UsageTab | null = null;
+  /** This week's spend, for the header (read in the search thread at the start; absent until then, or unknown). */
+  week: Shaped<WeekUsage> | null = null;
   readonly askInput = new Input({ prompt: "ask: ", placeholder: "a question about your agents' work" });
   /** The session the question being typed is limited to, or null for all history. */
   askScope: string | null = null;
@@ -131,6 +134,14 @@ export class Browser {
     );
     this.input.onSubmit = () => this.leaveInput();
     this.loadSessions();
+    // The header's spend is a courtesy: a report that fails leaves it out.
+    this.work.week().then(
+      (week) => {
+        this.week = week;
+        host.requestRender();
+      },
+      () => {},
+    );
     const all = app.sessions({ limit: 500 });
     this.agents = [...new Set(all.map((s) => s.provider))].sort();
     this.projects = [...new Set(all.map((s) => s.project).filter((p): p is string => p !== null))].sort();

@@ -37,8 +37,11 @@ export function header(b: Browser, width: number): string {
     return `${cell(b.input.render(room)[0] ?? "", room)}${busy}${shownFilters}`;
   }
   const head = `${b.style.bold("cairn")} ${b.style.dim(plural(b.sessions.length, "session"))}${shownFilters}`;
-  const path = shortPath(b.app.dbPath, width - visibleWidth(head) - 3);
-  return path ? `${head} ${b.style.dim(`· ${path}`)}` : head;
+  // This week's spend comes before the index's path, which is the first thing left out when the width is short.
+  const spend = b.week ? ` ${b.style.dim(`· this week $${b.week.cost.toFixed(2)}`)}` : "";
+  const withSpend = visibleWidth(head) + visibleWidth(spend) <= width ? `${head}${spend}` : head;
+  const path = shortPath(b.app.dbPath, width - visibleWidth(withSpend) - 3);
+  return path ? `${withSpend} ${b.style.dim(`· ${path}`)}` : withSpend;
 }
 
 /** The index's path in `room` columns: with `~` for the home folder, then `~/…/name`, then `…/name`, else nothing. */

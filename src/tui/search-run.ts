@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import type { BriefJson } from "../app/brief.ts";
 import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
-import type { UsageAnswer } from "../app/catalog/usage.ts";
+import type { UsageAnswer, WeekUsage } from "../app/catalog/usage.ts";
 import type { Conversation } from "../app/conversation.ts";
 import type { Env } from "../app/open.ts";
 import { errorText } from "../common/errors.ts";
@@ -26,7 +26,8 @@ export type SearchAsk =
   | { id: number; kind: "threads"; sessionId: string }
   | { id: number; kind: "brief"; sessionId: string }
   | { id: number; kind: "conversation"; sessionId: string; at: string | null }
-  | { id: number; kind: "usage"; by: UsageTab["by"] };
+  | { id: number; kind: "usage"; by: UsageTab["by"] }
+  | { id: number; kind: "week" };
 
 export type SearchReply =
   | { id: number; answer: SearchAnswer }
@@ -34,6 +35,7 @@ export type SearchReply =
   | { id: number; brief: TuiBrief }
   | { id: number; conversation: Shaped<Conversation> }
   | { id: number; usage: Shaped<UsageAnswer> }
+  | { id: number; week: Shaped<WeekUsage> | null }
   | { id: number; error: string };
 
 export async function runSearch(
@@ -54,6 +56,7 @@ export async function runSearch(
         conversation: await app.conversation({ session: ask.sessionId, ...(ask.at ? { at: ask.at } : {}) }),
       };
     if (ask.kind === "usage") return { id: ask.id, usage: await app.usage({ by: ask.by }) };
+    if (ask.kind === "week") return { id: ask.id, week: await app.weekSpend() };
     holdWhile(env["CAIRN_TUI_SEARCH_HOLD"]);
     const key = `${ask.mode} ${ask.limit} ${ask.query}`;
     const kept = cache?.get(key);

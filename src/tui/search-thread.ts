@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { ReadCairn, SearchAnswer, Shaped } from "../app/cairn.ts";
-import type { UsageAnswer } from "../app/catalog/usage.ts";
+import type { UsageAnswer, WeekUsage } from "../app/catalog/usage.ts";
 import type { Conversation } from "../app/conversation.ts";
 import { type Env, isTeamIndex } from "../app/open.ts";
 import { runSearch, type SearchAsk, type SearchMode, type SearchReply, type TuiBrief } from "./search-run.ts";
@@ -25,6 +25,8 @@ export interface SearchBackend {
   conversation(sessionId: string, at: string | null): Promise<Shaped<Conversation>>;
   /** The Usage tab's report (it sums every recorded call of the index). */
   usage(by: UsageTab["by"]): Promise<Shaped<UsageAnswer>>;
+  /** This week's spend, for the header (it sums the week's recorded calls). */
+  week(): Promise<Shaped<WeekUsage> | null>;
   readonly where: "worker" | "ui thread";
   /** Gets ready for a search soon (the search field opened). */
   warm(): void;
@@ -55,6 +57,12 @@ function settleConversation(reply: SearchReply): Shaped<Conversation> {
   return reply.conversation;
 }
 
+function settleWeek(reply: SearchReply): Shaped<WeekUsage> | null {
+  if ("error" in reply) throw new Error(reply.error);
+  if (!("week" in reply)) throw new Error("the search thread answered another question");
+  return reply.week;
+}
+
 function settleUsage(reply: SearchReply): Shaped<UsageAnswer> {
   if ("error" in reply) throw new Error(reply.error);
   if (!("usage" in reply)) throw new Error("the search thread answered another question");
@@ -72,6 +80,7 @@ export function inThreadSearch(app: ReadCairn, env: Env): SearchBackend {
     conversation: async (sessionId, at) =>
       settleConversation(await runSearch(app, env, { id: ++id, kind: "conversation", sessionId, at })),
     usage: async (by) => settleUsage(await runSearch(app, env, { id: ++id, kind: "usage", by })),
+    week: async () => settleWeek(await runSearch(app, env, { id: ++id, kind: "week" })),
     warm() {},
     close() {},
   };
@@ -138,6 +147,10 @@ export function searchBackend(app: ReadCairn, env: Env, cwd: string): SearchBack
     usage(by) {
       if (broken) return here.usage(by);
       return send({ id: ++id, kind: "usage", by }).then(settleUsage);
+    },
+    week() {
+      if (broken) return here.week();
+      return send({ id: ++id, kind: "week" }).then(settleWeek);
     },
     warm() {
       if (!broken) worker();

@@ -22,6 +22,7 @@ function heldBackend(meaning: boolean) {
   const asked: Array<{ query: string; mode: SearchMode; answer: () => void }> = [];
   const backend: SearchBackend = {
     where: "ui thread",
+    week: async () => null,
     search: (query, _limit, mode) =>
       new Promise((resolve) =>
         asked.push({

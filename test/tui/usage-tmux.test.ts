@@ -3,7 +3,7 @@
  * `cairn usage --json` reports for the same index, switches to sessions, opens one, fits a 60-column terminal, and
  * the UI quits clean with q and with Ctrl-C.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -99,5 +99,38 @@ describe.skipIf(!hasTmux())("cairn tui Usage tab (tmux, real transcripts)", () =
     r.sendKeys("C-c");
     const after = await r.waitFor("cairn exited 0");
     expect(after).not.toContain("Usage by");
+  });
+
+  it("says this week's spend in the header", { timeout: 60_000 }, async () => {
+    // A session of today, so that the week has spend; its model's price is the shipped table's.
+    const root = mkdtempSync(join(tmpdir(), "cairn-tui-week-"));
+    const dir = join(root, ".claude/projects/-work-api");
+    mkdirSync(dir, { recursive: true });
+    const record = {
+      parentUuid: null,
+      cwd: "/work/api",
+      sessionId: "11111111-2222-3333-4444-555555555555",
+      version: "2.1.0",
+      type: "assistant",
+      timestamp: new Date().toISOString(),
+      uuid: "00000000-0000-0000-0000-000000000001",
+      requestId: "req_1",
+      message: { id: "msg_1", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "ok" }] },
+    };
+    const usage = { input_tokens: 1_000_000, output_tokens: 100_000 };
+    writeFileSync(
+      join(dir, "11111111-2222-3333-4444-555555555555.jsonl"),
+      `${JSON.stringify({ ...record, message: { ...record.message, usage } })}\n`,
+    );
+    const week = tempIndex("cairn-tui-week-index-", [root]);
+    try {
+      scratch = mkdtempSync(join(tmpdir(), "cairn-tui-usage-"));
+      run = startCairnTui({ dir: scratch, db: week.db, width: 120, height: 24 });
+      // 1M input at $3 and 100k output at $15 a million.
+      await run.waitFor(/cairn\s+1 session · this week \$4\.50/);
+    } finally {
+      week.remove();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

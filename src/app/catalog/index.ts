@@ -30,6 +30,7 @@ import { threads } from "./threads.ts";
 import { timeline } from "./timeline.ts";
 import { usage } from "./usage.ts";
 import { verify } from "./verify.ts";
+import { weekSpend } from "./week-spend.ts";
 
 export const CATALOG = {
   search,
@@ -60,6 +61,7 @@ export const CATALOG = {
   inspect,
   doctor,
   usage,
+  weekSpend,
 };
 
 export type Catalog = typeof CATALOG;
