@@ -7,6 +7,7 @@ import { parseFlags, positiveInt } from "../args.ts";
 import { bold, dim, oneLine } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, UsageError, writeJson } from "../io.ts";
+import { createProgress } from "../progress.ts";
 import { explicitRoots } from "../roots.ts";
 
 const USAGE = `Usage: cairn usage [--by day|week|month|block|session|project|agent|model] [--since DAY] [--until DAY]
@@ -54,7 +55,15 @@ export const usageCommand: Command = {
     try {
       if (values["no-index"] !== true) {
         const roots = values.root?.length ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
-        const run = await app.index({ roots, lock: "try", ...(io.signal ? { signal: io.signal } : {}) });
+        // A first run reads every transcript: the progress line says so (on stderr, and only at a terminal).
+        const progress = createProgress(io, values.json === true);
+        const run = await app.index({
+          roots,
+          lock: "try",
+          onProgress: (p) => progress.update(p),
+          ...(io.signal ? { signal: io.signal } : {}),
+        });
+        progress.done();
         if (run.interrupted) {
           io.stderr.write(interruptedMessage("cairn usage", run));
           return INTERRUPTED;
