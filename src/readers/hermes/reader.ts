@@ -66,7 +66,7 @@ const TABLES = ["sessions", "messages", "state_meta", "schema_version"];
 
 export const hermesReader: Reader<HermesState> = {
   provider: "hermes",
-  version: 1,
+  version: 2,
   database: { tables: TABLES, query: QUERY },
   // Databases are told apart by their tables; a line-based file never is one.
   detect: () => false,
