@@ -8,49 +8,13 @@ import { readFileSync } from "node:fs";
 import { zstdDecompressSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { files, jsonl } from "./truth.ts";
+import { Calls, n, type UsageTruth } from "./usage-calls.ts";
+import { MORE_COUNTERS } from "./usage-truth-more.ts";
 
-export interface UsageTruth {
-  calls: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  reasoning: number;
-}
+export type { UsageTruth } from "./usage-calls.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the counters read raw JSON loosely on purpose, apart from cairn's typed readers
 type Rec = Record<string, any>;
-type Counts = Omit<UsageTruth, "calls">;
-
-const n = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.round(v) : 0);
-
-class Calls {
-  private named = new Map<string, Counts>();
-  private unnamed: Counts[] = [];
-  /** One call's counts; a call named before keeps its largest copy. */
-  add(name: string | null, c: Partial<Counts>): void {
-    const full: Counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, ...c };
-    const size = (x: Counts) => x.input + x.output + x.cacheRead + x.cacheWrite;
-    if (size(full) === 0) return;
-    if (name === null) this.unnamed.push(full);
-    else {
-      const before = this.named.get(name);
-      if (!before || size(full) > size(before)) this.named.set(name, full);
-    }
-  }
-  result(): UsageTruth {
-    const all = [...this.named.values(), ...this.unnamed];
-    const sum = (k: keyof Counts) => all.reduce((a, c) => a + c[k], 0);
-    return {
-      calls: all.length,
-      input: sum("input"),
-      output: sum("output"),
-      cacheRead: sum("cacheRead"),
-      cacheWrite: sum("cacheWrite"),
-      reasoning: sum("reasoning"),
-    };
-  }
-}
 
 /** Claude Code: `message.usage` on every line of an assistant message; message id and request id name the call. */
 function claude(home: string, c: Calls): void {
@@ -324,6 +288,7 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
   openhands,
   gemini,
   qwen,
+  ...MORE_COUNTERS,
 };
 
 /**
@@ -332,16 +297,12 @@ const COUNTERS: Record<string, (home: string, c: Calls) => void> = {
  */
 export const NO_USAGE: Record<string, string> = {
   aider: "records only rounded counts in a text line (Tokens: 2.5k sent): never estimated",
-  commandcode: "records a message's usage (inputTokens, outputTokens, cache reads and writes): not read yet",
-  crush: "records per-session totals only (sessions.prompt_tokens, completion_tokens, cost): no call to count",
-  deepagents: "keeps LangChain usage_metadata inside LangGraph checkpoints: not read yet",
-  droid: "its sessions record no call's tokens; settings.json tokenUsage is a running session total: not read",
-  gptme: "records a message's usage (input_tokens, output_tokens): not read yet",
-  hermes: "records per-session and per-model totals in state.db (sessions, session_model_usage): no call to count",
+  crush:
+    "sessions.prompt_tokens and completion_tokens are the last call's (assigned, not added to); only cost is a total",
+  droid: "this run wrote no <session>.settings.json, whose tokenUsage (a session total) is all Droid records of tokens",
   interpreter: "records no tokens",
-  mini: "records a message's OpenAI usage and cost: not read yet",
   nanocoder: "records no tokens",
-  vibe: "records a message's usage (input, output, cached input): not read yet",
+  vibe: "records a session's running tokenUsage (and each call's only in the journal since the last snapshot): not read",
 };
 
 /** The usage truth of an agent's fixture; null for an agent without a usage counter (see NO_USAGE). */

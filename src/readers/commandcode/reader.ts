@@ -13,6 +13,7 @@ import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, isoTime, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 export interface CommandCodeState extends LineState {
   fallbackId: string;
@@ -32,7 +33,7 @@ const READ_ONE = /^Read 1\/1 file, \d+ lines?\n/;
 
 export const commandCodeReader: Reader<CommandCodeState> = {
   provider: "commandcode",
-  version: 1,
+  version: 2,
   // Its header is pi's, line for line: only the folder tells them apart.
   byFolder: true,
   detect: (path) => SESSIONS.test(path) && !CHECKPOINTS.test(path),
@@ -79,6 +80,7 @@ function message(s: CommandCodeState, o: Obj, line: SourceLine, sink: LineSink):
       if (b["type"] === "tool_use" && b["name"] === SHELL) s.shellCalls.push(str(b["id"]) ?? "");
       if (b["type"] === "tool_use" && b["name"] === READ) s.readCalls.push(str(b["id"]) ?? "");
     }
+    callUsage(o, m, key, base, sink);
     return assistantBlocks(blocks, key, base, {}, sink);
   }
   const source = str(obj(m["meta"])?.["source"]);
@@ -109,6 +111,35 @@ function message(s: CommandCodeState, o: Obj, line: SourceLine, sink: LineSink):
     const typed = role === "user" && source === "user";
     sink.out.push({ kind: "message", ...base, key: k, role: typed ? "user" : "system", text, typed });
   });
+}
+
+/**
+ * The entry's `usage`: the call that wrote the message, in the AI SDK's terms (its `inputTokens` holds the cache
+ * reads and writes: Command Code's own cost estimate takes them out, as cairn does). `cacheWriteTokens1h` is the
+ * hour-long part of the writes; `costUsd` is Command Code's estimate from its rate card. The message id names the
+ * call, so an entry a resumed session copies counts once.
+ */
+function callUsage(o: Obj, m: Obj, key: string, base: { line: number; ts: string | null }, sink: LineSink): void {
+  const u = obj(o["usage"]);
+  if (!u) return;
+  const read = count(u["cacheReadTokens"]);
+  const write = count(u["cacheWriteTokens"]);
+  const hour = Math.min(count(u["cacheWriteTokens1h"]), write);
+  const cost = u["costUsd"];
+  const rec = usageRecord(
+    { ...base, key: `${key}#u` },
+    {
+      call: str(obj(m["meta"])?.["messageId"]) ?? `${key}@${base.ts ?? ""}`,
+      model: str(o["model"]) ?? null,
+      input: Math.max(0, count(u["inputTokens"]) - read - write),
+      output: count(u["outputTokens"]),
+      cacheRead: read,
+      cacheWrite: write - hour,
+      cacheWrite1h: hour,
+      cost: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
+    },
+  );
+  if (rec) sink.out.push(rec);
 }
 
 /** A read of one file as the file's own text: its header and each line's `N: ` gutter dropped. */

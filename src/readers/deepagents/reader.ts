@@ -12,6 +12,7 @@
 import { arr, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 import { unpackHex } from "./msgpack.ts";
 
 export interface DeepAgentsState extends LineState {
@@ -44,8 +45,8 @@ SELECT 'write', w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.channel, hex(w.
 FROM writes w WHERE w.channel IN ('messages', '_summarization_event') AND w.type = 'msgpack'
 ORDER BY o1, o2, o3, o4, o5`;
 
-/** Fields of a message never read here: token counts, calls that did not parse, the provider's raw content ids. */
-const UNREAD = new Set(["usage_metadata", "invalid_tool_calls", "input_token_details", "output_token_details"]);
+/** Fields of a message never read here: calls that did not parse. */
+const UNREAD = new Set(["invalid_tool_calls"]);
 /** What dcode puts before a compaction's summary, and before its own notices to the model. */
 const SUMMARY_START = /A condensed summary follows:\s*/;
 const SYSTEM_PREFIX = "[SYSTEM]";
@@ -54,7 +55,7 @@ const GREGORIAN_MS = -12_219_292_800_000;
 
 export const deepAgentsReader: Reader<DeepAgentsState> = {
   provider: "deepagents",
-  version: 1,
+  version: 2,
   // LangGraph's two tables alone are any LangGraph application's; the third is dcode's.
   database: { tables: ["checkpoints", "writes", "dcode_thread_workspaces"], query: QUERY },
   detect: () => false,
@@ -166,6 +167,7 @@ function ai(s: DeepAgentsState, m: Obj, base: Base, sink: LineSink): void {
     s.model = model;
     sink.out.push({ kind: "session", ...base, key: "session", sessionId: s.sessionId, model });
   }
+  callUsage(m, model ?? s.model, base, sink);
   const calls = (arr(m["tool_calls"]) ?? []).filter(isObj);
   const text = textOf(m["content"]);
   if (text.trim() !== "" || calls.length === 0)
@@ -182,6 +184,33 @@ function ai(s: DeepAgentsState, m: Obj, base: Base, sink: LineSink): void {
       messageKey: base.key,
     });
   });
+}
+
+/**
+ * LangChain's `usage_metadata` of the call that wrote an AI message: `input_tokens` is the sum of every input kind,
+ * the cache reads and writes (`input_token_details.cache_read`, `cache_creation`) among them; `output_tokens` holds
+ * the reasoning (`output_token_details.reasoning`). The message id (the provider's response id) names the call: a
+ * forked subagent starts from copies of its parent's messages.
+ */
+function callUsage(m: Obj, model: string | null, base: Base, sink: LineSink): void {
+  const u = obj(m["usage_metadata"]);
+  if (!u) return;
+  const inDetails = obj(u["input_token_details"]);
+  const read = count(inDetails?.["cache_read"]);
+  const write = count(inDetails?.["cache_creation"]);
+  const rec = usageRecord(
+    { line: base.line, ts: base.ts, key: `${base.key}#u` },
+    {
+      call: str(m["id"]) ?? null,
+      model,
+      input: Math.max(0, count(u["input_tokens"]) - read - write),
+      output: count(u["output_tokens"]),
+      cacheRead: read,
+      cacheWrite: write,
+      reasoning: count(obj(u["output_token_details"])?.["reasoning"]),
+    },
+  );
+  if (rec) sink.out.push(rec);
 }
 
 function toolResult(m: Obj, base: Base, sink: LineSink): void {

@@ -10,9 +10,14 @@ import { assistantBlocks } from "../assistant-blocks.ts";
 import { arr, contentText, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { type SessionTotal, sessionTotal, totalRecord } from "./settings.ts";
 
 export interface DroidState extends LineState {
   fallbackId: string;
+  /** The session's token total from its settings file, as it stood when the file was read from its start. */
+  total: SessionTotal | null;
+  /** The time of the latest line read: when the session was last updated. */
+  lastTs: string | null;
 }
 
 const HARNESS = /^\s*<(system-reminder|environment_details|system_notification)>/;
@@ -20,23 +25,40 @@ const QUIET = new Set(["agent_turn_outcome", "todo_state", "session_end"]);
 
 export const droidReader: Reader<DroidState> = {
   provider: "droid",
-  version: 2,
+  version: 3,
+  context: (path) => [settingsPath(path)],
   detect(path, firstLine) {
     if (/[\\/]\.factory[\\/]sessions[\\/].*\.jsonl$/.test(path)) return true;
     if (path !== "") return false;
     return /^\s*\{\s*"type"\s*:\s*"session_start"/.test(firstLine) && /"hostId"\s*:|"owner"\s*:/.test(firstLine);
   },
-  initialState(path) {
-    return { sessionId: null, unknown: {}, fallbackId: basename(path, ".jsonl") };
+  initialState(path, context) {
+    const settings = context?.[settingsPath(path)];
+    return {
+      sessionId: null,
+      unknown: {},
+      fallbackId: basename(path, ".jsonl"),
+      total: settings === undefined ? null : sessionTotal(settings),
+      lastTs: null,
+    };
   },
   parse(lines, state) {
-    return parseLines(lines, cloneJson(state), readLine);
+    const out = parseLines(lines, cloneJson(state), readLine);
+    const rec = out.state.sessionId ? totalRecord(out.state.sessionId, out.state.total, out.state.lastTs) : null;
+    if (rec) out.records.push(rec);
+    return out;
   },
 };
+
+/** `<session>.settings.json` beside `<session>.jsonl`. */
+function settingsPath(path: string): string {
+  return path.replace(/\.jsonl$/, ".settings.json");
+}
 
 function readLine(s: DroidState, o: Obj, line: SourceLine, sink: LineSink): void {
   const type = str(o["type"]) ?? "";
   const ts = str(o["timestamp"]) ?? null;
+  if (ts !== null) s.lastTs = ts;
   const key = str(o["id"]) ?? `L${line.line}`;
   if (type === "session_start") return start(s, o, line, sink);
   if (s.sessionId === null) start(s, { id: s.fallbackId }, line, sink);

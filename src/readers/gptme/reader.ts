@@ -14,6 +14,7 @@ import { basename, dirname, join } from "node:path";
 import { isObj, type Obj, obj, recordOf, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 export interface GptmeState extends LineState {
   folder: string;
@@ -61,7 +62,7 @@ const ATTACHED = /\n\n````([^\n`]+)\n/;
 
 export const gptmeReader: Reader<GptmeState> = {
   provider: "gptme",
-  version: 1,
+  version: 2,
   // A conversation in gptme's own logs folder is told by its path: its first line is gptme's whole system prompt
   // (tens of kilobytes), which every other format would otherwise parse and scan before this one.
   byFolder: true,
@@ -174,6 +175,7 @@ function assistant(s: GptmeState, o: Obj, content: string, base: Base, sink: Lin
     s.model = model;
     sink.out.push({ kind: "session", ...base, key: "session", sessionId: s.sessionId!, model });
   }
+  callUsage(o, model, base, sink);
   if (s.compaction !== null) {
     // The summary the compaction resumed from.
     sink.out.push({
@@ -241,6 +243,33 @@ export function shellOutput(content: string): string | null {
 /** A file as the read tool showed it: fenced, named by its path (the gutter of line numbers goes later). */
 function readOutput(content: string): string | null {
   return /^(`{3,})[^\n`]+\n([\s\S]*)\n\1\s*$/.exec(content)?.[2] ?? null;
+}
+
+/**
+ * `metadata.usage` of the call that wrote the message: gptme takes the cache reads and writes out of the prompt
+ * itself (`input_tokens`), and `output_tokens` is the provider's completion count, reasoning inside it. `cost` is
+ * gptme's own price, written only when above 0. A compaction rewrites the file with the messages it kept: the
+ * message's own time (and model) names the call, so a kept message counts once.
+ */
+function callUsage(o: Obj, model: string | undefined, base: Base, sink: LineSink): void {
+  const meta = obj(o["metadata"]);
+  const u = obj(meta?.["usage"]);
+  if (!u) return;
+  const cost = meta?.["cost"];
+  const rec = usageRecord(
+    { ...base, key: `${base.key}#u` },
+    {
+      call: `${str(o["timestamp"]) ?? base.key}|${model ?? ""}`,
+      model: model ?? null,
+      input: count(u["input_tokens"]),
+      output: count(u["output_tokens"]),
+      cacheRead: count(u["cache_read_tokens"]),
+      cacheWrite: count(u["cache_creation_tokens"]),
+      reasoning: count(u["reasoning_tokens"]),
+      cost: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
+    },
+  );
+  if (rec) sink.out.push(rec);
 }
 
 /** gptme writes the local time without a zone (`datetime.now().isoformat()`): read as this machine's local time. */

@@ -6,13 +6,13 @@
  */
 import { join } from "node:path";
 import { defineAgent } from "../agent.ts";
-import { hermesReader } from "./reader.ts";
+import { hermesReader, hermesUsageReader } from "./reader.ts";
 
 export const hermes = defineAgent({
   provider: "hermes",
   versionKey: "hermes_schema",
   name: "Hermes Agent",
-  readers: [hermesReader],
+  readers: [hermesReader, hermesUsageReader],
   roots: (env, home) => {
     const dir = env["HERMES_HOME"] || join(home, ".hermes");
     return [

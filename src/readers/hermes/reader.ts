@@ -13,6 +13,7 @@ import { arr, isObj, type Obj, obj, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
 import { resultOf } from "./results.ts";
+import { USAGE_ROWS, usageRow } from "./usage.ts";
 
 export interface HermesState extends LineState {
   /** Whether the current session is a subagent's (its prompt is the model's words). */
@@ -27,7 +28,7 @@ export interface HermesState extends LineState {
  * Sessions by start, each followed by its messages in insertion order (`id`: Hermes orders by it, not by the clock).
  * Columns are named, not `*`, so a column a newer release adds changes nothing.
  */
-const QUERY = `
+const ROWS = `
 SELECT 'session' AS row, s.id AS session_id, NULL AS id, s.started_at AS at, s.parent_session_id AS parent,
   p.end_reason AS parent_end, s.source AS source, s.model AS model, s.model_config AS config, s.cwd AS cwd,
   s.git_branch AS branch, s.title AS title, s.end_reason AS end_reason,
@@ -41,6 +42,11 @@ SELECT 'message', m.session_id, m.id, m.timestamp, NULL, NULL, NULL, NULL, NULL,
   m.role, m.content, m.tool_calls, m.tool_call_id, m.tool_name, m.active, m.compacted, m.finish_reason,
   s.started_at, s.id, m.id
 FROM messages m JOIN sessions s ON s.id = m.session_id
+`;
+const QUERY = `${ROWS}ORDER BY o1, o2, o3`;
+/** With the running totals a newer schema keeps per session and model (see usage.ts), after the session's messages. */
+const QUERY_WITH_USAGE = `${ROWS}UNION ALL
+${USAGE_ROWS}
 ORDER BY o1, o2, o3`;
 
 /** What the compressor puts before its summary (older releases: `[CONTEXT SUMMARY]:`). */
@@ -56,11 +62,12 @@ export function summaryOf(text: string): string {
   return body.replace(SUMMARY_END, "");
 }
 const JSON_CONTENT = "\u0000json:";
+const TABLES = ["sessions", "messages", "state_meta", "schema_version"];
 
 export const hermesReader: Reader<HermesState> = {
   provider: "hermes",
-  version: 1,
-  database: { tables: ["sessions", "messages", "state_meta", "schema_version"], query: QUERY },
+  version: 2,
+  database: { tables: TABLES, query: QUERY },
   // Databases are told apart by their tables; a line-based file never is one.
   detect: () => false,
   initialState() {
@@ -71,6 +78,13 @@ export const hermesReader: Reader<HermesState> = {
   },
 };
 
+/** A database with `session_model_usage` (Hermes 0.1x): the same reader, with each session's token totals. */
+export const hermesUsageReader: Reader<HermesState> = {
+  ...hermesReader,
+  id: "hermes-usage",
+  database: { tables: [...TABLES, "session_model_usage"], query: QUERY_WITH_USAGE },
+};
+
 function isoOf(at: unknown): string | null {
   return typeof at === "number" && at > 0 ? new Date(at * 1000).toISOString() : null;
 }
@@ -79,6 +93,7 @@ function readRow(s: HermesState, row: Obj, line: SourceLine, sink: LineSink): vo
   const kind = str(row["row"]);
   const ts = isoOf(row["at"]);
   if (kind === "session") return session(s, row, line, ts, sink);
+  if (kind === "usage") return usageRow(row, line, sink);
   if (kind !== "message") return unknownRecord(s, `row/${kind ?? ""}`, row, line, ts, sink);
   const role = str(row["role"]) ?? "";
   const print = fingerprint(row);

@@ -13,6 +13,7 @@ import { cloneJson } from "../../common/clone.ts";
 import { arr, isObj, type Obj, obj, problem, str } from "../json.ts";
 import { type LineSink, type LineState, parseLines, unknownRecord, wholeDocument } from "../line-loop.ts";
 import type { Reader, SourceLine } from "../types.ts";
+import { count, usageRecord } from "../usage.ts";
 
 export interface MiniState extends LineState {
   fallbackId: string;
@@ -27,7 +28,7 @@ const NEW_TASK = /^The user added a new task: /;
 
 export const miniReader: Reader<MiniState> = {
   provider: "mini",
-  version: 1,
+  version: 2,
   wholeFile: (path) => path.endsWith(".traj.json"),
   detect(path, head) {
     if (HEAD.test(head)) return true;
@@ -193,6 +194,7 @@ function assistant(
   pending: string[],
   sink: LineSink,
 ): void {
+  callUsage(extra, key, base, sink);
   const body = text(m["content"]);
   const calls = (arr(m["tool_calls"]) ?? []).filter(isObj);
   if (body.trim() !== "" || calls.length === 0)
@@ -225,6 +227,37 @@ function assistant(
     const input = { command: str(a["command"]) ?? "" };
     sink.out.push({ kind: "tool_call", ...base, key: id, callId: id, name: "bash", input, messageKey: key });
   }
+}
+
+/**
+ * The call behind an assistant message: `extra.response` is LiteLLM's response as mini received it, whose
+ * `usage.prompt_tokens` holds the cache reads (`prompt_tokens_details.cached_tokens`, or Anthropic's
+ * `cache_read_input_tokens`) and writes (`cache_creation_input_tokens`); `completion_tokens` holds the reasoning.
+ * `extra.cost` is LiteLLM's price, 0 when it could not price the model (not a free call). The response id names
+ * the call: the trajectory is rewritten after every step.
+ */
+function callUsage(extra: Obj, key: string, base: { line: number; ts: string | null }, sink: LineSink): void {
+  const response = obj(extra["response"]);
+  const u = obj(response?.["usage"]);
+  if (!u) return;
+  const details = obj(u["prompt_tokens_details"]);
+  const read = count(details?.["cached_tokens"]) || count(u["cache_read_input_tokens"]);
+  const write = count(u["cache_creation_input_tokens"]) || count(details?.["cache_creation_tokens"]);
+  const cost = extra["cost"];
+  const rec = usageRecord(
+    { ...base, key: `${key}#u` },
+    {
+      call: str(response?.["id"]) ?? null,
+      model: str(response?.["model"]) ?? null,
+      input: Math.max(0, count(u["prompt_tokens"]) - read - write),
+      output: count(u["completion_tokens"]),
+      cacheRead: read,
+      cacheWrite: write,
+      reasoning: count(obj(u["completion_tokens_details"])?.["reasoning_tokens"]),
+      cost: typeof cost === "number" && Number.isFinite(cost) && cost > 0 ? cost : null,
+    },
+  );
+  if (rec) sink.out.push(rec);
 }
 
 function result(
