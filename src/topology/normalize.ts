@@ -111,6 +111,8 @@ class Normalizer {
   add(r: RawRecord): void {
     if (r.kind === "session") return this.session(r);
     const session = this.ensureSession(r.ts);
+    // A call's tokens are bookkeeping, no event: the session's times stay those of what happened in it.
+    if (r.kind === "usage") return this.callUsage(r);
     if (r.ts) {
       if (session.started_at === null) session.started_at = r.ts;
       if (session.updated_at === null || r.ts > session.updated_at) {
@@ -129,8 +131,6 @@ class Normalizer {
         return this.resumePoint(r);
       case "notice":
         return this.notice(r);
-      case "usage":
-        return this.callUsage(r);
     }
   }
 
