@@ -2,9 +2,9 @@
  * Issue 40: `cairn usage` beside ccusage (the npm registry's newest release that runs here) on the same Claude Code
  * and Codex files: the fixtures' shapes cut into a corpus of USAGE_FILES transcripts (bench/usage-corpus.ts). For
  * each report (Claude by day, by session; Codex by day, by session) it prints both tools' wall time, median of
- * USAGE_ROUNDS runs, and whether the totals agree. cairn is timed as a user runs it: `cairn usage` brings its
- * index up to date first (one stat per unchanged file) and then reports; its first run, which reads every file
- * into the index, and `--no-index` are printed too.
+ * USAGE_ROUNDS runs, and whether the totals agree. Both run as a user runs them, on the agents' folders in HOME:
+ * `cairn usage` brings its index up to date first (one stat per unchanged file of the agents asked about) and then
+ * reports; its first run, which reads every file into the index, and `--no-index` are printed too.
  *
  *   npm run bench -- usage
  *   USAGE_FILES=N  transcripts (default 300)   USAGE_ROUNDS=N  runs per figure (default 5)
@@ -58,7 +58,7 @@ const cairn = (args: string[], index = true) => [
   "100000",
   "--db",
   db,
-  ...(index ? ["--root", join(home, ".claude"), "--root", join(home, ".codex")] : ["--no-index"]),
+  ...(index ? [] : ["--no-index"]),
 ];
 const theirs = (args: string[]) => [ccusage.bin, ...args, "--json", "--offline", "-z", "UTC"];
 

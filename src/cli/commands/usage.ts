@@ -54,7 +54,11 @@ export const usageCommand: Command = {
     const app = writeCairn(io, values.db, { json: values.json === true });
     try {
       if (values["no-index"] !== true) {
-        const roots = values.root?.length ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
+        // Only the agents asked about are brought up to date (their folders alone are walked).
+        const asked = values.provider?.length ? new Set<string>(values.provider) : null;
+        const roots = values.root?.length
+          ? explicitRoots(values.root, io.cwd)
+          : app.defaultRoots().filter((r) => asked?.has(r.provider) ?? true);
         // A first run reads every transcript: the progress line says so (on stderr, and only at a terminal).
         const progress = createProgress(io, values.json === true);
         const run = await app.index({
