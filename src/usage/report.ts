@@ -102,13 +102,13 @@ function emptyTotals(): UsageTotals {
   };
 }
 
-function add(t: UsageTotals, r: UsageCall, cost: number | null): void {
+function add(t: UsageTotals, r: UsageCall, total: number, cost: number | null): void {
   t.input += r.input;
   t.output += r.output;
   t.cache_read += r.cache_read;
   t.cache_write += r.cache_write + r.cache_write_1h;
   t.reasoning += r.reasoning;
-  t.total += rowTotal(r);
+  t.total += total;
   t.calls++;
   if (cost === null) t.unpriced_calls++;
   else t.cost += cost;
@@ -132,6 +132,7 @@ interface Call {
   date: string | null;
   cost: number | null;
   root: string;
+  total: number;
 }
 
 export function usageReport(
@@ -162,8 +163,8 @@ export function usageReport(
       groups.set(key, at);
     }
     const { g } = at;
-    add(g, c.row, c.cost);
-    add(totals, c.row, c.cost);
+    add(g, c.row, c.total, c.cost);
+    add(totals, c.row, c.total, c.cost);
     const ts = c.row.timestamp;
     if (ts !== null && (g.first === null || ts < g.first)) g.first = ts;
     if (ts !== null && (g.last === null || ts > g.last)) g.last = ts;
@@ -191,10 +192,13 @@ export function usageReport(
 }
 
 function part(parts: Map<string, UsagePart>, name: string, c: Call): void {
-  const p = parts.get(name) ?? { name, total: 0, cost: 0 };
-  p.total += rowTotal(c.row);
+  let p = parts.get(name);
+  if (!p) {
+    p = { name, total: 0, cost: 0 };
+    parts.set(name, p);
+  }
+  p.total += c.total;
   p.cost += c.cost ?? 0;
-  parts.set(name, p);
 }
 
 function byCost(parts: Map<string, UsagePart>): UsagePart[] {
@@ -213,20 +217,26 @@ function selected(
   const projects = o.projects && o.projects.length > 0 ? o.projects.map((p) => p.toLowerCase()) : null;
   const models = o.models && o.models.length > 0 ? o.models.map((m) => m.toLowerCase()) : null;
   const out: Call[] = [];
+  // A report reads tens of thousands of calls of a few hundred sessions: each session's place is found once.
+  const roots = new Map<string, { root: string; project: boolean }>();
   for (const row of countedCalls(rows)) {
     if (providers && !providers.has(row.provider)) continue;
-    const root = rootOf(row.session_id, sessions);
-    if (o.session !== undefined && root !== o.session && row.session_id !== o.session) continue;
-    if (projects) {
+    let at = roots.get(row.session_id);
+    if (!at) {
+      const root = rootOf(row.session_id, sessions);
       const project = (sessions.get(root)?.project ?? "").toLowerCase();
-      if (!projects.some((p) => project.includes(p))) continue;
+      at = { root, project: projects === null || projects.some((p) => project.includes(p)) };
+      roots.set(row.session_id, at);
     }
+    const { root } = at;
+    if (o.session !== undefined && root !== o.session && row.session_id !== o.session) continue;
+    if (!at.project) continue;
     if (models && !models.some((m) => (row.model ?? "").toLowerCase().includes(m))) continue;
     const date = dates.date(row.timestamp);
     if (o.since !== undefined && (date === null || date < o.since)) continue;
     if (o.until !== undefined && (date === null || date > o.until)) continue;
     const price = prices.of(row.model);
-    out.push({ row, date, root, cost: price === null ? null : callCost(row, price) });
+    out.push({ row, date, root, cost: price === null ? null : callCost(row, price), total: rowTotal(row) });
   }
   return out;
 }
@@ -236,8 +246,18 @@ function groupKeys(calls: readonly Call[], o: UsageOptions, sessions: ReadonlyMa
   switch (o.by) {
     case "day":
       return calls.map((c) => c.date ?? undated);
-    case "week":
-      return calls.map((c) => (c.date === null ? undated : weekOf(c.date, o.weekStart ?? 1)));
+    case "week": {
+      const weeks = new Map<string, string>();
+      const week = (date: string) => {
+        let w = weeks.get(date);
+        if (w === undefined) {
+          w = weekOf(date, o.weekStart ?? 1);
+          weeks.set(date, w);
+        }
+        return w;
+      };
+      return calls.map((c) => (c.date === null ? undated : week(c.date)));
+    }
     case "month":
       return calls.map((c) => (c.date === null ? undated : monthOf(c.date)));
     case "session":
