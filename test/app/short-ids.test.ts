@@ -6,6 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createShortIds } from "../../src/app/shape/short-ids.ts";
 import { resolveSessionId, shortSessionId } from "../../src/store/resolve.ts";
 import { openStore } from "../../src/store/sqlite-store.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -55,4 +56,11 @@ it("a parent's first 8 characters name the parent, not 'several sessions' with i
     expect(shortSessionId(store, parent.session_id)).toBe(parent.session_id.slice(0, 8));
     expect(resolveSessionId(store, parent.session_id.slice(0, 8)).session_id).toBe(parent.session_id);
   }
+});
+
+it("an answer naming many sessions shortens each as one naming a few does (the index read once)", () => {
+  const sessions = store.listSessions({});
+  expect(sessions.length).toBeGreaterThan(40);
+  const many = createShortIds(() => store).forAnswer();
+  for (const s of sessions) expect(many(s.session_id), s.session_id).toBe(shortSessionId(store, s.session_id));
 });

@@ -33,6 +33,8 @@ export function createShortIds(index: () => Sessions): ShortIds {
   return {
     forAnswer() {
       let store: Sessions | null | undefined;
+      let asked = 0;
+      let inMemory: Sessions | null = null;
       return (id) => {
         if (store === undefined) {
           try {
@@ -47,11 +49,44 @@ export function createShortIds(index: () => Sessions): ShortIds {
         if (store === null) return id;
         let s = known.get(id);
         if (s === undefined) {
-          s = shortSessionId(store, id);
+          // An answer naming many sessions of a small index reads them once instead of once per id.
+          if (++asked === MANY && counted <= IN_MEMORY_MAX) inMemory = sessionsInMemory(store);
+          s = shortSessionId(inMemory ?? store, id);
           known.set(id, s);
         }
         return s;
       };
+    },
+  };
+}
+
+/** Ids shortened in one answer before the sessions are read at once (when there are at most IN_MEMORY_MAX). */
+const MANY = 24;
+const IN_MEMORY_MAX = 5_000;
+
+/**
+ * The index's sessions read once, answering the two reads shortening makes: a session by id, and the sessions
+ * whose ids start with a prefix (all of them: the rule looks at their ids and parents, not their order).
+ */
+function sessionsInMemory(store: Sessions): Sessions {
+  const rows = store.listSessions({ limit: IN_MEMORY_MAX + 1 });
+  const byId = new Map(rows.map((r) => [r.session_id, r]));
+  const sorted = [...rows].sort((a, b) => (a.session_id < b.session_id ? -1 : a.session_id > b.session_id ? 1 : 0));
+  return {
+    getSession: (id) => byId.get(id),
+    sessionCount: () => rows.length,
+    listSessions(filter) {
+      const prefix = filter.idPrefix ?? "";
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid]!.session_id < prefix) lo = mid + 1;
+        else hi = mid;
+      }
+      const out = [];
+      for (let i = lo; i < sorted.length && sorted[i]!.session_id.startsWith(prefix); i++) out.push(sorted[i]!);
+      return out.slice(0, filter.limit ?? out.length);
     },
   };
 }
