@@ -55,6 +55,25 @@ describe.skipIf(skip !== null)(
       }
     }, 120_000);
 
+    it("usage: the team index answers the usage report as a local index of the same transcripts does", () => {
+      const local = join(dir, "local.db");
+      expect(cairn(["index", "--db", local, join(dir, "t")], { env: env() }).code).toBe(0);
+      const report = (db: string, by: string) => {
+        const r = cairn(["usage", "--no-index", "--json", "--timezone", "UTC", "--by", by, "--db", db], { env: env() });
+        expect(r.code, r.stderr).toBe(0);
+        const a = JSON.parse(r.stdout) as {
+          totals: unknown;
+          groups: Array<{ key: string; total: number; cost: number }>;
+        };
+        return { totals: a.totals, groups: a.groups.map((g) => [g.key, g.total, g.cost.toFixed(6)]) };
+      };
+      for (const by of ["day", "session", "model"]) {
+        const team = report(pg.url, by);
+        expect(team.groups.length, by).toBeGreaterThan(2);
+        expect(team).toEqual(report(local, by));
+      }
+    }, 120_000);
+
     it("serve: the sessions and search API answer from PostgreSQL with the loopback token", async () => {
       const child = spawn(
         process.execPath,
