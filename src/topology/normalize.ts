@@ -60,6 +60,7 @@ import {
   sessionNode,
   type UsageRow,
 } from "./types.ts";
+import { usageRow } from "./usage-row.ts";
 
 const OPEN_LIMIT = 32;
 
@@ -136,27 +137,8 @@ class Normalizer {
 
   /** A line never spans two batches, so the line's calls are numbered within the batch. */
   private callUsage(r: UsageRecord): void {
-    const last = this.usage.at(-1);
-    const t = r.tokens;
-    this.usage.push({
-      session_id: this.s.session!.session_id,
-      provider: this.s.provider,
-      source_file: this.s.sourceFile,
-      source_line: r.line,
-      seq: last?.source_line === r.line ? last.seq + 1 : 0,
-      timestamp: r.ts,
-      model: t.model,
-      call: t.call,
-      input: t.input,
-      output: t.output,
-      cache_read: t.cacheRead,
-      cache_write: t.cacheWrite,
-      cache_write_1h: t.cacheWrite1h,
-      reasoning: t.reasoning,
-      cost: t.cost,
-      sidechain: t.sidechain === true,
-      fast: t.fast === true,
-    });
+    const at = { session_id: this.s.session!.session_id, provider: this.s.provider, source_file: this.s.sourceFile };
+    this.usage.push(usageRow(r, at, this.usage.at(-1)));
   }
 
   // ---- sessions ------------------------------------------------------------------------------------------------
