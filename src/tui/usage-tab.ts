@@ -6,7 +6,7 @@
  */
 import { truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
 import type { Shaped } from "../app/cairn.ts";
-import { USAGE_HEADINGS, type UsageAnswer } from "../app/catalog/usage.ts";
+import { USAGE_HEADINGS, type UsageAnswer, usageNotes } from "../app/catalog/usage.ts";
 import type { UsageGrouping } from "../usage/report.ts";
 import type { Cursor } from "./cursor.ts";
 import { type Line, oneLine, type Wrap } from "./lines.ts";
@@ -164,15 +164,9 @@ function notes(a: Shaped<UsageAnswer>): string[] {
     out.push(split);
   }
   if (t.recorded_cost !== null) out.push(`the agents' own count of their cost: ${usd(t.recorded_cost)}`);
-  if (a.unpriced_models.length > 0)
-    out.push(
-      `* not priced (no price for ${a.unpriced_models
-        .slice(0, 4)
-        .map((m) => m.model)
-        .join(", ")}${a.unpriced_models.length > 4 ? ", …" : ""}): their tokens count, their cost is not known`,
-    );
-  if (a.agents_without_usage.length > 0)
-    out.push(`no token counts recorded by ${a.agents_without_usage.join(", ")}: their usage is unknown, not counted`);
+  const notes = usageNotes(a);
+  if (notes.unpriced) out.push(notes.unpriced);
+  if (notes.unknown) out.push(notes.unknown);
   if (a.by === "session" && a.groups.length > 0) out.push("a session's row counts its subagents; Enter opens it");
   out.push(`days in ${a.time_zone}`);
   return out;

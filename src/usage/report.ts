@@ -10,6 +10,8 @@ import { callCost, type Prices } from "./prices.ts";
 
 export const USAGE_GROUPINGS = ["day", "week", "month", "block", "session", "project", "agent", "model"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+/** Groupings by time: listed oldest first (the others costliest first). */
+export const PERIOD_GROUPINGS: ReadonlySet<UsageGrouping> = new Set(["day", "week", "month", "block"]);
 
 /** What a session contributes to the report: where its calls are shown and under which name. */
 export interface UsageSession {
@@ -177,8 +179,9 @@ export function usageReport(
     by_model: byCost(models),
     by_agent: byCost(agents),
   }));
-  const chronological = o.by === "day" || o.by === "week" || o.by === "month" || o.by === "block";
-  out.sort(chronological ? (a, b) => (a.key < b.key ? -1 : 1) : (a, b) => b.cost - a.cost || b.total - a.total);
+  out.sort(
+    PERIOD_GROUPINGS.has(o.by) ? (a, b) => (a.key < b.key ? -1 : 1) : (a, b) => b.cost - a.cost || b.total - a.total,
+  );
   return {
     by: o.by,
     time_zone: dates.timeZone ?? o.systemZone ?? "the system's time zone",

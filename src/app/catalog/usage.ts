@@ -7,7 +7,13 @@ import { parseTime } from "../../search/query.ts";
 import { resolveSessionId } from "../../store/resolve.ts";
 import type { Provider } from "../../topology/types.ts";
 import { LocalDates, UTC, weekOf } from "../../usage/periods.ts";
-import { type UsageGrouping, type UsageReport, type UsageSession, usageReport } from "../../usage/report.ts";
+import {
+  PERIOD_GROUPINGS,
+  type UsageGrouping,
+  type UsageReport,
+  type UsageSession,
+  usageReport,
+} from "../../usage/report.ts";
 import { loadPrices } from "../prices.ts";
 import type { Input } from "./inputs.ts";
 import { type QuestionContext, question } from "./question.ts";
@@ -25,6 +31,27 @@ export const USAGE_HEADINGS: Record<UsageGrouping, string> = {
   agent: "Agent",
   model: "Model",
 };
+
+export { PERIOD_GROUPINGS };
+
+/** The notes every surface prints under a report: the models it could not price, the agents that record nothing. */
+export function usageNotes(a: Pick<UsageAnswer, "unpriced_models" | "agents_without_usage">): {
+  unpriced: string | null;
+  unknown: string | null;
+} {
+  const models = a.unpriced_models.map((m) => m.model);
+  const more = models.length > 4 ? ", …" : "";
+  return {
+    unpriced:
+      models.length > 0
+        ? `* not priced (no price for ${models.slice(0, 4).join(", ")}${more}): their tokens count, their cost is not known`
+        : null,
+    unknown:
+      a.agents_without_usage.length > 0
+        ? `no token counts recorded by ${a.agents_without_usage.join(", ")}: their usage is unknown, not counted`
+        : null,
+  };
+}
 
 export interface UsageAnswer extends UsageReport {
   /** Groups left out by the limit (the earliest periods, or the cheapest of the rest); the totals count them. */
@@ -62,10 +89,11 @@ export const usage = question({
     const asked = req.provider?.length ? new Set<string>(req.provider) : null;
     const limit = Math.min(req.limit ?? report.groups.length, report.groups.length);
     // Periods are listed oldest first and the latest are kept; the rest are listed costliest first.
-    const chronological = ["day", "week", "month", "block"].includes(report.by);
     return {
       ...report,
-      groups: chronological ? report.groups.slice(report.groups.length - limit) : report.groups.slice(0, limit),
+      groups: PERIOD_GROUPINGS.has(report.by)
+        ? report.groups.slice(report.groups.length - limit)
+        : report.groups.slice(0, limit),
       more: report.groups.length - limit,
       agents_without_usage: [...withSessions].filter((p) => !recorded.has(p) && (asked?.has(p) ?? true)).sort(),
     };

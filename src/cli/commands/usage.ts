@@ -1,5 +1,5 @@
 import type { Shaped } from "../../app/cairn.ts";
-import { USAGE_HEADINGS, type UsageAnswer } from "../../app/catalog/usage.ts";
+import { USAGE_HEADINGS, type UsageAnswer, usageNotes } from "../../app/catalog/usage.ts";
 import { PROVIDERS } from "../../readers/agents.ts";
 import type { UsageGrouping } from "../../usage/report.ts";
 import { writeCairn } from "../app.ts";
@@ -137,23 +137,16 @@ function print(io: CliIo, a: Shaped<UsageAnswer>): void {
   out(bold(io, line(total)));
   const notes: string[] = [];
   if (t.reasoning > 0) notes.push(`reasoning ${n(t.reasoning)} of the output tokens`);
-  if (a.unpriced_models.length > 0)
-    notes.push(
-      `* not priced (no price for ${a.unpriced_models
-        .slice(0, 4)
-        .map((m) => m.model)
-        .join(", ")}${a.unpriced_models.length > 4 ? ", …" : ""}): their tokens count, their cost is not known`,
-    );
+  const unpriced = usageNotes(a).unpriced;
+  if (unpriced) notes.push(unpriced);
   notes.push(`days in ${a.time_zone}; prices: ${a.prices.at(-1)}`);
   for (const note of notes) out(dim(io, note));
   noUsage(io, a);
 }
 
 function noUsage(io: CliIo, a: Shaped<UsageAnswer>): void {
-  if (a.agents_without_usage.length > 0)
-    io.stdout.write(
-      `${dim(io, `no token counts recorded by ${a.agents_without_usage.join(", ")}: their usage is unknown, not counted`)}\n`,
-    );
+  const unknown = usageNotes(a).unknown;
+  if (unknown) io.stdout.write(`${dim(io, unknown)}\n`);
 }
 
 function rowLabel(by: UsageGrouping, g: Shaped<UsageAnswer>["groups"][number]): string {

@@ -2,7 +2,7 @@
 
 import type { z } from "zod";
 import type { Shaped } from "../../app/cairn.ts";
-import type { UsageAnswer } from "../../app/catalog/usage.ts";
+import { PERIOD_GROUPINGS, type UsageAnswer } from "../../app/catalog/usage.ts";
 import { AGENT_NAMES } from "../../readers/agents.ts";
 import { fitRange, jsonSize, listBudget, oneLine } from "../bounded-output.ts";
 import { dotted } from "../format.ts";
@@ -20,8 +20,6 @@ type Args = z.infer<z.ZodObject<typeof inputSchema>>;
 type Answer = Shaped<UsageAnswer>;
 type Group = Answer["groups"][number];
 
-const PERIODS = new Set(["day", "week", "month", "block"]);
-
 export const usageTool: CairnTool<Args> = {
   name: "usage",
   title: "Token usage and cost",
@@ -33,7 +31,7 @@ export const usageTool: CairnTool<Args> = {
       const args = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
       // The app keeps the latest periods, or the costliest rows of the other groupings.
       const answer = await ctx.cairn.usage({ ...args, limit });
-      const periods = PERIODS.has(answer.by);
+      const periods = PERIOD_GROUPINGS.has(answer.by);
       const groups = answer.groups.map(groupData);
       const texts = groups.map((g) => groupLine(answer.by, g));
       const { start, end } = fitRange(
