@@ -11,6 +11,10 @@
  *   npm run bench -- cold
  *   COLD_ROUNDS=N               rounds (default 12)
  *   COLD_BASELINE=/other/checkout  also time that checkout's dist/ in the same rounds (before/after figures)
+ *   COLD_CLONE=1                also time a fresh clone of HEAD through its `bin/cairn.js` as the README sets it
+ *                               up (bench/clone-checkout.ts): "clone" runs the bundle its first run built, "clone-src"
+ *                               the same bin with CAIRN_FROM_SOURCE=1 (the TypeScript sources, as clones ran before
+ *                               issue 41); goals for a clone in ratios to the empty start
  *   CAIRN_BENCH_DIR             where the million-event index of `npm run bench -- web-search` lives
  */
 import { spawnSync } from "node:child_process";
@@ -29,6 +33,7 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cloneCheckout } from "./clone-checkout.ts";
 import { realFixturesDir } from "./corpus.ts";
 import { HAS_TIMER, readUsage, underTimer } from "./rusage.ts";
 
@@ -52,6 +57,10 @@ const QUERIES = [
 interface Build {
   name: string;
   cli: string;
+  /** Variables this build's runs add (the clone's CAIRN_FROM_SOURCE). */
+  env?: Record<string, string>;
+  /** A clone's bin: its fixture searches and `cairn mcp` are timed even beside the million-event index. */
+  clone?: boolean;
 }
 
 /** The command a checkout's build installs as: its bundle, or dist/cli/main.js from before the bundle. */
@@ -64,6 +73,16 @@ const baseline = process.env["COLD_BASELINE"];
 if (baseline) builds.push({ name: "baseline", cli: builtCli(resolve(baseline)) });
 for (const b of builds)
   if (!existsSync(b.cli)) throw new Error(`${b.cli} is missing: run \`npm run build\` in ${dirname(dirname(b.cli))}`);
+const work = mkdtempSync(join(tmpdir(), "cairn-cold-"));
+if (process.env["COLD_CLONE"] === "1") {
+  const clone = cloneCheckout(REPO, join(work, "clone"));
+  console.log(
+    `clone of ${clone.commit.slice(0, 12)}${clone.uncommitted ? " (this checkout has uncommitted edits: not in the clone)" : ""}; ` +
+      `first run ${clone.firstRun.ms.toFixed(0)} ms: ${clone.firstRun.said}`,
+  );
+  builds.push({ name: "clone", cli: clone.bin, clone: true });
+  builds.push({ name: "clone-src", cli: clone.bin, clone: true, env: { CAIRN_FROM_SOURCE: "1" } });
+}
 
 function largestSession(): string | null {
   if (!existsSync(FIXTURES)) return null;
@@ -107,12 +126,12 @@ function timed(args: string[], env: NodeJS.ProcessEnv = process.env, okCodes = [
 }
 
 /** Spawn → first `search_history` answer of `cairn mcp`, driven by the MCP SDK's own client over stdio. */
-async function mcpFirstSearch(cli: string, db: string): Promise<Timing> {
+async function mcpFirstSearch(cli: string, db: string, extra: Record<string, string> = {}): Promise<Timing> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const run = under([cli, "mcp", "--db", db]);
   const start = performance.now();
-  const transport = new StdioClientTransport({ ...run, env: getDefaultEnvironment() });
+  const transport = new StdioClientTransport({ ...run, env: { ...getDefaultEnvironment(), ...extra } });
   const client = new Client({ name: "cairn-bench", version: "0" });
   await client.connect(transport);
   await client.callTool({ name: "search_history", arguments: { query: "error: TS2554", limit: 10 } });
@@ -139,7 +158,6 @@ const record = (key: string, t: Timing): void => {
 };
 
 const session = largestSession();
-const work = mkdtempSync(join(tmpdir(), "cairn-cold-"));
 timeFile = join(work, "time.txt");
 writeFileSync(timeFile, "");
 let resumeArgs: { db: string; id: string } | null = null;
@@ -188,11 +206,19 @@ if (longest && longest.lines.length > 5 * ROUNDS)
     const cut = longest.lines.length - 5 * ROUNDS;
     writeFileSync(grown, `${longest.lines.slice(0, cut).join("\n")}\n`);
     const db = join(work, `fixtures-${b.name}.db`);
-    const idx = spawnSync(process.execPath, [b.cli, "index", root, "--db", db, "--json"], { encoding: "utf8" });
+    const idx = spawnSync(process.execPath, [b.cli, "index", root, "--db", db, "--json"], {
+      encoding: "utf8",
+      env: { ...process.env, ...b.env },
+    });
     if (idx.status !== 0) throw new Error(`indexing ${root} failed: ${idx.stderr}`);
     corpora.set(b.name, { root, db, grown, rest: longest.lines.slice(cut) });
   }
-const env = { ...process.env, HOME: work, XDG_DATA_HOME: join(work, "data"), XDG_CACHE_HOME: join(work, "cache") };
+const baseEnv = {
+  ...process.env,
+  HOME: work,
+  XDG_DATA_HOME: join(work, "data"),
+  XDG_CACHE_HOME: join(work, "cache"),
+};
 const parseOnly = session
   ? `for (const l of require("fs").readFileSync(${JSON.stringify(session)}, "utf8").split("\\n")) if (l) JSON.parse(l)`
   : null;
@@ -212,6 +238,7 @@ try {
     // Alternate which build goes first, so neither always runs right after the empty start.
     const order = round % 2 === 0 ? builds : [...builds].reverse();
     for (const b of order) {
+      const env = { ...baseEnv, ...b.env };
       record(`${b.name}: --help`, timed([b.cli, "--help"], env));
       record(`${b.name}: --version`, timed([b.cli, "--version"], env));
       if (hasBig) {
@@ -221,7 +248,7 @@ try {
           timed([b.cli, "search", q, "--mode", "lexical", "--db", BIG_INDEX], env, [0, 1]),
         );
         record(`${b.name}: search hybrid 1M`, timed([b.cli, "search", q, "--db", BIG_INDEX], env, [0, 1]));
-        record(`${b.name}: mcp first search 1M`, await mcpFirstSearch(b.cli, BIG_INDEX));
+        record(`${b.name}: mcp first search 1M`, await mcpFirstSearch(b.cli, BIG_INDEX, b.env));
       }
       const corpus = corpora.get(b.name);
       if (corpus) {
@@ -231,13 +258,13 @@ try {
           `${b.name}: index one file appended (fixtures)`,
           timed([b.cli, "index", corpus.root, "--db", corpus.db], env),
         );
-        if (!hasBig) {
+        if (!hasBig || b.clone) {
           const q = QUERIES[round % QUERIES.length]!;
           record(
             `${b.name}: search lexical (fixtures)`,
             timed([b.cli, "search", q, "--mode", "lexical", "--db", corpus.db], env, [0, 1]),
           );
-          record(`${b.name}: mcp first search (fixtures)`, await mcpFirstSearch(b.cli, corpus.db));
+          record(`${b.name}: mcp first search (fixtures)`, await mcpFirstSearch(b.cli, corpus.db, b.env));
         }
       }
       if (resumeArgs) {
@@ -265,6 +292,15 @@ const GOALS: Record<string, string> = {
   "mcp first search 1M": "p95 ≤ 150 ms",
   "resume largest session": "≤ 200 ms",
 };
+/** Issue 41: a clone, through its bin, in ratios to the empty start of the same rounds. */
+const CLONE_GOALS: Record<string, string> = {
+  "--help": "≤ 1.5 × empty node",
+  "search lexical (fixtures)": "≤ 4 × empty node",
+  "resume largest session": "≤ 8 × empty node",
+  "mcp first search (fixtures)": "≤ 6 × empty node",
+};
+const goalOf = (key: string): string =>
+  Object.entries(/^clone(-src)?: /.test(key) ? CLONE_GOALS : GOALS).find(([k]) => key.endsWith(k))?.[1] ?? "";
 const ms = (x: number): string => `${x.toFixed(1).padStart(6)}ms`;
 function table(title: string, figures: Map<string, number[]>): void {
   const empty = figures.get("node -e 0");
@@ -274,9 +310,16 @@ function table(title: string, figures: Map<string, number[]>): void {
     `\n${title}\n${"case".padEnd(44)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p50/node".padStart(9)}  goal`,
   );
   for (const [key, list] of figures) {
-    const goal = Object.entries(GOALS).find(([k]) => key.endsWith(k))?.[1] ?? "";
+    const goal = goalOf(key);
     const ratio = `${(pct(list, 50) / base).toFixed(2)}×`.padStart(9);
     console.log(`${key.padEnd(44)} ${ms(pct(list, 50))} ${ms(pct(list, 95))} ${ratio}  ${goal}`);
+  }
+  for (const key of figures.keys()) {
+    const installed = /^clone(-src)?: /.test(key) ? figures.get(key.replace(/^clone(-src)?: /, "this: ")) : undefined;
+    if (installed)
+      console.log(
+        `${key.padEnd(44)} /this (installed bundle) p50 ${(pct(figures.get(key)!, 50) / pct(installed, 50)).toFixed(2)}`,
+      );
   }
   if (!baseline) return;
   for (const key of figures.keys()) {

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The `cairn` command. Plain JavaScript that any Node.js parses, so that an old Node is told what to install
 // before anything that needs a newer one is loaded (a native module built for Node 22 crashes Node 20).
-// In a source checkout it runs the TypeScript sources (Node strips the types: nothing to build after
-// `npm ci`); an installed package runs dist/bundle/cairn.js, the command bundled when the package was packed
-// (scripts/build-cli.ts: a few files to load instead of eighty), because Node does not strip types under node_modules.
+// An installed package runs dist/bundle/cairn.js, the command bundled when the package was packed
+// (scripts/build-cli.ts: a few files to load instead of eighty; Node does not strip types under node_modules).
+// A clone runs the same bundle, built by its first run after `npm ci` and again whenever the sources changed since
+// (scripts/clone-bundle.js: bundlers only, no compiler), or its TypeScript sources when that build fails or
+// CAIRN_FROM_SOURCE=1 asks for them (Node strips the types; slower to start, nothing to build).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +20,11 @@ if (older(process.versions.node, wanted)) {
   );
   process.exit(1);
 }
-const fromSource = existsSync(join(root, "src", "cli", "main.ts")) && !root.split(sep).includes("node_modules");
+const clone = existsSync(join(root, "src", "cli", "main.ts")) && !root.split(sep).includes("node_modules");
+const asked = process.env.CAIRN_FROM_SOURCE;
+const sourcesAsked = asked !== undefined && asked !== "" && asked !== "0";
+const fromSource =
+  clone && (sourcesAsked || !(await import("../scripts/clone-bundle.js")).cloneReady(root, process.argv.slice(2)));
 const cli = await import(fromSource ? "../src/cli/main.ts" : "../dist/bundle/cairn.js");
 await cli.run();
 

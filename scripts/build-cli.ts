@@ -14,17 +14,23 @@
  * package, or the package itself when its version is not the one bundled (docs/performance.md, sixth round); esbuild
  * writes that CommonJS file.
  *
- * Run by `npm run build`; `node scripts/build-cli.ts --dev` keeps the output readable.
+ * Run by `npm run build`; `node scripts/build-cli.ts --dev` keeps the output readable. A clone's `bin/cairn.js`
+ * runs it with `--out <a folder of its own>` when the sources changed since the last build (scripts/clone-bundle.js),
+ * and moves the files into dist/bundle; the stamp it writes (`.sources`) is how that finds the bundle fresh.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { type Plugin as RolldownPlugin, build as rolldown } from "rolldown";
+import { OUTPUTS, STAMP, sourcesStamp } from "./clone-bundle.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(root, "dist", "bundle");
+const outAt = process.argv.indexOf("--out");
+const out = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1]! : join(root, "dist", "bundle");
 const dev = process.argv.includes("--dev");
+// Taken before the bundlers read the sources, so that an edit made during the build makes the next run rebuild.
+const stamp = sourcesStamp(root, OUTPUTS.bundle);
 
 /**
  * Node's own modules are taken with `process.getBuiltinModule` instead of `import`: an ES import of a builtin builds
@@ -279,3 +285,4 @@ const main = () => { try { return realpathSync(process.argv[1]) === realpathSync
 if (main()) await cli.run();
 `,
 );
+writeFileSync(join(out, STAMP), stamp);

@@ -3,16 +3,20 @@
  * reducer from src/live) becomes an ES module under dist/web/assets, with markdown-it and highlight.js split
  * into chunks loaded when first needed, one stylesheet, and the page shell and favicon beside them. Nothing is loaded from outside the
  * server at run time. Type checking is `npm run check` (tsc -p web/tsconfig.json); this only bundles.
- * Run by `npm run build`; `node scripts/build-web.ts --dev` keeps the output readable.
+ * Run by `npm run build`; `node scripts/build-web.ts --dev` keeps the output readable. A clone's `cairn serve` runs it
+ * with `--out <a folder of its own>` when the sources changed since the page was built (scripts/clone-bundle.js).
  */
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { OUTPUTS, STAMP, sourcesStamp } from "./clone-bundle.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(root, "dist", "web");
+const outAt = process.argv.indexOf("--out");
+const out = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1]! : join(root, "dist", "web");
 const dev = process.argv.includes("--dev");
+const stamp = sourcesStamp(root, OUTPUTS.web);
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, "assets"), { recursive: true });
@@ -34,3 +38,4 @@ await build({
   tsconfig: join(root, "web", "tsconfig.json"),
 });
 for (const file of ["index.html", "favicon.svg"]) copyFileSync(join(root, "web", file), join(out, file));
+writeFileSync(join(out, STAMP), stamp);

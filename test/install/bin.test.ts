@@ -1,7 +1,7 @@
 /**
  * The `cairn` command as users get it: `bin/cairn.js`, which refuses an old Node with a message before loading
- * anything that needs Node 22, runs the TypeScript sources in a clone (nothing compiled at install time), and the
- * build in a packed package.
+ * anything that needs Node 22, runs the bundle in a packed package and in a clone (built by the clone's first run,
+ * test/cli/clone-bundle.test.ts), and the TypeScript sources when asked (nothing compiled at install time).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -69,8 +69,8 @@ describe("bin/cairn.js", () => {
     }
   });
 
-  it("runs from the TypeScript sources in a clone that was never built", () => {
-    // A clone after `npm ci`: sources and dependencies, no dist/.
+  it("runs from the TypeScript sources in a clone that was never built, when CAIRN_FROM_SOURCE asks", () => {
+    // A clone after `npm ci`: sources and dependencies, no dist/ (and no build scripts: none is needed).
     const clone = join(dir, "clone");
     for (const part of ["bin", "src", "data", "package.json"])
       cpSync(join(REPO, part), join(clone, part), { recursive: true });
@@ -79,13 +79,15 @@ describe("bin/cairn.js", () => {
     const res = spawnSync(
       process.execPath,
       [join(clone, "bin", "cairn.js"), "--root", realFixture("pi"), "--db", join(dir, "c.db"), "--json"],
-      { env, encoding: "utf8" },
+      { env: { ...env, CAIRN_FROM_SOURCE: "1" }, encoding: "utf8" },
     );
     expect(res.stderr).toBe("");
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout).sessions).toBeGreaterThan(0);
+    expect(existsSync(join(clone, "dist"))).toBe(false);
   });
 
+  // npm would not run an install hook anyway: the project's .npmrc sets ignore-scripts, which skips `prepare` too.
   it("installing runs no build; packing does, and the package holds what the bin runs", () => {
     const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
       bin: Record<string, string>;
