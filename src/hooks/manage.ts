@@ -14,9 +14,9 @@ type Env = Record<string, string | undefined>;
 
 /**
  * The command an agent runs: this Node and this cairn by absolute path, so no PATH is needed. It names the built
- * bundle when it is newer than every source, which is what an installed cairn runs anyway: in a clone,
- * `bin/cairn.js` runs the TypeScript sources, and stripping their types cost every session's start a third of a
- * second. A stale bundle (sources pulled since the last build) might not know the hook at all.
+ * bundle when it is newer than every source, which is what an installed cairn runs anyway, and saves a clone's hook
+ * the walk `bin/cairn.js` makes to see whether the bundle is still fresh. A stale bundle (sources pulled since the
+ * last build) might not know the hook at all; `bin/cairn.js` rebuilds it before running it.
  */
 export function hookCommand(agent: string): string {
   const bin = freshBundle() ? BUNDLE : fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
