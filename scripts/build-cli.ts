@@ -116,7 +116,9 @@ const external = (id: string): boolean => !/^(?:[./\\]|[A-Za-z]:[\\/]|\0)/.test(
  * Node loader's resolve alone is about 0.2 ms an import), and automatic chunking makes one per set of dynamic
  * imports that share a module: a no-change index loaded 26 files, most under 2 KB (docs/performance.md, seventh
  * round). Seven groups, by priority: what the CLI's entry itself imports and every command uses (errors, io, flags,
- * the version, the agents' folders, the text helpers most commands share), so that `--help` loads one chunk beside the entry; what a run that finds
+ * the version, the text helpers most commands share), so that `--help` loads one small chunk beside the entry (not
+ * the agents' folders: they come from the readers' registry, whose manifests import every reader, 240 KB that
+ * `--help` never used, 45 ms of CPU instead of 31, docs/performance.md "Issue 41"); what a run that finds
  * nothing to do shares with every command that opens the index (`app/index-app.ts`, which `createCairn` imports, with
  * `unchangedIndex`'s scan, lock, stamps' reader, the schema's migrations and the static embedder's id), so that such
  * a run loads neither the store nor the indexer and a search loads it in place of the index group it loaded before;
@@ -135,8 +137,7 @@ const CHUNK_GROUPS = [
     name: "cli",
     priority: 6,
     test: new RegExp(
-      `${S}src${S}(?:cli${S}(?:io|exit|args|agents|format)|app${S}version|store${S}pg-url|common${S}(?:errors|plural)|topology${S}text|` +
-        `readers${S}(?:vocabulary|roots|[\\w-]+${S}roots))\\.ts$`,
+      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg-url|common${S}(?:errors|plural)|topology${S}text)\\.ts$`,
     ),
   },
   {
