@@ -30,6 +30,7 @@ for (const part of [
   "bin",
   "src",
   "scripts",
+  "web",
   "package.json",
   "package-lock.json",
   "tsconfig.json",
@@ -184,6 +185,21 @@ describe("bin/cairn.js in a clone", () => {
     expect(fixed.stderr).toMatch(/^cairn: the sources changed since dist\/bundle was built; rebuilding it .*\n$/);
     expect(ranBundle(fixed)).toBe(true);
     expect(existsSync(join(clone, "dist", "bundle.failed"))).toBe(false);
+  });
+
+  it("`cairn serve` builds its web page too, and only it", () => {
+    expect(existsSync(join(clone, "dist", "web"))).toBe(false);
+    const r = cairn(["serve", "--help"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^cairn: building dist\/web from the sources, once after npm ci .*\n$/);
+    expect(existsSync(join(clone, "dist", "web", "index.html"))).toBe(true);
+    expect(existsSync(join(clone, "dist", "web", "assets", "app.js"))).toBe(true);
+    expect(cairn(["serve", "--help"]).stderr).toBe("");
+    const t = later();
+    utimesSync(join(clone, "web", "main.tsx"), t, t);
+    // A change to the page alone rebuilds the page alone.
+    expect(cairn(["--version"]).stderr).toBe("");
+    expect(cairn(["serve", "--help"]).stderr).toMatch(/^cairn: the sources changed since dist\/web was built; .*\n$/);
   });
 
   it("two runs finding the bundle stale at once both finish on a whole bundle", async () => {
