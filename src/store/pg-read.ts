@@ -182,6 +182,8 @@ export function createPgReader(db: PgConnection) {
         'SELECT source_file, source_line, reason, excerpt FROM problems ORDER BY source_file COLLATE "C", source_line LIMIT $1',
         [limit],
       ),
+    // The team index keeps no generations: its reports read the calls.
+    usageGenerations: () => null,
     usageRows: (sessionId: string): UsageRow[] =>
       db
         .query<Record<string, unknown>>(

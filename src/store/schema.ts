@@ -354,4 +354,28 @@ CREATE TABLE usage_calls (
 CREATE INDEX usage_calls_file ON usage_calls(source_file);
 `,
   },
+  {
+    version: 13,
+    name: "a generation of each agent's usage rows",
+    // A usage report rolls an agent's calls up and keeps the result (app/catalog/usage-buckets.ts) under a number
+    // that every change to that agent's rows moves, wherever the change comes from (a file read, re-read, moved or
+    // pruned). \`INSERT OR REPLACE\` deletes without firing the delete trigger, and inserts with it.
+    sql: `
+CREATE TRIGGER usage_calls_added AFTER INSERT ON usage_calls BEGIN
+  INSERT INTO settings(key, value) VALUES ('usage_generation:' || NEW.provider, '1')
+    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+END;
+CREATE TRIGGER usage_calls_removed AFTER DELETE ON usage_calls BEGIN
+  INSERT INTO settings(key, value) VALUES ('usage_generation:' || OLD.provider, '1')
+    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+END;
+CREATE TRIGGER usage_calls_changed AFTER UPDATE ON usage_calls BEGIN
+  INSERT INTO settings(key, value) VALUES ('usage_generation:' || OLD.provider, '1')
+    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+  INSERT INTO settings(key, value) VALUES ('usage_generation:' || NEW.provider, '1')
+    ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+END;
+INSERT OR IGNORE INTO settings(key, value) SELECT DISTINCT 'usage_generation:' || provider, '1' FROM usage_calls;
+`,
+  },
 ];

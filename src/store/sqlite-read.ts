@@ -6,6 +6,7 @@ import {
   type Entity,
   PARENT_EDGE_DIRECTION,
   type Problem,
+  type Provider,
   type SessionEvent,
   type UsageCall,
   type UsageRow,
@@ -15,7 +16,7 @@ import { SECRET_EDGE } from "./prepare-batch.ts";
 import { toSecretSpans } from "./secret-spans.ts";
 import { once } from "./sqlite-lazy.ts";
 import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "./types.ts";
-import { USAGE_COLUMNS, usageCallOfValues, usageRowOf } from "./usage-rows.ts";
+import { USAGE_COLUMNS, USAGE_GENERATION, usageCallOfValues, usageRowOf } from "./usage-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -188,6 +189,13 @@ export function createReader(db: Database.Database) {
   const callColumns = USAGE_COLUMNS.slice(3);
   const usageSql = (where: string) =>
     `SELECT ${callColumns.join(", ")} FROM usage_calls ${where} ORDER BY provider, source_file, source_line, seq`;
+  // Kept by triggers on usage_calls (schema.ts, migration 13).
+  const usageGenerations = once(() =>
+    db
+      .prepare("SELECT key, value FROM settings WHERE key > ? AND key < ?")
+      .raw(true)
+      .bind(USAGE_GENERATION, `${USAGE_GENERATION}\uffff`),
+  );
   const sessionUsage = once(() =>
     db.prepare(
       `SELECT ${USAGE_COLUMNS.join(", ")} FROM usage_calls WHERE session_id = ? ORDER BY provider, source_file, source_line, seq`,
@@ -298,6 +306,10 @@ export function createReader(db: Database.Database) {
     },
     usageRows(sessionId: string): UsageRow[] {
       return (sessionUsage().all(sessionId) as Array<Record<string, unknown>>).map(usageRowOf);
+    },
+    usageGenerations(): Map<Provider, number> {
+      const rows = usageGenerations().all() as Array<[string, string]>;
+      return new Map(rows.map(([key, value]) => [key.slice(USAGE_GENERATION.length) as Provider, Number(value)]));
     },
     counts(): StoreCounts {
       return counts().get() as StoreCounts;

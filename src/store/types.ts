@@ -131,6 +131,11 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   usageCalls(of?: UsageCallsOf): UsageCall[];
   /** A session's usage rows whole, where each was read included: to copy the session to another index. */
   usageRows(sessionId: string): UsageRow[];
+  /**
+   * Per agent, a number that moves whenever any of its call rows is added, changed or removed (a report keeps what
+   * it derived from them under it); null from a store that counts none.
+   */
+  usageGenerations(): Map<Provider, number> | null;
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
   fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */

@@ -1,6 +1,9 @@
 /** A model call's usage row as both stores bind and read it (the \`usage_calls\` table). */
 import type { UsageCall, UsageRow } from "../topology/types.ts";
 
+/** Settings keys of each agent's usage generation (`ReadonlyStore.usageGenerations`), the agent's name after it. */
+export const USAGE_GENERATION = "usage_generation:";
+
 /** The columns of a usage row, as \`UsageRow\` names them. */
 export const USAGE_COLUMNS = [
   "source_file",
