@@ -13,8 +13,8 @@ import type {
   UsageRow,
 } from "../topology/types.ts";
 import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";
-import type { PreparedBatch } from "./prepare-batch.ts";
 import type { EventHit, EventQuery, SecretSpans } from "./query-types.ts";
+import type { PreparedBatch } from "./shared/prepare-batch.ts";
 import type { ThreadReads } from "./thread-types.ts";
 
 /** What the one-stat check compares, and whether the file was last seen gone. */
@@ -120,7 +120,7 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
    * moments. Absent where there is nothing to get ready.
    */
   warmSearch?(): boolean;
-  /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite-read.ts). */
+  /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite/read.ts). */
   expectLongUse?(): void;
   problems(limit?: number): Problem[];
   /**
