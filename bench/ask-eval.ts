@@ -18,7 +18,7 @@ import { chooseModel, createAnswerModel, type ModelChoice } from "../src/app/ask
 import { createCairn } from "../src/app/cairn.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 import { evalEmbedder } from "./eval-embedder.ts";
 import { loadJudged, QUERY_KINDS, usableFixturePaths } from "./search-eval/judged.ts";
 

@@ -3,7 +3,7 @@
  * benchmark measures the indexer and not the corpus generator.
  */
 import { indexPaths } from "../src/indexer/indexer.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 
 const [db, ...roots] = process.argv.slice(2);
 if (!db || roots.length === 0) throw new Error("usage: index-child.ts DB ROOT...");

@@ -14,8 +14,8 @@
 import { rmSync, statSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
-import { SEED_EVENT_COLUMNS } from "../src/store/prepare-batch.ts";
-import { FTS_TOKENIZE } from "../src/store/schema.ts";
+import { SEED_EVENT_COLUMNS } from "../src/store/shared/prepare-batch.ts";
+import { FTS_TOKENIZE } from "../src/store/sqlite/schema.ts";
 
 const [source = "", scratch = ""] = process.argv.slice(2);
 if (!source || !scratch) throw new Error("usage: index-floor.ts INDEX.db SCRATCH.db");

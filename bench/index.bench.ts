@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { search } from "../src/search/search.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 import { type CorpusFile, generateCorpus, realisticSizes } from "./corpus.ts";
 import { emptyNode, jsonParseRate, type ProcessRun, timedNode } from "./index-measure.ts";
 

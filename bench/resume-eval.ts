@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import { createResumeEngine } from "../src/resume/engine.ts";
 import { createTokenCounter } from "../src/resume/tokens.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 import type { SessionEvent } from "../src/topology/types.ts";
 import { realFixturesDir } from "./corpus.ts";
 import { agentGoals, fineCutRows, printAgentTable, summariseByAgent } from "./resume-cuts.ts";

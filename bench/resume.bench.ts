@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import { createResumeEngine } from "../src/resume/engine.ts";
 import { createTokenCounter } from "../src/resume/tokens.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 import { realFixturesDir } from "./corpus.ts";
 
 const RATIOS = [0.03, 0.1, 0.3] as const;

@@ -15,7 +15,7 @@ import { createCairn } from "../src/app/cairn.ts";
 import { indexPaths } from "../src/indexer/indexer.ts";
 import type { SearchMode } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 import { evalEmbedder } from "./eval-embedder.ts";
 import { type JudgedQuery, loadJudged, QUERY_KINDS, usableFixturePaths } from "./search-eval/judged.ts";
 

@@ -21,7 +21,7 @@ import { indexPaths } from "../src/indexer/indexer.ts";
 import { BACKGROUND_MARGIN, embedQuery } from "../src/search/background.ts";
 import { searchHybrid } from "../src/search/hybrid.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 import type { Store } from "../src/store/types.ts";
 import { evalEmbedder } from "./eval-embedder.ts";
 import { loadJudged, usableFixturePaths } from "./search-eval/judged.ts";

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { searchHybrid } from "../src/search/hybrid.ts";
 import { buildQueuedBundles, refreshVectors } from "../src/search/vectors.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const base = process.env["CAIRN_BENCH_DIR"] ?? join(tmpdir(), "cairn-bench");

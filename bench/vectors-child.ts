@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { createStaticEmbedder } from "../src/embedders/static.ts";
 import { createThreadedStaticEmbedder } from "../src/embedders/static-threaded.ts";
 import { refreshVectors } from "../src/search/vectors.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openStore } from "../src/store/sqlite/store.ts";
 
 const [source, scratch] = process.argv.slice(2);
 if (!source || !scratch) throw new Error("usage: vectors-child.ts SOURCE.db SCRATCH.db");

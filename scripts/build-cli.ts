@@ -137,14 +137,14 @@ const CHUNK_GROUPS = [
     name: "cli",
     priority: 6,
     test: new RegExp(
-      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg-url|common${S}(?:errors|plural)|topology${S}text)\\.ts$`,
+      `${S}src${S}(?:cli${S}(?:io|exit|args)|app${S}version|store${S}pg${S}url|common${S}(?:errors|plural)|topology${S}text)\\.ts$`,
     ),
   },
   {
     name: "shared",
     priority: 5,
     test: new RegExp(
-      `${S}src${S}(?:app${S}index-app|store${S}(?:schema|sqlite-stamps)|topology${S}version|` +
+      `${S}src${S}(?:app${S}index-app|store${S}sqlite${S}(?:schema|stamps)|topology${S}version|` +
         `indexer${S}(?:db-path|plan|scan|lock)|embedders${S}(?:static|word-vectors|types))\\.ts$`,
     ),
   },
@@ -152,7 +152,7 @@ const CHUNK_GROUPS = [
     name: "prepare",
     priority: 4,
     test: new RegExp(
-      `${S}src${S}(?:store${S}(?:prepare-batch|stems|fts-text)|secrets${S}(?:detect|entropy|positions|rules)|` +
+      `${S}src${S}(?:store${S}shared${S}(?:prepare-batch|stems|fts-text)|secrets${S}(?:detect|entropy|positions|rules)|` +
         `topology${S}types)\\.ts$|${S}node_modules${S}stemmer${S}`,
     ),
   },
@@ -165,7 +165,7 @@ const CHUNK_GROUPS = [
     name: "store",
     priority: 2,
     test: new RegExp(
-      `${S}src${S}(?:store${S}(?!pg-|resolve)[\\w-]+|app${S}(?:open|core|machine)|cli${S}index-app|` +
+      `${S}src${S}(?:store${S}(?:(?:sqlite|shared)${S}[\\w-]+|(?!resolve)[\\w-]+)|app${S}(?:open|core|machine)|cli${S}index-app|` +
         `secrets${S}redact)\\.ts$`,
     ),
   },
@@ -218,7 +218,7 @@ await rolldown({
     cli: join(root, "src", "cli", "main.ts"),
     "parse-worker": join(root, "src", "indexer", "parse-worker.ts"),
     "search-worker": join(root, "src", "tui", "search-worker.ts"),
-    "pg-worker": join(root, "src", "store", "pg-worker.ts"),
+    "pg-worker": join(root, "src", "store", "pg", "pg-worker.ts"),
     "embed-worker": join(root, "src", "embedders", "embed-worker.ts"),
   },
   platform: "node",

@@ -41,7 +41,7 @@ export { type SearchHit, type SearchResult, search } from "./search/search.ts";
 export type { SessionTimelineRow, TimelineRow } from "./search/timeline.ts";
 export { refreshVectors } from "./search/vectors.ts";
 export { IdError } from "./store/resolve.ts";
-export { openStore } from "./store/sqlite-store.ts";
+export { openStore } from "./store/sqlite/store.ts";
 export type { ReadonlyStore, SessionRow, Store } from "./store/types.ts";
 export { listThreads, resolveThread, threadTimeline } from "./threads/index.ts";
 export type { Thread } from "./threads/types.ts";

@@ -13,7 +13,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { FILTERS, PREFIXES } from "../../src/search/query.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { ReadonlyStore } from "../../src/store/types.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
 import { realFixturesDir } from "../corpus.ts";

@@ -93,7 +93,8 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
   const indexing = () => import("./indexing.ts");
   const shaping: ShapeOptions = {
     exit: opts.exit ?? "data",
-    ids: createShortIds(store),
+    // Short forms are cut from ids alone: the sessions' texts are not read, so they need no redacting.
+    ids: createShortIds(() => core.store()),
     ...(reveal ? { reveal: true } : {}),
   };
   // A question built on other questions (ask's pack on search) asks the app itself, shaped like any surface.
@@ -109,6 +110,14 @@ export function createCairn(opts: CairnOptions = {}): Cairn | ReadCairn {
     app: () => self!,
     begin: () => {
       if (!reveal && viewed) viewed.redaction.renew();
+    },
+    keep: (key, value) => {
+      if (mode !== "write") return;
+      try {
+        writer().putSetting(key, value);
+      } catch {
+        // Another writer holds the index: the next answer makes the value again.
+      }
     },
   };
   const app: Cairn = {

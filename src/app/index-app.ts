@@ -20,8 +20,8 @@ import { idleGone, listTranscripts, type RunPlan } from "../indexer/plan.ts";
 import { statTranscript, type Unreadable } from "../indexer/scan.ts";
 import { defaultRoots, type TranscriptRoot } from "../readers/roots.ts";
 import type { RefreshResult } from "../search/vectors.ts";
-import { isPgUrl } from "../store/pg-url.ts";
-import { readIndexStamps } from "../store/sqlite-stamps.ts";
+import { isPgUrl } from "../store/pg/url.ts";
+import { readIndexStamps } from "../store/sqlite/stamps.ts";
 import type { Problem } from "../topology/types.ts";
 import type { AppCore } from "./core.ts";
 import type {
@@ -128,7 +128,7 @@ export interface UnchangedAnswer {
 }
 
 /**
- * What `cairn index` answers when nothing changed, read without loading the store (sqlite-stamps.ts): every
+ * What `cairn index` answers when nothing changed, read without loading the store (store/sqlite/stamps.ts): every
  * transcript unchanged and present, none newly missing or back, the schema current, nothing queued to bundle or
  * embed, the vectors the configured embedder's. Null whenever any of that does not hold, or another writer holds
  * the lock, or the index is a team one or not there yet: then the full path runs and finds what to do (falling

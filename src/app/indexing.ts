@@ -13,7 +13,7 @@ import type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
 import { acquireLock, type IndexLock, IndexLockedError, tryLock } from "../indexer/lock.ts";
 import type { TranscriptRoot } from "../readers/roots.ts";
 import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
-import { isPgUrl } from "../store/pg-url.ts";
+import { isPgUrl } from "../store/pg/url.ts";
 import type { Store } from "../store/types.ts";
 import type { Env } from "./open.ts";
 

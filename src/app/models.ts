@@ -19,7 +19,7 @@ import {
 import { KNOWN_MODELS, type PinnedFile } from "../embedders/models/known.ts";
 import type { Precision } from "../embedders/onnx/bert-graph.ts";
 import { commandDbPath } from "../indexer/db-path.ts";
-import { isPgUrl } from "../store/pg-url.ts";
+import { isPgUrl } from "../store/pg/url.ts";
 
 export type { DownloadProgress, Precision, PullResult, Verification };
 export { PRECISIONS };

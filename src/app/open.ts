@@ -6,15 +6,15 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { indexWriteError, resolveDbPath } from "../indexer/db-path.ts";
-import { isPgUrl } from "../store/pg-url.ts";
-import { openReadonlyIndex } from "../store/sqlite-readonly.ts";
-import { type Closable, openStore } from "../store/sqlite-store.ts";
+import { isPgUrl } from "../store/pg/url.ts";
+import { openReadonlyIndex } from "../store/sqlite/readonly.ts";
+import { type Closable, openStore } from "../store/sqlite/store.ts";
 import type { ReadonlyStore, Store } from "../store/types.ts";
 import { identityFrom } from "./machine.ts";
 
 export type Env = Record<string, string | undefined>;
 
-type TeamStoreModule = typeof import("../store/pg-store.ts");
+type TeamStoreModule = typeof import("../store/pg/store.ts");
 let teamModule: TeamStoreModule | null = null;
 
 /**
@@ -23,14 +23,14 @@ let teamModule: TeamStoreModule | null = null;
  * this when the index is a `postgres://` one.
  */
 export async function loadTeamStore(): Promise<void> {
-  teamModule ??= await import("../store/pg-store.ts");
+  teamModule ??= await import("../store/pg/store.ts");
 }
 
 /** The team store's module: loaded already, else required now (an in-process caller that opened without waiting). */
 function teamStore(): TeamStoreModule {
   if (teamModule) return teamModule;
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  teamModule = createRequire(import.meta.url)(`../store/pg-store${ext}`) as TeamStoreModule;
+  teamModule = createRequire(import.meta.url)(`../store/pg/store${ext}`) as TeamStoreModule;
   return teamModule;
 }
 
@@ -41,7 +41,7 @@ export function isTeamIndex(db: string): boolean {
 
 /**
  * `--db`, then `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db`. A `postgres://` connection string selects the
- * team index on PostgreSQL (`store/pg-store.ts`) for every command.
+ * team index on PostgreSQL (`store/pg/store.ts`) for every command.
  */
 export function dbPathFor(flag: string | undefined, env: Env): string {
   // an empty HOME is no home: the path would be relative to wherever the command runs

@@ -5,8 +5,8 @@
  */
 import { CairnError } from "../common/errors.ts";
 import { parseTime } from "../search/query.ts";
-import { SECRET_EDGE } from "../store/prepare-batch.ts";
 import { resolveSessionId } from "../store/resolve.ts";
+import { SECRET_EDGE } from "../store/shared/prepare-batch.ts";
 import type { ReadonlyStore, Store } from "../store/types.ts";
 
 export interface SecretFindingRow {

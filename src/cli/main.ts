@@ -3,7 +3,7 @@ import "./node-guard.ts";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cairnVersion } from "../app/version.ts";
-import { isPgUrl } from "../store/pg-url.ts";
+import { isPgUrl } from "../store/pg/url.ts";
 import { takeColorFlag, useColor } from "./color.ts";
 import { reportError } from "./exit.ts";
 import { type CliIo, UsageError } from "./io.ts";

@@ -4,7 +4,7 @@
  * order the batches came.
  */
 import { parentPort } from "node:worker_threads";
-import { bitBytes, encodeInto } from "../store/vector-codes.ts";
+import { bitBytes, encodeInto } from "../store/shared/vector-codes.ts";
 import { staticDimension, staticVector } from "./static.ts";
 import { shippedWordVectors } from "./word-vectors.ts";
 
@@ -24,7 +24,7 @@ interface Arrays {
   bits: Uint8Array<ArrayBuffer>;
 }
 
-/** One vector per text, with its int8 code and sign bits (`store/vector-codes.ts`), each array end to end. */
+/** One vector per text, with its int8 code and sign bits (`store/shared/vector-codes.ts`), each array end to end. */
 export type EmbedReply = ({ id: number } & Arrays) | { id: number; error: string };
 
 /**

@@ -6,7 +6,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { leanHeaps } from "../common/lean-heaps.ts";
-import { bitBytes, rememberCode } from "../store/vector-codes.ts";
+import { bitBytes, rememberCode } from "../store/shared/vector-codes.ts";
 import type { EmbedReply, EmbedRequest, Recycle } from "./embed-worker.ts";
 import { createStaticEmbedder } from "./static.ts";
 import { type Embedder, EmbedderError } from "./types.ts";

@@ -3,8 +3,8 @@
  * ahead while this thread writes. Both yield the same batches in the same order, so a file's writes and saved
  * positions do not depend on which one produced them.
  */
-import type { PreparedBatch } from "../store/prepare-batch.ts";
-import { prepareBatch } from "../store/prepare-batch.ts";
+import type { PreparedBatch } from "../store/shared/prepare-batch.ts";
+import { prepareBatch } from "../store/shared/prepare-batch.ts";
 import type { TranscriptState } from "../topology/transcript.ts";
 import { type ReadFileResult, type ReadPosition, readTranscriptChunks } from "./read-file.ts";
 

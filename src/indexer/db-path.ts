@@ -2,7 +2,7 @@ import { accessSync, closeSync, constants, openSync, readSync, statSync } from "
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CairnError } from "../common/errors.ts";
-import { isPgUrl } from "../store/pg-url.ts";
+import { isPgUrl } from "../store/pg/url.ts";
 
 /** `--db`, then `CAIRN_DB`, then `$XDG_DATA_HOME/cairn/cairn.db` (XDG default `~/.local/share`). */
 export function resolveDbPath(flag: string | undefined, env: Record<string, string | undefined>, home: string): string {

@@ -53,7 +53,7 @@ export function lockPathFor(dbPath: string): string {
 
 /**
  * A team index is shared by machines that each index their own transcripts, so its lock is one per database and
- * machine, kept in this user's temporary folder (the database itself serializes the writes, `store/pg-store.ts`).
+ * machine, kept in this user's temporary folder (the database itself serializes the writes, `store/pg/store.ts`).
  */
 function teamLockPath(url: string): string {
   const machine = process.env["CAIRN_MACHINE"] || hostname();

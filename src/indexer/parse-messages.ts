@@ -1,6 +1,6 @@
 /** What the parse worker and the writer exchange: messages, and the shared counters that pace the worker. */
 import type { MessagePort } from "node:worker_threads";
-import { EVENT_INSERT_COLUMNS } from "../store/prepare-batch.ts";
+import { EVENT_INSERT_COLUMNS } from "../store/shared/prepare-batch.ts";
 import type { PreparedChunk } from "./batch-source.ts";
 import type { ReadFileResult } from "./read-file.ts";
 

@@ -11,7 +11,7 @@ import { databaseQuery, parseTranscript, startDatabaseTranscript } from "../topo
 import type { Problem } from "../topology/types.ts";
 import type { ReadChunk, ReadFileResult } from "./read-types.ts";
 
-// CommonJS: required, not imported, as the store does (store/sqlite-store.ts).
+// CommonJS: required, not imported, as the store does (store/sqlite/store.ts).
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 const ROWS_PER_BATCH = 2000;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { PreparedBatch } from "../store/prepare-batch.ts";
+import type { PreparedBatch } from "../store/shared/prepare-batch.ts";
 import { projectOfRemote, remoteOfConfig } from "../topology/remote.ts";
 
 export interface RepoRemotes {

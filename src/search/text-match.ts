@@ -1,5 +1,5 @@
 /**
- * Parsed terms as the store's `TextMatch`, in the tokens text was indexed with (store/fts-text.ts): the tokenizer
+ * Parsed terms as the store's `TextMatch`, in the tokens text was indexed with (store/shared/fts-text.ts): the tokenizer
  * lowercases Unicode words and keeps `_` inside them, and the index also holds the word parts of compound
  * identifiers. So `parseTranscript` matches the whole token or the parts "parse transcript", and a path or
  * `dotted.name` becomes a phrase of its pieces. The store writes the backend's syntax.

@@ -1,6 +1,6 @@
 /**
  * What a search asks the store for. A query arrives as data — words and phrases in the index's tokens, filters on
- * columns — and each backend turns it into its own syntax (`fts-match.ts` writes SQLite FTS5's), so the layers
+ * columns — and each backend turns it into its own syntax (`sqlite/fts-match.ts` writes SQLite FTS5's), so the layers
  * above never write a query language of a particular database.
  */
 import type { EventType, Provider, SessionEvent } from "../topology/types.ts";

@@ -1,4 +1,4 @@
-/** What the work-thread builder (`src/threads/`) reads from the store. Filled by `sqlite-threads.ts`. */
+/** What the work-thread builder (`src/threads/`) reads from the store. Filled by `sqlite/threads.ts`. */
 import type { Entity, Provider, SessionKind } from "../topology/types.ts";
 
 /** The columns of a session that threads need; no counts, so listing every session stays cheap. */

@@ -13,8 +13,8 @@ import type {
   UsageRow,
 } from "../topology/types.ts";
 import type { BundleReads, VectorUpkeep } from "./bundle-types.ts";
-import type { PreparedBatch } from "./prepare-batch.ts";
 import type { EventHit, EventQuery, SecretSpans } from "./query-types.ts";
+import type { PreparedBatch } from "./shared/prepare-batch.ts";
 import type { ThreadReads } from "./thread-types.ts";
 
 /** What the one-stat check compares, and whether the file was last seen gone. */
@@ -120,7 +120,7 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
    * moments. Absent where there is nothing to get ready.
    */
   warmSearch?(): boolean;
-  /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite-read.ts). */
+  /** The handle will serve many reads (a terminal UI's): it maps the index file now, not after 2 s (sqlite/read.ts). */
   expectLongUse?(): void;
   problems(limit?: number): Problem[];
   /**
@@ -131,6 +131,11 @@ export interface ReadonlyStore extends ThreadReads, BundleReads {
   usageCalls(of?: UsageCallsOf): UsageCall[];
   /** A session's usage rows whole, where each was read included: to copy the session to another index. */
   usageRows(sessionId: string): UsageRow[];
+  /**
+   * Per agent, a number that moves whenever any of its call rows is added, changed or removed (a report keeps what
+   * it derived from them under it); null from a store that counts none.
+   */
+  usageGenerations(): Map<Provider, number> | null;
   /** Size, mtime and inode of every known file, for the one-stat unchanged check without loading parser states. */
   fileStamps(): Map<string, FileStamp>;
   /** A session's explicit checkpoints in the order they were recorded. */

@@ -25,6 +25,8 @@ export class LocalDates {
   /** `YYYY-MM-DD` of an ISO time there, or null when it is no time. */
   date(iso: string | null): string | null {
     if (iso === null) return null;
+    // In UTC a whole ISO time's date is its first ten characters.
+    if (this.utc && wholeUtc(iso)) return iso.slice(0, 10);
     const minute = iso.slice(0, 16);
     const known = this.cache.get(minute);
     if (known !== undefined) return known;
@@ -36,9 +38,16 @@ export class LocalDates {
         ? this.format.format(t)
         : systemDate(t);
     // Only a whole ISO time can be cached by its minute (a bare date or an offset other than Z cannot).
-    if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(iso)) this.cache.set(minute, date);
+    if (wholeUtc(iso)) this.cache.set(minute, date);
     return date;
   }
+}
+
+const WHOLE_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/;
+
+/** An ISO time in UTC to the minute or finer (`2026-12-07T08:44Z`, `…:44:09.123Z`). */
+function wholeUtc(iso: string): boolean {
+  return WHOLE_UTC.test(iso);
 }
 
 /** Names of UTC that need no zone data. */
@@ -67,17 +76,19 @@ const HOUR = 3_600_000;
 /**
  * The 5-hour windows Anthropic meters a subscription in: a window opens at the hour of a call made outside any
  * window and holds every call until 5 hours after it opened; a call after 5 idle hours opens a new one too.
- * Returns each call's window start (epoch ms), given the calls' times in ascending order.
+ * Given the calls' times (or the first and last of a row of calls that share a window) in ascending order of the
+ * first, returns each one's window start (epoch ms).
  */
-export function blockStarts(times: readonly number[], hours = 5): number[] {
+export function blockStarts(spans: ReadonlyArray<number | readonly [number, number]>, hours = 5): number[] {
   const span = hours * HOUR;
   const out: number[] = [];
   let start = Number.NEGATIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for (const t of times) {
+  for (const s of spans) {
+    const [t, end] = typeof s === "number" ? [s, s] : s;
     if (t - start > span || t - last > span) start = Math.floor(t / HOUR) * HOUR;
     out.push(start);
-    last = t;
+    last = Math.max(last, end);
   }
   return out;
 }

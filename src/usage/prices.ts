@@ -3,7 +3,7 @@
  * table the user gives in LiteLLM's own format, looked up by the model name the agent wrote, applied to the tokens it
  * recorded. Prices are US dollars per million tokens.
  */
-import type { UsageCall } from "../topology/types.ts";
+import type { UsageBucket } from "./rollup.ts";
 
 /** LiteLLM's names for the prices read, in the order a table row lists them. */
 export const PRICE_FIELDS = [
@@ -38,8 +38,6 @@ export interface ModelPrice {
   cacheRead: number;
   above200k: { input: number; output: number; cacheWrite: number; cacheRead: number } | null;
 }
-
-const TIER = 200_000;
 
 /** A user's table in LiteLLM's format (dollars per token) as rows of this one. */
 export function tableOfLitellm(json: Record<string, unknown>, source: string): PriceTable {
@@ -138,33 +136,34 @@ function fastFactor(name: string): number {
 }
 
 /**
- * The call's cost in dollars. Anthropic bills tokens above 200k of a field at the higher rate field by field; other
- * providers bill a whole call at the higher rate once its prompt passes 200k.
+ * What a row of calls (rollup.ts) cost in dollars. Anthropic bills tokens above 200k of a field at the higher rate
+ * field by field (the row sums each field's tokens above it); other providers bill a whole call at the higher rate
+ * once its prompt passes 200k (such calls have rows of their own).
  */
-export function callCost(r: UsageCall, p: ModelPrice): number {
+export function bucketCost(b: UsageBucket, p: ModelPrice): number {
   const m = 1e-6;
   const hourWrite = 2 * p.input;
   let cost: number;
   if (p.anthropic) {
-    const tier = (n: number, base: number, high: number | undefined) =>
-      high !== undefined && n > TIER ? TIER * base + (n - TIER) * high : n * base;
-    const a = p.above200k ?? undefined;
+    const a = p.above200k;
+    // Each field: all its tokens at the base rate, and those above the tier at the difference.
+    const field = (i: number, n: number, base: number, high: number | undefined) =>
+      n * base + (high === undefined ? 0 : b.above[i]! * (high - base));
     cost =
-      tier(r.input, p.input, a?.input) +
-      tier(r.output, p.output, a?.output) +
-      tier(r.cache_write, p.cacheWrite, a?.cacheWrite) +
-      tier(r.cache_write_1h, hourWrite, a ? 2 * a.input : undefined) +
-      tier(r.cache_read, p.cacheRead, a?.cacheRead);
-    cost *= r.fast ? p.fast : 1;
+      field(0, b.input, p.input, a?.input) +
+      field(1, b.output, p.output, a?.output) +
+      field(2, b.cache_read, p.cacheRead, a?.cacheRead) +
+      field(3, b.cache_write, p.cacheWrite, a?.cacheWrite) +
+      field(4, b.cache_write_1h, hourWrite, a ? 2 * a.input : undefined);
+    cost *= b.fast ? p.fast : 1;
   } else {
-    const prompt = r.input + r.cache_read + r.cache_write + r.cache_write_1h;
-    const q = p.above200k && prompt > TIER ? p.above200k : p;
+    const q = p.above200k && b.high ? p.above200k : p;
     cost =
-      r.input * q.input +
-      r.output * q.output +
-      r.cache_write * q.cacheWrite +
-      r.cache_write_1h * hourWrite +
-      r.cache_read * q.cacheRead;
+      b.input * q.input +
+      b.output * q.output +
+      b.cache_write * q.cacheWrite +
+      b.cache_write_1h * hourWrite +
+      b.cache_read * q.cacheRead;
   }
   return cost * m;
 }

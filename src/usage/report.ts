@@ -1,12 +1,12 @@
 /**
- * The usage report: the calls that count (calls.ts) summed by day, week, month, 5-hour window, session, project,
- * agent or model, with what they cost by the price table and, where the agent priced them itself, by its own count.
- * Pure: the rows, the sessions they belong to and the prices come in as values.
+ * The usage report: the calls that count (calls.ts), rolled up (rollup.ts), summed by day, week, month, 5-hour
+ * window, session, project, agent or model, with what they cost by the price table and, where the agent priced them
+ * itself, by its own count. Pure: the rows, the sessions they belong to and the prices come in as values.
  */
-import type { Provider, UsageCall } from "../topology/types.ts";
-import { countedCalls, rowTotal } from "./calls.ts";
+import type { Provider } from "../topology/types.ts";
 import { blockStarts, LocalDates, monthOf, weekOf } from "./periods.ts";
-import { callCost, type Prices } from "./prices.ts";
+import { bucketCost, type Prices } from "./prices.ts";
+import { bucketTotal, type UsageBucket } from "./rollup.ts";
 
 export const USAGE_GROUPINGS = ["day", "week", "month", "block", "session", "project", "agent", "model"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
@@ -104,15 +104,15 @@ function emptyTotals(): UsageTotals {
   };
 }
 
-function add(t: UsageTotals, r: UsageCall, total: number, cost: number | null): void {
+function add(t: UsageTotals, r: UsageBucket, total: number, cost: number | null): void {
   t.input += r.input;
   t.output += r.output;
   t.cache_read += r.cache_read;
   t.cache_write += r.cache_write + r.cache_write_1h;
   t.reasoning += r.reasoning;
   t.total += total;
-  t.calls++;
-  if (cost === null) t.unpriced_calls++;
+  t.calls += r.calls;
+  if (cost === null) t.unpriced_calls += r.calls;
   else t.cost += cost;
   if (r.cost !== null) t.recorded_cost = (t.recorded_cost ?? 0) + r.cost;
 }
@@ -130,7 +130,7 @@ function rootOf(id: string, sessions: ReadonlyMap<string, UsageSession>): string
 }
 
 interface Call {
-  row: UsageCall;
+  row: UsageBucket;
   date: string | null;
   cost: number | null;
   root: string;
@@ -138,7 +138,7 @@ interface Call {
 }
 
 export function usageReport(
-  rows: readonly UsageCall[],
+  rows: readonly UsageBucket[],
   sessions: ReadonlyMap<string, UsageSession>,
   prices: Prices,
   o: UsageOptions,
@@ -167,12 +167,12 @@ export function usageReport(
     const { g } = at;
     add(g, c.row, c.total, c.cost);
     add(totals, c.row, c.total, c.cost);
-    const ts = c.row.timestamp;
-    if (ts !== null && (g.first === null || ts < g.first)) g.first = ts;
-    if (ts !== null && (g.last === null || ts > g.last)) g.last = ts;
+    const { first, last } = c.row;
+    if (first !== null && (g.first === null || first < g.first)) g.first = first;
+    if (last !== null && (g.last === null || last > g.last)) g.last = last;
     part(at.models, c.row.model ?? NONE, c);
     part(at.agents, c.row.provider, c);
-    if (c.cost === null) unpriced.set(c.row.model ?? NONE, (unpriced.get(c.row.model ?? NONE) ?? 0) + 1);
+    if (c.cost === null) unpriced.set(c.row.model ?? NONE, (unpriced.get(c.row.model ?? NONE) ?? 0) + c.row.calls);
   });
   const out = [...groups.values()].map(({ g, models, agents }) => ({
     ...g,
@@ -208,9 +208,9 @@ function byCost(parts: Map<string, UsagePart>): UsagePart[] {
   return [...parts.values()].sort((a, b) => b.cost - a.cost || b.total - a.total || (a.name < b.name ? -1 : 1));
 }
 
-/** The calls that count and pass the filters, each with its local date, cost and the session it is shown under. */
+/** The rows that pass the filters, each with its local date, cost and the session it is shown under. */
 function selected(
-  rows: readonly UsageCall[],
+  rows: readonly UsageBucket[],
   sessions: ReadonlyMap<string, UsageSession>,
   prices: Prices,
   dates: LocalDates,
@@ -222,7 +222,7 @@ function selected(
   const out: Call[] = [];
   // A report reads tens of thousands of calls of a few hundred sessions: each session's place is found once.
   const roots = new Map<string, { root: string; project: boolean }>();
-  for (const row of countedCalls(rows)) {
+  for (const row of rows) {
     if (providers && !providers.has(row.provider)) continue;
     let at = roots.get(row.session_id);
     if (!at) {
@@ -235,11 +235,12 @@ function selected(
     if (o.session !== undefined && root !== o.session && row.session_id !== o.session) continue;
     if (!at.project) continue;
     if (models && !models.some((m) => (row.model ?? "").toLowerCase().includes(m))) continue;
-    const date = dates.date(row.timestamp);
+    // Every call of a row falls on one local day (rollup.ts).
+    const date = dates.date(row.first);
     if (o.since !== undefined && (date === null || date < o.since)) continue;
     if (o.until !== undefined && (date === null || date > o.until)) continue;
     const price = prices.of(row.model);
-    out.push({ row, date, root, cost: price === null ? null : callCost(row, price), total: rowTotal(row) });
+    out.push({ row, date, root, cost: price === null ? null : bucketCost(row, price), total: bucketTotal(row) });
   }
   return out;
 }
@@ -276,12 +277,11 @@ function groupKeys(calls: readonly Call[], o: UsageOptions, sessions: ReadonlyMa
   }
 }
 
-/** Each call's 5-hour window, as the ISO time it opened. */
+/** Each row's 5-hour window, as the ISO time it opened (a row's calls share one: rollup.ts). */
 function blockKeys(calls: readonly Call[]): string[] {
-  const times = calls.map((c) => (c.row.timestamp === null ? Number.NaN : Date.parse(c.row.timestamp)));
-  const order = calls.map((_, i) => i).filter((i) => !Number.isNaN(times[i]!));
-  order.sort((a, b) => times[a]! - times[b]!);
-  const starts = blockStarts(order.map((i) => times[i]!));
+  const order = calls.map((_, i) => i).filter((i) => calls[i]!.row.start !== null);
+  order.sort((a, b) => calls[a]!.row.start! - calls[b]!.row.start!);
+  const starts = blockStarts(order.map((i) => [calls[i]!.row.start!, calls[i]!.row.end!]));
   const keys = calls.map(() => "(no time recorded)");
   order.forEach((i, n) => {
     keys[i] = new Date(starts[n]!).toISOString();

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openCore } from "../../src/app/core.ts";
 import { type IndexApp, indexAppOf, unchangedIndex } from "../../src/app/index-app.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { TOPOLOGY_VERSION } from "../../src/topology/version.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedaction } from "../../src/app/shape/redacting-view.ts";
 import { indexPaths } from "../../src/indexer/indexer.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 import { plantSecrets } from "../secrets/plant.ts";

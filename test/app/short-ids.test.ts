@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createShortIds } from "../../src/app/shape/short-ids.ts";
 import { resolveSessionId, shortSessionId } from "../../src/store/resolve.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { REPO } from "../helpers/transcripts.ts";

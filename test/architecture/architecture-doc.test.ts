@@ -135,7 +135,7 @@ describe("docs/ARCHITECTURE.md", () => {
 
   it("the check itself catches a wrong path, pattern, file name, function and type", () => {
     const sample = [
-      "`src/app/cairn.ts` and `src/app/no-such-file.ts`, `src/store/sqlite-*.ts`, `src/store/mongo-*.ts`,",
+      "`src/app/cairn.ts` and `src/app/no-such-file.ts`, `src/store/sqlite/*.ts`, `src/store/mongo-*.ts`,",
       "`readers/`, run `node scripts/catalog-schemas.ts`, `test/<folder>/<file>.test.ts`, `src/nowhere/`,",
       "`cairn.ts`, `missing-name.ts`, `sqlite-*.ts`, `mongo-*.ts`, `createCairn()`, `createIndexApp()`,",
       "`app.search({ query })`, `ReadonlyStore`, `Shaped<SearchAnswer>`, `IndexApp`, `CHUNK_GROUP`.",

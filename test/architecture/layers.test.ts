@@ -15,7 +15,7 @@ describe("the import graph", () => {
     for (const [file, targets] of graph) {
       if (/^src\/(cli|mcp|pi|live|tui|web)\//.test(file)) {
         expect(
-          targets.filter((t) => /^src\/store\/sqlite-|^src\/store\/resolve/.test(t)),
+          targets.filter((t) => /^src\/store\/sqlite\/|^src\/store\/resolve/.test(t)),
           file,
         ).toEqual([]);
         expect(

@@ -34,7 +34,7 @@ const ALLOWED: Record<string, true | readonly string[]> = {
     "agentOf",
     "agentName",
   ],
-  "src/store/pg-url.ts": true,
+  "src/store/pg/url.ts": true,
   "src/embedders/config.ts": ["describeEmbedder"],
   "src/embedders/setting.ts": ["isFloor"],
   "src/embedders/types.ts": ["EMBEDDER_KINDS"],

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createStaticEmbedder } from "../../src/embedders/static.ts";
 import { createThreadedStaticEmbedder } from "../../src/embedders/static-threaded.ts";
-import { encodeVector } from "../../src/store/vector-codes.ts";
+import { encodeVector } from "../../src/store/shared/vector-codes.ts";
 
 const texts = [
   "npm test failed: TS2304 cannot find name parseTranscript in src/readers/pi.ts",

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { indexPaths } from "../../src/indexer/indexer.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 
 export interface TempIndex {

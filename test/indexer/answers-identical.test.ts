@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareVersions } from "../../scripts/clients/install.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { cairn } from "../helpers/cli.ts";
 import { REPO, realFixturesDir } from "../helpers/transcripts.ts";
 

@@ -1,5 +1,5 @@
 /**
- * A first index builds the read-only indexes of `session_events` once at its end (store/sqlite-deferred.ts):
+ * A first index builds the read-only indexes of `session_events` once at its end (store/sqlite/deferred.ts):
  * another handle searching meanwhile gets the same answers without them, the writing handle builds them before it
  * reads or when it closes, a run that never got there leaves them to the next group, and an index that already
  * holds events keeps them while it grows.
@@ -11,8 +11,8 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { search } from "../../src/search/search.ts";
-import { DEFERRED_INDEXES } from "../../src/store/sqlite-deferred.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { DEFERRED_INDEXES } from "../../src/store/sqlite/deferred.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { ReadonlyStore } from "../../src/store/types.ts";
 import { writePiSession } from "../search/pi-session.ts";
 

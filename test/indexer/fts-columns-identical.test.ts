@@ -6,8 +6,8 @@
  */
 import { stemmer } from "stemmer";
 import { describe, expect, it } from "vitest";
-import { boundedText, ftsColumns, identifierParts } from "../../src/store/fts-text.ts";
-import { stemsOf } from "../../src/store/stems.ts";
+import { boundedText, ftsColumns, identifierParts } from "../../src/store/shared/fts-text.ts";
+import { stemsOf } from "../../src/store/shared/stems.ts";
 import { clientFixtures, parseFile, realFixtures } from "../helpers/transcripts.ts";
 
 function plainIdentifierParts(text: string): string {

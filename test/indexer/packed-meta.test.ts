@@ -1,6 +1,6 @@
 /**
  * A tool call's input is stored once: the strings of its meta that its text repeats are kept as positions in the
- * text (store/packed-meta.ts). Every read gives back the meta the normalizer made, a purge redacts both, and an
+ * text (store/shared/packed-meta.ts). Every read gives back the meta the normalizer made, a purge redacts both, and an
  * index from before (schema 10) is packed in place when opened.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -9,8 +9,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
-import { packMeta, unpackMeta } from "../../src/store/packed-meta.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { packMeta, unpackMeta } from "../../src/store/shared/packed-meta.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
 import { jsonl } from "../helpers/transcripts.ts";

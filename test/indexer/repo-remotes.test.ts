@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { fsRepoRemotes, memoryRepoRemotes } from "../../src/indexer/repo-remotes.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-repos-"));

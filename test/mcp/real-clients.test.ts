@@ -23,7 +23,7 @@ import type { AgentDriver } from "../../scripts/clients/driver.ts";
 import { startFakeServer } from "../../scripts/clients/fake/server.ts";
 import type { Conversation, Reply, ToolCallReply } from "../../scripts/clients/fake/types.ts";
 import { installClient } from "../../scripts/clients/install.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { CLI } from "../helpers/cli.ts";
 
 const PROMPT = "MCP-CHECK: list the work threads with cairn.";

@@ -12,7 +12,7 @@ import { indexPaths } from "../../src/indexer/indexer.ts";
 import { BRIEF_TOKENS_MAX } from "../../src/mcp/tools/resume-brief.ts";
 import { SEARCH_LIMIT_MAX } from "../../src/mcp/tools/search-history.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 import { connectCairn, type McpSession, type Obj } from "./client.ts";
 

@@ -8,7 +8,7 @@ import { citedIds, resolveCitations } from "../../src/resume/citations.ts";
 import { createResumeEngine, type ResumeEngine } from "../../src/resume/engine.ts";
 import { overBudget } from "../../src/resume/over-budget.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 import { type IndexedSessions, indexSessions, PiSession } from "./session-builder.ts";
 import { CORRECTION, LATEST, STORY_ID, story } from "./story.ts";

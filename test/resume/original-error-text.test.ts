@@ -10,7 +10,7 @@ import { compareVersions } from "../../scripts/clients/install.ts";
 import { inspectPaths } from "../../src/indexer/inspect.ts";
 import { createResumeEngine } from "../../src/resume/engine.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { REPO, realFixture } from "../helpers/transcripts.ts";

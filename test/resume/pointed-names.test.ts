@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResumeEngine } from "../../src/resume/engine.ts";
 import { createTokenCounter } from "../../src/resume/tokens.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";

@@ -12,7 +12,7 @@ import { indexPaths } from "../../src/indexer/indexer.ts";
 import { searchHybrid } from "../../src/search/hybrid.ts";
 import { search } from "../../src/search/search.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 

@@ -8,7 +8,7 @@ import { searchHybrid, semanticText } from "../../src/search/hybrid.ts";
 import { intentOf } from "../../src/search/intent.ts";
 import { parseQuery } from "../../src/search/query.ts";
 import { STOPWORDS, search } from "../../src/search/search.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { writePiSession } from "./pi-session.ts";
 

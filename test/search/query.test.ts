@@ -3,7 +3,7 @@ import type { TextTerm } from "../../src/search/query.ts";
 import { parseQuery, QueryError } from "../../src/search/query.ts";
 import { toEventQuery } from "../../src/search/search.ts";
 import { buildMatch as buildTextMatch } from "../../src/search/text-match.ts";
-import { ftsMatch } from "../../src/store/fts-match.ts";
+import { ftsMatch } from "../../src/store/sqlite/fts-match.ts";
 
 const now = new Date("2026-11-21T12:00:00Z");
 /** The store query with its text match as the SQLite backend writes it. */

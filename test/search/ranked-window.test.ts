@@ -9,9 +9,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
-import { ftsMatch } from "../../src/store/fts-match.ts";
 import type { EventQuery } from "../../src/store/query-types.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { ftsMatch } from "../../src/store/sqlite/fts-match.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 

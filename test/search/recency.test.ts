@@ -8,7 +8,7 @@ import { searchHybrid } from "../../src/search/hybrid.ts";
 import { parseQuery } from "../../src/search/query.ts";
 import { search } from "../../src/search/search.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { hashingEmbedder } from "./fake-embedder.ts";
 import { writePiSession } from "./pi-session.ts";

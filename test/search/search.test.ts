@@ -7,7 +7,7 @@ import { indexPaths } from "../../src/indexer/indexer.ts";
 import { search } from "../../src/search/search.ts";
 import { buildTimeline } from "../../src/search/timeline.ts";
 import { resolveSessionId as resolveSession } from "../../src/store/resolve.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticEmbedder, featureVector, type StaticFeatures } from "../../src/embedders/static.ts";
 import { shippedWordVectors, type WordVectors } from "../../src/embedders/word-vectors.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
-import { encodeVector } from "../../src/store/vector-codes.ts";
+import { encodeVector } from "../../src/store/shared/vector-codes.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { clientFixtures, realFixtures } from "../helpers/transcripts.ts";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaticEmbedder } from "../../src/embedders/static.ts";
 import { refreshVectors } from "../../src/search/vectors.ts";
 import type { BundleKind } from "../../src/store/bundle-types.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type TempIndex, tempIndex } from "../helpers/temp-index.ts";
 import { clientFixtures, realFixtures } from "../helpers/transcripts.ts";

@@ -11,7 +11,7 @@ import { indexPaths } from "../../src/indexer/indexer.ts";
 import { buildBundle } from "../../src/search/bundles.ts";
 import { searchHybrid } from "../../src/search/hybrid.ts";
 import { buildQueuedBundles, refreshVectors } from "../../src/search/vectors.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { hashingEmbedder } from "./fake-embedder.ts";
 import { type Turn, writePiSession } from "./pi-session.ts";

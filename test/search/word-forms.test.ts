@@ -10,7 +10,7 @@ import * as sqliteVec from "sqlite-vec";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { search } from "../../src/search/search.ts";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { writePiSession } from "./pi-session.ts";
 

@@ -1,11 +1,11 @@
 /**
- * The lexeme shares a ranked RUM search reads from PostgreSQL's statistics (pg-stats.ts), on a connection that
+ * The lexeme shares a ranked RUM search reads from PostgreSQL's statistics (store/pg/stats.ts), on a connection that
  * answers with fixed rows: how a text match's share is bounded, how facets are counted, and when they are read
  * again.
  */
 import { describe, expect, it } from "vitest";
-import type { PgConnection } from "../../src/store/pg-bridge.ts";
-import { lexemeShares, matchShare, tokensShareAny } from "../../src/store/pg-stats.ts";
+import type { PgConnection } from "../../src/store/pg/bridge.ts";
+import { lexemeShares, matchShare, tokensShareAny } from "../../src/store/pg/stats.ts";
 
 function statsDb(rows: Array<{ e: string; f: number }>) {
   let reads = 0;

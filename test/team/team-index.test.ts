@@ -148,7 +148,7 @@ describe.skipIf(skip !== null)(
       ok(cairn(["index", "--json", "--db", url, all], { env: home }));
       ok(cairn(["index", "--json", "--db", sqlite, all], { env: home }));
       // With the table's statistics, a ranked search narrows by a facet rarer than its words inside the index
-      // (pg-stats.ts); the answers must not change.
+      // (store/pg/stats.ts); the answers must not change.
       pg.psql("ANALYZE session_events", "same_answers");
       const both = (args: string[]) =>
         [url, sqlite].map((db) => JSON.parse(ok(cairn([...args, "--db", db], { env: home }))));

@@ -3,7 +3,7 @@
  * after sessions are added and one grows, its threads must be the ones a new handle, which scans every edge, finds.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore } from "../../src/store/sqlite-store.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
 import { listThreads } from "../../src/threads/list.ts";
 import { indexWork, sid, Work, type WorkIndex } from "./work.ts";
 

@@ -3,10 +3,20 @@ import { describe, expect, it } from "vitest";
 import type { UsageCall } from "../../src/topology/types.ts";
 import { countedCalls } from "../../src/usage/calls.ts";
 import { blockStarts, LocalDates, weekOf } from "../../src/usage/periods.ts";
-import { callCost, Prices, type PriceTable, tableOfLitellm } from "../../src/usage/prices.ts";
-import { type UsageSession, usageReport } from "../../src/usage/report.ts";
+import { bucketCost, type ModelPrice, Prices, type PriceTable, tableOfLitellm } from "../../src/usage/prices.ts";
+import { usageReport as reportOfRows, type UsageOptions, type UsageSession } from "../../src/usage/report.ts";
+import { rollUp } from "../../src/usage/rollup.ts";
 
 type Row = UsageCall & { at?: string };
+
+/** The report of calls as the app makes it: the copies that count, rolled up. */
+function usageReport(rows: Row[], sessions: Map<string, UsageSession>, prices: Prices, o: UsageOptions) {
+  return reportOfRows(rollUp(countedCalls(rows)), sessions, prices, o);
+}
+
+function callCost(r: Row, p: ModelPrice): number {
+  return bucketCost(rollUp([r])[0]!, p);
+}
 
 /** A call; `at` names it in a test (the store's rows carry no place). */
 function row(over: Partial<Row>): Row {

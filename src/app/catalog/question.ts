@@ -29,6 +29,11 @@ export interface QuestionContext {
   app(): AskDeps;
   /** A question is about to be answered: what the index holds is read afresh (a long-lived process's index grows). */
   begin(): void;
+  /**
+   * Keeps a value derived from the index in its settings for later answers to read (a cache: usage's rolled-up
+   * calls). Dropped when this app may not write, or the write fails.
+   */
+  keep?(key: string, value: string): void;
 }
 
 export interface Question<I, A, K extends string | undefined = string | undefined> {

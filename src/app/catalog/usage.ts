@@ -17,6 +17,7 @@ import {
 import { loadPrices } from "../prices.ts";
 import type { Input } from "./inputs.ts";
 import { type QuestionContext, question } from "./question.ts";
+import { usageBuckets } from "./usage-buckets.ts";
 
 export type UsageRequest = Input<"usage">;
 
@@ -69,8 +70,8 @@ export const usage = question({
   answer(ctx, given: UsageRequest | undefined): UsageAnswer {
     const req = given ?? {};
     const store = ctx.store();
-    const { sessions, withSessions } = usageSessions(ctx);
-    const rows = store.usageCalls(req.provider?.length ? { providers: req.provider } : {});
+    const { sessions, withSessions } = usageSessions(ctx, req.provider);
+    const rows = usageBuckets(ctx, req.provider);
     const zone = timeZoneOf(req.timezone);
     const dates = new LocalDates(zone);
     const report = usageReport(rows, sessions, loadPrices(ctx.env), {
@@ -100,10 +101,15 @@ export const usage = question({
   },
 });
 
-function usageSessions(ctx: QuestionContext): { sessions: Map<string, UsageSession>; withSessions: Set<Provider> } {
+/** The sessions calls are shown under, of the agents asked about (a subagent is its parent's agent). */
+function usageSessions(
+  ctx: QuestionContext,
+  providers?: readonly Provider[],
+): { sessions: Map<string, UsageSession>; withSessions: Set<Provider> } {
   const sessions = new Map<string, UsageSession>();
   const withSessions = new Set<Provider>();
-  for (const s of ctx.store().listSessions({ limit: Number.MAX_SAFE_INTEGER })) {
+  const filter = providers?.length ? { provider: [...providers] } : {};
+  for (const s of ctx.store().listSessions({ ...filter, limit: Number.MAX_SAFE_INTEGER })) {
     sessions.set(s.session_id, s);
     withSessions.add(s.provider);
   }
@@ -122,11 +128,9 @@ export interface WeekUsage {
 export function weekUsage(ctx: QuestionContext): WeekUsage | null {
   const dates = new LocalDates();
   const since = weekOf(dates.date(ctx.now().toISOString())!, 1);
-  // A day early: the week starts at local midnight, which may be the day before in UTC.
-  const rows = ctx.store().usageCalls({ since: new Date(Date.parse(since) - 86_400_000).toISOString() });
-  if (rows.length === 0) return null;
   const { sessions } = usageSessions(ctx);
-  const r = usageReport(rows, sessions, loadPrices(ctx.env), { by: "session", since });
+  const r = usageReport(usageBuckets(ctx), sessions, loadPrices(ctx.env), { by: "session", since });
+  if (r.totals.calls === 0) return null;
   const top = r.groups[0];
   return {
     since,

@@ -32,6 +32,7 @@ const PLAIN = new Set<string>([
   // Token counts, model names and the ids of calls and sessions: no text of a conversation.
   "usageCalls",
   "usageRows",
+  "usageGenerations",
 ]);
 
 /** A known value shorter than this is not looked for in other texts (it would match by chance). */

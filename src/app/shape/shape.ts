@@ -33,9 +33,16 @@ export function shapeAnswer<T>(answer: T, opts: ShapeOptions): T {
   const scan = opts.scan === true && opts.reveal !== true;
   const terminal = opts.exit === "terminal";
   const short = opts.ids ? opts.ids.forAnswer() : null;
+  // Answers repeat their strings (a model, an agent, a day in every group): each is scanned once.
+  const done = new Map<string, string>();
   const text = (s: string) => {
-    const seen = scan ? redactText(s) : s;
-    return terminal ? terminalText(seen) : seen;
+    let out = done.get(s);
+    if (out === undefined) {
+      const seen = scan ? redactText(s) : s;
+      out = terminal ? terminalText(seen) : seen;
+      done.set(s, out);
+    }
+    return out;
   };
   const walk = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);

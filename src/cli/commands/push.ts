@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { dbPathFor } from "../../app/open.ts";
 import { runPush } from "../../app/push.ts";
-import { isPgUrl } from "../../store/pg-url.ts";
+import { isPgUrl } from "../../store/pg/url.ts";
 import { parseFlags } from "../args.ts";
 import { plural, pluralLarge } from "../format.ts";
 import { type Command, UsageError, writeJson } from "../io.ts";

@@ -64,6 +64,8 @@ export const usageCommand: Command = {
         const run = await app.index({
           roots,
           lock: "try",
+          // Token counts need no vectors: the next search embeds what this run stored.
+          embed: false,
           onProgress: (p) => progress.update(p),
           ...(io.signal ? { signal: io.signal } : {}),
         });

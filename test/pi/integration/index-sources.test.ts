@@ -13,7 +13,7 @@ import { createCairnExtension } from "../../../src/pi/extension.ts";
 import { HANDOFF_MESSAGE_TYPE } from "../../../src/pi/handoff/handoff.ts";
 import { lazyIndexSources } from "../../../src/pi/lazy-sources.ts";
 import { resolveEventId } from "../../../src/store/resolve.ts";
-import { openStore } from "../../../src/store/sqlite-store.ts";
+import { openStore } from "../../../src/store/sqlite/store.ts";
 import { piHost } from "../helpers/pi-host.ts";
 import { createRuntimeHarness, type RuntimeHarness } from "../helpers/runtime.ts";
 

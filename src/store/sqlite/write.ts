@@ -1,0 +1,251 @@
+/** Writes of the index: topology batches, file states, and per-session totals. */
+import type Database from "better-sqlite3";
+import type { TopologyBatch } from "../../topology/normalizer-state.ts";
+import type { Problem } from "../../topology/types.ts";
+import { TOPOLOGY_VERSION } from "../../topology/version.ts";
+import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "../shared/prepare-batch.ts";
+import { USAGE_COLUMNS } from "../shared/usage-rows.ts";
+import type { FileStamp, FileState } from "../types.ts";
+import { once } from "./lazy.ts";
+import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
+import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./stamps.ts";
+
+export function createWriter(db: Database.Database) {
+  // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
+  // insert itself, and conflicts (a message re-stated, a file read again) are rare.
+  // Text bound as UTF-8 bytes (a large text from the parse worker) is stored as text by the cast.
+  const param = (c: string) => (c === "text" ? "CAST(? AS TEXT)" : "?");
+  const insertEvent = once(() =>
+    db.prepare(
+      `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")})
+     ON CONFLICT(event_id) DO NOTHING`,
+    ),
+  );
+  // The insert's values without the id, then the id; a re-stated event keeps a parent edge it had.
+  const updateEvent = once(() =>
+    db.prepare(`
+    UPDATE session_events SET ${EVENT_INSERT_COLUMNS.slice(1)
+      .map((c) => (c === "parent_edge" ? "parent_edge = coalesce(?, parent_edge)" : `${c} = ${param(c)}`))
+      .join(", ")}
+    WHERE event_id = ?`),
+  );
+  const textAt = EVENT_INSERT_COLUMNS.indexOf("text");
+  const metaAt = EVENT_INSERT_COLUMNS.indexOf("meta");
+  // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
+  // contentless FTS row costs half a millisecond.
+  const current = once(() =>
+    db.prepare(`SELECT rowid, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`),
+  );
+  const insertFts = once(() =>
+    db.prepare("INSERT INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
+  );
+  const replaceFts = once(() =>
+    db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
+  );
+  const queueBundle = once(() => db.prepare("INSERT OR IGNORE INTO bundle_queue(event_rowid) VALUES (?)"));
+  const anchorTypes = new Set<unknown>(BUNDLE_ANCHOR_TYPES);
+  const typeAt = EVENT_INSERT_COLUMNS.indexOf("event_type");
+  const putEdge = once(() =>
+    db.prepare(
+      "INSERT INTO event_edges(src, dst, edge_type, session_id, meta) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+  );
+  const putEntity = once(() =>
+    // An error signature indexed before errors were shown as written is shown by its signature: the first line
+    // read again replaces it.
+    db.prepare(
+      "INSERT INTO entities(entity_id, kind, key, display) VALUES (?, ?, ?, ?) ON CONFLICT(entity_id) DO UPDATE SET display = excluded.display WHERE entities.kind = 'error_signature' AND entities.display = entities.key",
+    ),
+  );
+  const putProblem = once(() =>
+    db.prepare(
+      "INSERT INTO problems(source_file, source_line, reason, excerpt) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+  );
+  // A line read again (a file rewritten in place, read from its start) states its calls again.
+  const putUsage = once(() =>
+    db.prepare(
+      `INSERT OR REPLACE INTO usage_calls (${USAGE_COLUMNS.join(", ")}) VALUES (${USAGE_COLUMNS.map(() => "?").join(", ")})`,
+    ),
+  );
+  const upsertSession = once(() =>
+    db.prepare(`
+    INSERT INTO sessions (session_id, provider, kind, cwd, project, title, started_at, updated_at, parent_session_id, git_branch, model, source_file, meta)
+    VALUES (@session_id, @provider, @kind, @cwd, @project, @title, @started_at, @updated_at, @parent_session_id, @git_branch, @model, @source_file, @meta)
+    ON CONFLICT(session_id) DO UPDATE SET provider = excluded.provider, kind = excluded.kind, cwd = excluded.cwd, project = excluded.project,
+      title = excluded.title, started_at = excluded.started_at, updated_at = excluded.updated_at,
+      parent_session_id = excluded.parent_session_id, git_branch = excluded.git_branch, model = excluded.model,
+      source_file = excluded.source_file, meta = excluded.meta`),
+  );
+  const getFile = once(() => db.prepare("SELECT * FROM source_files WHERE path = ?"));
+  const stamps = once(() => db.prepare(FILE_STAMPS_SQL));
+  const putFile = once(() =>
+    db.prepare(`
+    INSERT INTO source_files(path, provider, size, mtime_ms, inode, head_hash, tail_hash, offset, line, state, indexed_at,
+      topology_version)
+    VALUES (@path, @provider, @size, @mtime_ms, @inode, @head_hash, @tail_hash, @offset, @line, @state, @indexed_at,
+      ${TOPOLOGY_VERSION})
+    ON CONFLICT(path) DO UPDATE SET provider = excluded.provider, size = excluded.size, mtime_ms = excluded.mtime_ms,
+      inode = excluded.inode, head_hash = excluded.head_hash, tail_hash = excluded.tail_hash, offset = excluded.offset,
+      line = excluded.line, state = excluded.state, indexed_at = excluded.indexed_at, gone_at = NULL,
+      topology_version = excluded.topology_version`),
+  );
+  const setGone = once(() => db.prepare("UPDATE source_files SET gone_at = ? WHERE path = ?"));
+  const goneFiles = once(() =>
+    db.prepare(
+      `SELECT path, gone_at, (SELECT count(*) FROM sessions s WHERE s.source_file = f.path) AS sessions
+     FROM source_files f WHERE gone_at IS NOT NULL ORDER BY gone_at, path`,
+    ),
+  );
+  const moveEvents = once(() =>
+    db.prepare("UPDATE session_events SET source_file = @to WHERE session_id = @session AND source_file = @from"),
+  );
+  const moveProblems = once(() => db.prepare("UPDATE problems SET source_file = @to WHERE source_file = @from"));
+  const moveUsage = once(() => db.prepare("UPDATE usage_calls SET source_file = @to WHERE source_file = @from"));
+  const moveSessions = once(() => db.prepare("UPDATE sessions SET source_file = @to WHERE source_file = @from"));
+  // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
+  const sessionsOfFile = once(() => db.prepare("SELECT session_id FROM sessions WHERE source_file = ?"));
+  const rowsOfSession = once(() =>
+    db.prepare("SELECT rowid, event_id FROM session_events WHERE session_id = ? AND source_file = ?"),
+  );
+  const delEvent = once(() => db.prepare("DELETE FROM session_events WHERE rowid = ?"));
+  const delFts = once(() => db.prepare("DELETE FROM events_fts WHERE rowid = ?"));
+  const delEdgesFrom = once(() => db.prepare("DELETE FROM event_edges WHERE src = ? RETURNING dst"));
+  const entityInUse = once(() => db.prepare("SELECT 1 FROM event_edges WHERE dst = ? LIMIT 1").pluck());
+  const delEntity = once(() => db.prepare("DELETE FROM entities WHERE entity_id = ?"));
+  const delProblems = once(() => db.prepare("DELETE FROM problems WHERE source_file = ?"));
+  const delUsage = once(() => db.prepare("DELETE FROM usage_calls WHERE source_file = ?"));
+  const delSessions = once(() => db.prepare("DELETE FROM sessions WHERE source_file = ?"));
+  const delFile = once(() => db.prepare("DELETE FROM source_files WHERE path = ?"));
+  // One pass over the session's rows through its own index (the planner would otherwise pick the event-type
+  // index and count every event of that type in the database).
+  const countKinds = once(() =>
+    db.prepare(`SELECT event_type, role = 'user' AS typed, count(*) AS n FROM session_events INDEXED BY events_session
+    WHERE session_id = ? GROUP BY event_type, typed`),
+  );
+  const setCounts = once(() =>
+    db.prepare(`UPDATE sessions SET event_count = @events, prompt_count = @prompts, tool_count = @tools,
+    error_count = @errors, test_count = @tests, resume_count = @resumes WHERE session_id = @id`),
+  );
+
+  function writePrepared(p: PreparedBatch): number {
+    let added = 0;
+    for (const s of p.sessions) upsertSession().run(s);
+    for (const e of p.edges) putEdge().run(...e);
+    for (const event of p.events) {
+      const { fts, packedMeta } = event;
+      // A tool call's meta is stored packed (shared/packed-meta.ts); compared and written in that form.
+      const values = packedMeta === undefined ? event.values : event.values.with(metaAt, packedMeta);
+      const ins = insertEvent().run(...values);
+      let rowid: number | bigint;
+      if (ins.changes === 1) {
+        added++;
+        rowid = ins.lastInsertRowid;
+        insertFts().run(rowid, ...fts);
+      } else {
+        const had = current().get(values[0]) as Record<string, unknown> & { rowid: number };
+        const text = values[textAt];
+        if (text instanceof Uint8Array)
+          values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
+        rowid = had.rowid;
+        const changed = (c: string) => had[c] !== values[EVENT_INSERT_COLUMNS.indexOf(c as never)];
+        if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
+          continue;
+        updateEvent().run(...values.slice(1), values[0]);
+        if (changed("text") || changed("tool_name") || changed("status") || changed("event_type"))
+          replaceFts().run(rowid, ...fts);
+      }
+      // events that complete an evidence bundle wait for the semantic layer (search/vectors.ts)
+      if (anchorTypes.has(values[typeAt])) queueBundle().run(rowid);
+    }
+    for (const e of p.entities) putEntity().run(...e);
+    for (const x of p.problems) putProblem().run(...x);
+    for (const u of p.usage) putUsage().run(...u);
+    return added;
+  }
+
+  function deleteFile(path: string): number {
+    // Entities are shared between files: drop only those no remaining edge points at.
+    let removed = 0;
+    const targets = new Set<string>();
+    const dropEdges = (src: string) => {
+      for (const dst of delEdgesFrom().pluck().all(src) as string[]) if (dst.includes(":")) targets.add(dst);
+    };
+    for (const { session_id } of sessionsOfFile().all(path) as Array<{ session_id: string }>) {
+      for (const r of rowsOfSession().all(session_id, path) as Array<{ rowid: number; event_id: string }>) {
+        delFts().run(r.rowid);
+        dropEdges(r.event_id);
+        delEvent().run(r.rowid);
+        removed++;
+      }
+      dropEdges(`session:${session_id}`);
+    }
+    for (const id of targets) if (!id.startsWith("session:") && !entityInUse().get(id)) delEntity().run(id);
+    delProblems().run(path);
+    delUsage().run(path);
+    delSessions().run(path);
+    delFile().run(path);
+    return removed;
+  }
+
+  return {
+    getFileState(path: string): FileState | undefined {
+      const row = getFile().get(path) as
+        | (Omit<FileState, "state"> & { state: string | null; gone_at: string | null })
+        | undefined;
+      if (!row) return undefined;
+      const { gone_at: _gone, ...rest } = row;
+      return { ...rest, state: row.state ? JSON.parse(row.state) : null };
+    },
+    fileStamps(): Map<string, FileStamp> {
+      return fileStampsFrom(stamps().all() as FileStampRow[]);
+    },
+    putFileState(state: FileState): void {
+      putFile().run({ ...state, state: state.state ? JSON.stringify(state.state) : null });
+    },
+    deleteFile,
+    markGone(paths: readonly string[], at: string | null): void {
+      for (const path of paths) setGone().run(at, path);
+    },
+    moveFile(from: string, file: FileState): void {
+      const to = file.path;
+      for (const { session_id } of sessionsOfFile().all(from) as Array<{ session_id: string }>)
+        moveEvents().run({ session: session_id, from, to });
+      moveProblems().run({ from, to });
+      moveUsage().run({ from, to });
+      moveSessions().run({ from, to });
+      delFile().run(from);
+      putFile().run({ ...file, state: file.state ? JSON.stringify(file.state) : null });
+    },
+    goneFiles(): Array<{ path: string; gone_at: string; sessions: number }> {
+      return goneFiles().all() as Array<{ path: string; gone_at: string; sessions: number }>;
+    },
+    pruneGone(): { files: number; sessions: number; events: number } {
+      const out = { files: 0, sessions: 0, events: 0 };
+      for (const f of goneFiles().all() as Array<{ path: string; sessions: number }>) {
+        out.sessions += f.sessions;
+        out.events += deleteFile(f.path);
+        out.files++;
+      }
+      return out;
+    },
+    writeBatch(_sourceFile: string, batch: TopologyBatch, problems: Problem[]): void {
+      writePrepared(prepareBatch(batch, problems));
+    },
+    writePrepared,
+    refreshSessions(sessionIds: Iterable<string>): void {
+      for (const id of sessionIds) {
+        const c = { id, events: 0, prompts: 0, tools: 0, errors: 0, tests: 0, resumes: 0 };
+        for (const r of countKinds().all(id) as Array<{ event_type: string; typed: number; n: number }>) {
+          c.events += r.n;
+          if (r.event_type === "user_message" && r.typed) c.prompts += r.n;
+          else if (r.event_type === "tool_call") c.tools += r.n;
+          else if (r.event_type === "error") c.errors += r.n;
+          else if (r.event_type === "test_result") c.tests += r.n;
+          else if (r.event_type === "resume_point") c.resumes += r.n;
+        }
+        setCounts().run(c);
+      }
+    },
+  };
+}
