@@ -10,7 +10,9 @@
  * Fresh means the stamp each build writes beside its output (`.sources`: how many files and folders its inputs
  * hold, and the newest modification time among them, taken before the build read them) equals a walk of those
  * inputs now. A count catches a deleted file, a folder's time a renamed one, a file's time an edit, a pull or a
- * checkout (git writes the files it changes). The walk stats about 650 entries: a few milliseconds per run.
+ * checkout (git writes the files it changes). The walk stats about 650 entries: 5 ms of every run's CPU
+ * (docs/performance.md, "Issue 41: the clone path"), which no cheaper signal replaces (an edit in place changes
+ * only the file's own time).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,7 +104,7 @@ function ensure(root, output, stderr) {
   stderr.write(
     built
       ? `cairn: the sources changed since ${output.dir} was built; rebuilding it (bundlers only, about a second)\n`
-      : `cairn: building ${output.dir} from the sources, once after npm ci (bundlers only, about a second)\n`,
+      : `cairn: building ${output.dir} from the sources (bundlers only, about a second; again only when they change)\n`,
   );
   const error = rebuild(root, output);
   if (error === null) {
