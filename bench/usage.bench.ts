@@ -4,13 +4,15 @@
  * each report (Claude by day, by session; Codex by day, by session) it prints both tools' wall time, median of
  * USAGE_ROUNDS runs, and whether the totals agree. Both run as a user runs them, on the agents' folders in HOME:
  * `cairn usage` brings its index up to date first (one stat per unchanged file of the agents asked about) and then
- * reports; its first run, which reads every file into the index, and `--no-index` are printed too.
+ * reports; its first run, which reads every file into the index, and `--no-index` are printed too. A second table
+ * times the Codex reports while an agent works: before each run of either tool one new call is appended to a
+ * rollout, so cairn reads it into its index and rolls that agent's calls up again (what it kept is stale).
  *
  *   npm run bench -- usage
  *   USAGE_FILES=N  transcripts (default 300)   USAGE_ROUNDS=N  runs per figure (default 5)
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,4 +122,42 @@ for (const r of reports) {
   );
 }
 console.log("\n(Codex by session: ccusage counts a fork's copies of its parent's calls in both sessions; cairn once.)");
+
+// One rollout an agent is still writing: each appended record is a new call (its running total moves).
+const rollout = readdirSync(join(home, ".codex"), { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".jsonl"))
+  .map((f) => join(home, ".codex", f))
+  .sort()[0]!;
+const last = JSON.parse(
+  readFileSync(rollout, "utf8")
+    .trimEnd()
+    .split("\n")
+    .filter((l) => l.includes('"token_count"'))
+    .at(-1)!,
+) as { timestamp: string; payload: { info: { total_token_usage: Record<string, number> } } };
+let appended = 0;
+function appendCall(): void {
+  appended++;
+  const info = last.payload.info;
+  const total = Object.fromEntries(Object.entries(info.total_token_usage).map(([k, v]) => [k, v + appended * 1_000]));
+  const at = new Date(Date.parse(last.timestamp) + appended * 1_000).toISOString();
+  const record = { ...last, timestamp: at, payload: { ...last.payload, info: { ...info, total_token_usage: total } } };
+  appendFileSync(rollout, `${JSON.stringify(record)}\n`);
+}
+console.log(
+  `\nwhile an agent works (one call appended to a rollout before each run)\n${"report".padEnd(20)} ${"ccusage".padStart(9)} ${"cairn".padStart(9)}`,
+);
+for (const r of reports.slice(2)) {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    appendCall();
+    a.push(timed(theirs(r.them)).ms);
+    appendCall();
+    b.push(timed(cairn(r.ours)).ms);
+  }
+  console.log(
+    `${r.name.padEnd(20)} ${`${median(a).toFixed(0)} ms`.padStart(9)} ${`${median(b).toFixed(0)} ms`.padStart(9)}`,
+  );
+}
 rmSync(root, { recursive: true, force: true });

@@ -54,39 +54,61 @@ export function promptOf(r: Pick<UsageCall, "input" | "cache_read" | "cache_writ
 
 /** The rows of calls already counted (calls.ts), in the order of each row's first call. */
 export function rollUp(calls: readonly UsageCall[]): UsageBucket[] {
-  const rows = new Map<string, UsageBucket>();
+  const out: UsageBucket[] = [];
+  // Per session, per quarter: the few rows of its models and flags (a string key per call cost a report 1 µs a call).
+  const sessions = new Map<string, Map<number | string, UsageBucket[]>>();
   for (const c of calls) {
     const t = c.timestamp === null ? Number.NaN : Date.parse(c.timestamp);
     const high = promptOf(c) > TIER;
-    const quarter = Number.isNaN(t) ? `?${c.timestamp}` : t % QUARTER === 0 ? `=${t}` : Math.floor(t / QUARTER);
-    const key = `${c.provider}\u0000${c.session_id}\u0000${c.model}\u0000${c.fast}\u0000${high}\u0000${quarter}`;
-    let b = rows.get(key);
+    // A call on a quarter hour to the millisecond: a quarter of its own, told apart by its sign.
+    const quarter = Number.isNaN(t)
+      ? `?${c.timestamp}`
+      : t % QUARTER === 0
+        ? -1 - t / QUARTER
+        : Math.floor(t / QUARTER);
+    let quarters = sessions.get(c.session_id);
+    if (!quarters) {
+      quarters = new Map();
+      sessions.set(c.session_id, quarters);
+    }
+    let rows = quarters.get(quarter);
+    if (!rows) {
+      rows = [];
+      quarters.set(quarter, rows);
+    }
+    let b = rows.find((r) => r.model === c.model && r.provider === c.provider && r.fast === c.fast && r.high === high);
     if (!b) {
-      b = {
-        session_id: c.session_id,
-        provider: c.provider,
-        model: c.model,
-        fast: c.fast,
-        high,
-        first: c.timestamp,
-        last: c.timestamp,
-        start: Number.isNaN(t) ? null : t,
-        end: Number.isNaN(t) ? null : t,
-        calls: 0,
-        input: 0,
-        output: 0,
-        cache_read: 0,
-        cache_write: 0,
-        cache_write_1h: 0,
-        reasoning: 0,
-        cost: null,
-        above: [0, 0, 0, 0, 0],
-      };
-      rows.set(key, b);
+      b = bucketOf(c, high, t);
+      rows.push(b);
+      out.push(b);
     }
     add(b, c, t);
   }
-  return [...rows.values()];
+  return out;
+}
+
+function bucketOf(c: UsageCall, high: boolean, t: number): UsageBucket {
+  const at = Number.isNaN(t) ? null : t;
+  return {
+    session_id: c.session_id,
+    provider: c.provider,
+    model: c.model,
+    fast: c.fast,
+    high,
+    first: c.timestamp,
+    last: c.timestamp,
+    start: at,
+    end: at,
+    calls: 0,
+    input: 0,
+    output: 0,
+    cache_read: 0,
+    cache_write: 0,
+    cache_write_1h: 0,
+    reasoning: 0,
+    cost: null,
+    above: [0, 0, 0, 0, 0],
+  };
 }
 
 function add(b: UsageBucket, c: UsageCall, t: number): void {
@@ -98,12 +120,17 @@ function add(b: UsageBucket, c: UsageCall, t: number): void {
   b.cache_write_1h += c.cache_write_1h;
   b.reasoning += c.reasoning;
   if (c.cost !== null) b.cost = (b.cost ?? 0) + c.cost;
-  PRICED_FIELDS.forEach((f, i) => {
-    if (c[f] > TIER) b.above[i]! += c[f] - TIER;
-  });
+  const above = b.above;
+  if (c.input > TIER) above[0] += c.input - TIER;
+  if (c.output > TIER) above[1] += c.output - TIER;
+  if (c.cache_read > TIER) above[2] += c.cache_read - TIER;
+  if (c.cache_write > TIER) above[3] += c.cache_write - TIER;
+  if (c.cache_write_1h > TIER) above[4] += c.cache_write_1h - TIER;
   const ts = c.timestamp;
-  if (ts !== null && (b.first === null || ts < b.first)) b.first = ts;
-  if (ts !== null && (b.last === null || ts > b.last)) b.last = ts;
+  if (ts !== null && ts !== b.first && ts !== b.last) {
+    if (b.first === null || ts < b.first) b.first = ts;
+    if (b.last === null || ts > b.last) b.last = ts;
+  }
   if (!Number.isNaN(t)) {
     if (b.start === null || t < b.start) b.start = t;
     if (b.end === null || t > b.end) b.end = t;
