@@ -14,7 +14,7 @@ import { acquireLock, type IndexLock, IndexLockedError, tryLock } from "../index
 import type { TranscriptRoot } from "../readers/roots.ts";
 import { type RefreshResult, refreshVectors, type VectorProgress } from "../search/vectors.ts";
 import { isPgUrl } from "../store/pg/url.ts";
-import type { Store } from "../store/types.ts";
+import type { CompactProgress, CompactResult, Store } from "../store/types.ts";
 import type { Env } from "./open.ts";
 
 export type { IndexProgress, IndexResult } from "../indexer/indexer.ts";
@@ -33,6 +33,8 @@ export interface IndexRequest {
   /** Embed what the run added (default true); a failing embedder never fails the index. */
   embed?: boolean;
   onVectorProgress?: (p: VectorProgress) => void;
+  /** Converting rows an older release wrote to the compressed layout (once per index, store/sqlite/compact-rows.ts). */
+  onCompactProgress?: (p: CompactProgress) => void;
   signal?: AbortSignal;
   /** Parse in a worker thread when the run is large (default true). */
   parallel?: boolean;
@@ -51,6 +53,8 @@ export interface IndexAnswer {
   vectors: VectorOutcome | null;
   /** Stopped by the signal (reading or embedding): what was done is committed, the next run goes on from there. */
   interrupted: boolean;
+  /** Rows converted to the compressed layout by this run, when it had any to convert. */
+  compacted?: CompactResult;
 }
 
 export interface WatchRequest {
@@ -138,12 +142,28 @@ export async function runIndex(
     // nothing changed ends after the scan, without loading the readers (indexer/index-lazily.ts).
     const indexed = await indexLazily(req.signal ? { ...opts, signal: req.signal } : opts);
     if (indexed.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true };
+    // Rows an older release wrote are converted after the new ones are in: the index answers either way.
+    const compacted = (store.compactPending?.() ?? 0) > 0 ? compactRows(store, req) : undefined;
+    if (compacted?.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true, compacted };
     const vectors =
       req.embed === false ? null : await updateVectors(deps, { onProgress: req.onVectorProgress, signal: req.signal });
-    return { indexed, busy_pid: null, vectors, interrupted: vectors?.ok === true && vectors.result.interrupted };
+    return {
+      indexed,
+      busy_pid: null,
+      vectors,
+      interrupted: vectors?.ok === true && vectors.result.interrupted,
+      ...(compacted ? { compacted } : {}),
+    };
   } finally {
     lock.release();
   }
+}
+
+function compactRows(store: Store, req: IndexRequest): CompactResult | undefined {
+  return store.compactRows?.({
+    ...(req.signal ? { signal: req.signal } : {}),
+    ...(req.onCompactProgress ? { onProgress: req.onCompactProgress } : {}),
+  });
 }
 
 /**

@@ -133,7 +133,7 @@ function sendSessions(
     const batch = sessionBatch(local, s, scrub);
     const carried = scrubBundles(local.sessionBundles(s.session_id), scrub);
     const { added, bundles, vectors } = team.transaction(() => {
-      const n = team.writePrepared(prepareBatch(batch, []));
+      const n = team.writePrepared(prepareBatch(batch, [], { storedForms: false }));
       team.refreshSessions([s.session_id]);
       return { added: n, ...team.putSessionBundles(s.session_id, carried) };
     });

@@ -173,9 +173,31 @@ export interface Store extends ReadonlyStore, VectorUpkeep {
   writeBatch(sourceFile: string, batch: TopologyBatch, problems: Problem[]): void;
   /** Writes a batch already turned into bound values by `prepareBatch` (possibly in another thread); returns the events added. */
   writePrepared(batch: PreparedBatch): number;
+  /** Event rows written before texts were stored compressed and not converted yet (SQLite only; 0 when none). */
+  compactPending?(): number;
+  /** Converts those rows in batches, each committed; stops at the signal (SQLite only, store/sqlite/compact-rows.ts). */
+  compactRows?(opts?: {
+    signal?: AbortSignal;
+    onProgress?: (p: CompactProgress) => void;
+    maxBatches?: number;
+  }): CompactResult;
   /** Recounts the per-session totals shown by `cairn sessions`. */
   refreshSessions(sessionIds: Iterable<string>): void;
   /** Records (or replaces, by id) an explicit checkpoint. */
   putCheckpoint(row: CheckpointRow): void;
   close(): void;
+}
+
+/** Rows of the conversion to the compressed layout done so far, of all there were (by rowid span). */
+export interface CompactProgress {
+  done: number;
+  total: number;
+}
+
+export interface CompactResult {
+  /** Rows looked at, and rows rewritten compressed. */
+  rows: number;
+  compressed: number;
+  /** Stopped before the end: the next run goes on from there. */
+  interrupted: boolean;
 }

@@ -6,7 +6,7 @@ import { EXIT } from "../exit.ts";
 import { plural } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
-import { createProgress } from "../progress.ts";
+import { createProgress, createProgressLine } from "../progress.ts";
 import { explicitRoots } from "../roots.ts";
 import { createVectorProgress } from "../vectors.ts";
 
@@ -80,18 +80,29 @@ export const indexCommand: Command = {
       }
       const progress = createProgress(io, values.json === true);
       const vectorProgress = createVectorProgress(io, values.json === true);
+      // Once per index written by an older release: its rows converted to the compressed layout.
+      const compactProgress = createProgressLine(io, "compressing stored texts of", {
+        quiet: values.json === true,
+        suffix: " rows",
+      });
       const run = await app.index({
         roots,
         ...(listed ? { listed } : {}),
         onWait,
         onProgress: (p) => progress.update(p),
+        onCompactProgress: (p) => {
+          progress.done();
+          compactProgress.update(p.done, p.total);
+        },
         onVectorProgress: (p) => {
           progress.done();
+          compactProgress.done();
           vectorProgress.update(p);
         },
         ...(io.signal ? { signal: io.signal } : {}),
       });
       progress.done();
+      compactProgress.done();
       vectorProgress.done();
       const { indexed, vectors } = run;
       const result = indexed!;

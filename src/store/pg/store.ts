@@ -135,7 +135,7 @@ export function openPgStore(url: string, me: Identity, opts: { readonly?: boolea
       return out;
     },
     writeBatch(_sourceFile: string, batch: TopologyBatch, problems: Problem[]): void {
-      writer.writePrepared(prepareBatch(batch, problems));
+      writer.writePrepared(prepareBatch(batch, problems, { storedForms: false }));
     },
     putCheckpoint(row: CheckpointRow): void {
       db.query(

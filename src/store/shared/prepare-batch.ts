@@ -8,13 +8,25 @@ import type { TopologyBatch } from "../../topology/normalizer-state.ts";
 import { DERIVED_EVENT_TYPES, PARENT_EDGE_DIRECTION, type Problem } from "../../topology/types.ts";
 import { ftsColumns } from "./fts-text.ts";
 import { packMeta } from "./packed-meta.ts";
+import { encodeStored } from "./text-codec.ts";
 import { usageValues } from "./usage-rows.ts";
 
 /**
- * Positional values of `INSERT INTO session_events(...)`, in `EVENT_INSERT_COLUMNS` order. The text may be its
- * UTF-8 bytes instead of a string (a large text moved from the parse worker); the writer stores either as text.
+ * Positional values of `INSERT INTO session_events(...)`, in `EVENT_INSERT_COLUMNS` order: the logical row, as
+ * every store reads it. The text may be its UTF-8 bytes instead of a string (a large text moved from the parse
+ * worker); the writer stores either as text.
  */
 export type EventValues = unknown[];
+
+/**
+ * How the SQLite store keeps an event's text and meta where that differs from `values`: the text compressed
+ * (always bytes, shared/text-codec.ts), the meta packed (shared/packed-meta.ts, a string) and maybe compressed
+ * (bytes). Bytes here are always compressed; bytes in `values` never are.
+ */
+export interface StoredForms {
+  text?: Uint8Array;
+  meta?: string | Uint8Array;
+}
 
 /** The event columns seed 004 names, in its order (DESIGN §2): the rest of a row is what incremental reading needs. */
 export const SEED_EVENT_COLUMNS = [
@@ -48,8 +60,8 @@ export interface PreparedBatch {
   events: Array<{
     values: EventValues;
     fts: [text: string, idents: string, facets: string, stems: string];
-    /** The meta as the SQLite store keeps it, when that differs from the JSON in `values` (store/shared/packed-meta.ts). */
-    packedMeta?: string;
+    /** The SQLite store's forms of the text and meta, when they differ from `values`. */
+    stored?: StoredForms;
   }>;
   edges: Array<[src: string, dst: string, type: string, session: string, meta: string | null]>;
   entities: Array<[id: string, kind: string, key: string, display: string]>;
@@ -68,6 +80,8 @@ export const SECRET_EDGE = "exposes";
 export interface PrepareOptions {
   /** Scan event text for secrets (default on; the index benchmark turns it off to measure what it costs). */
   secrets?: boolean;
+  /** Make the SQLite store's forms of texts and metas (default on; a store that keeps them as they are skips it). */
+  storedForms?: boolean;
 }
 
 /**
@@ -98,6 +112,17 @@ function exposeSecrets(
 }
 
 const DERIVED = new Set<string>(DERIVED_EVENT_TYPES);
+
+/** The compression runs here, in the parse worker when there is one: the writer's thread is the bottleneck. */
+function storedForms(ev: TopologyBatch["events"][number], meta: string): { stored?: StoredForms } {
+  const stored: StoredForms = {};
+  const text = encodeStored(ev.text);
+  if (typeof text !== "string") stored.text = text;
+  const packed = (ev.event_type === "tool_call" ? packMeta(ev.text, ev.meta) : null) ?? meta;
+  const storedMeta = encodeStored(packed);
+  if (storedMeta !== meta) stored.meta = storedMeta;
+  return stored.text === undefined && stored.meta === undefined ? {} : { stored };
+}
 
 export function prepareBatch(
   batch: TopologyBatch,
@@ -131,9 +156,9 @@ export function prepareBatch(
     sessionIds.add(ev.session_id);
     const fts = ftsColumns(ev);
     if (options.secrets !== false && exposeSecrets(ev, edges, entities)) fts.facets += ` ${SECRET_FACET}`;
-    const packedMeta = ev.event_type === "tool_call" ? packMeta(ev.text, ev.meta) : null;
+    const meta = JSON.stringify(ev.meta);
     return {
-      ...(packedMeta === null ? {} : { packedMeta }),
+      ...(options.storedForms === false ? {} : storedForms(ev, meta)),
       values: [
         ev.event_id,
         ev.session_id,
@@ -153,7 +178,7 @@ export function prepareBatch(
         ev.source_line,
         ev.turn,
         ev.tokens,
-        JSON.stringify(ev.meta),
+        meta,
       ],
       fts: [fts.text, fts.idents, fts.facets, fts.stems],
     };

@@ -30,6 +30,7 @@ import {
   nearestByBits,
   toChunk,
 } from "../shared/vector-codes.ts";
+import { endsOf, headOf } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
 import { EVENT_COLUMNS, toEvent } from "./read.ts";
 import { filters } from "./search.ts";
@@ -46,7 +47,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   // A bundle shows a text's head and tail only, so a many-megabyte tool output is read as its two ends (both
   // longer than any bundle shows) instead of whole; octet_length reads the size without the text.
-  const ends = `CASE WHEN octet_length(text) > ${2 * BUNDLE_END_CHARS} THEN substr(text, 1, ${BUNDLE_END_CHARS}) || char(10) || substr(text, -${BUNDLE_END_CHARS}) ELSE text END AS text`;
+  const ends = `${endsOf("text", BUNDLE_END_CHARS)} AS text`;
   const queue = once(() =>
     db.prepare(
       `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS.replace("text", ends)} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
@@ -59,7 +60,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   const heads = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")} FROM session_events WHERE event_id IN (SELECT value FROM json_each(?))`,
+      `SELECT ${EVENT_COLUMNS.replace("text", `${headOf("text", "@chars")} AS text`)} FROM session_events WHERE event_id IN (SELECT value FROM json_each(@ids))`,
     ),
   );
   const dropCodes = once(() =>
@@ -204,7 +205,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     },
     eventHeads(ids, chars) {
       if (ids.length === 0) return [];
-      return (heads().all(chars, JSON.stringify(ids)) as Array<Parameters<typeof toEvent>[0]>).map(
+      return (heads().all({ chars, ids: JSON.stringify(ids) }) as Array<Parameters<typeof toEvent>[0]>).map(
         (row) => toEvent(row) as SessionEvent,
       );
     },

@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import { redactText } from "../../secrets/redact.ts";
 import { packMeta, unpackedJson } from "../shared/packed-meta.ts";
 import { redactedEvent } from "../shared/redact-event.ts";
+import { decodeStored, encodeStored } from "../shared/text-codec.ts";
 import { once } from "./lazy.ts";
 
 interface Row {
@@ -18,10 +19,11 @@ interface Row {
   provider: string;
   tool_name: string | null;
   status: string | null;
-  text: string;
+  /** Text and meta as stored: maybe compressed (shared/text-codec.ts). */
+  text: string | Uint8Array;
   command: string | null;
   file_path: string | null;
-  meta: string;
+  meta: string | Uint8Array;
 }
 
 export function createPurge(db: Database.Database) {
@@ -37,12 +39,15 @@ export function createPurge(db: Database.Database) {
   const title = once(() => db.prepare("SELECT title FROM sessions WHERE session_id = ?").pluck());
   const setTitle = once(() => db.prepare("UPDATE sessions SET title = ? WHERE session_id = ?"));
 
-  function redactRow(r: Row, holdsSecret: boolean): boolean {
-    // A tool call's meta is redacted whole and packed again against the redacted text (shared/packed-meta.ts).
-    const red = redactedEvent({ ...r, meta: unpackedJson(r.meta, r.text) }, holdsSecret);
+  function redactRow(stored: Row, holdsSecret: boolean): boolean {
+    // Decoded, redacted, and stored again as a new row would be: a tool call's meta redacted whole and packed
+    // again against the redacted text (shared/packed-meta.ts), then both compressed where that pays.
+    const text = decodeStored(stored.text);
+    const r = { ...stored, text, meta: decodeStored(stored.meta) };
+    const red = redactedEvent({ ...r, meta: unpackedJson(r.meta, text) }, holdsSecret);
     if (red === null) return false;
     const meta = r.event_type === "tool_call" ? (packMeta(red.text, JSON.parse(red.meta)) ?? red.meta) : red.meta;
-    update().run(red.text, red.command, red.file_path, meta, r.rowid);
+    update().run(encodeStored(red.text), red.command, red.file_path, encodeStored(meta), r.rowid);
     replaceFts().run(r.rowid, red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems);
     return true;
   }

@@ -14,19 +14,33 @@ import {
 import { unpackMeta } from "../shared/packed-meta.ts";
 import { SECRET_EDGE } from "../shared/prepare-batch.ts";
 import { toSecretSpans } from "../shared/secret-spans.ts";
+import { decodeStored } from "../shared/text-codec.ts";
 import { USAGE_COLUMNS, USAGE_GENERATION, usageCallOfValues, usageRowOf } from "../shared/usage-rows.ts";
 import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "../types.ts";
+import { headOf, packedMeta } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
+/** A row as SQLite gives it: text and meta may be stored compressed (shared/text-codec.ts). */
+export type EventRow = Omit<Raw<SessionEvent>, "text" | "meta"> & {
+  text: string | Uint8Array;
+  meta: string | Uint8Array | null;
+  rowid?: number;
+  meta_text?: string | Uint8Array | null;
+};
+
 /**
- * An event from its row. A tool call's meta may be stored packed, pointing into the event's whole text
- * (shared/packed-meta.ts): a row read with a shortened text carries the whole one as `meta_text` for it.
+ * An event from its row, its text and meta decoded. A tool call's meta may be stored packed, pointing into the
+ * event's whole text (shared/packed-meta.ts): a row read with a shortened text carries the whole one as
+ * `meta_text` for it.
  */
-export function toEvent(row: Raw<SessionEvent> & { rowid?: number; meta_text?: string | null }): SessionEvent {
+export function toEvent(row: EventRow): SessionEvent {
   const { rowid: _rowid, meta_text: metaText, ...rest } = row;
-  return { ...rest, meta: row.meta ? (unpackMeta(row.meta, metaText ?? row.text) as SessionEvent["meta"]) : {} };
+  const text = decodeStored(row.text);
+  const meta = decodeStored(row.meta);
+  const whole = metaText === undefined || metaText === null ? text : decodeStored(metaText);
+  return { ...rest, text, meta: meta ? (unpackMeta(meta, whole) as SessionEvent["meta"]) : {} };
 }
 
 function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number }): SessionRow {
@@ -78,8 +92,8 @@ export function createReader(db: Database.Database) {
   const getEvent = once(() => db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`));
   const getEventHead = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", "substr(text, 1, ?) AS text")},
-        CASE WHEN substr(meta, 1, 1) = '[' THEN text END AS meta_text FROM session_events WHERE event_id = ?`,
+      `SELECT ${EVENT_COLUMNS.replace("text", `${headOf("text", "@chars")} AS text`)},
+        CASE WHEN ${packedMeta("meta")} THEN text END AS meta_text FROM session_events WHERE event_id = @id`,
     ),
   );
   const findEvents = once(() =>
@@ -212,22 +226,22 @@ export function createReader(db: Database.Database) {
   return {
     expectLongUse: () => mapWhenLongLived(db, true),
     getEvent(eventId: string): SessionEvent | undefined {
-      const row = getEvent().get(eventId) as Raw<SessionEvent> | undefined;
+      const row = getEvent().get(eventId) as EventRow | undefined;
       return row ? toEvent(row) : undefined;
     },
     getEventHead(eventId: string, chars: number): SessionEvent | undefined {
-      const row = getEventHead().get(chars, eventId) as Raw<SessionEvent> | undefined;
+      const row = getEventHead().get({ chars, id: eventId }) as EventRow | undefined;
       return row ? toEvent(row) : undefined;
     },
     findEvents(idPrefix: string, limit: number): SessionEvent[] {
-      return (findEvents().all(idPrefix, `${idPrefix}\uffff`, limit) as Raw<SessionEvent>[]).map(toEvent);
+      return (findEvents().all(idPrefix, `${idPrefix}\uffff`, limit) as EventRow[]).map(toEvent);
     },
     sessionEvents(sessionId: string, range: { from?: number; to?: number } = {}): SessionEvent[] {
       // A timeline, read in stretches as someone scrolls: what a long-lived handle does.
       mapWhenLongLived(db, false);
-      return (
-        sessionEvents().all(sessionId, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as Raw<SessionEvent>[]
-      ).map(toEvent);
+      return (sessionEvents().all(sessionId, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as EventRow[]).map(
+        toEvent,
+      );
     },
     getSession(sessionId: string): SessionRow | undefined {
       const row = getSession().get(sessionId) as Parameters<typeof toSession>[0] | undefined;

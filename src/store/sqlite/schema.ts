@@ -29,6 +29,9 @@ const sqlList = (types: readonly string[]) => types.map((t) => `'${t}'`).join(",
 const BUNDLE_ANCHOR_SQL = sqlList(BUNDLE_ANCHOR_TYPES.slice(0, 6));
 export const FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '_'";
 
+/** The settings key of the rows still to convert to the compressed layout: `{"done": <rowid>, "end": <rowid>}`. */
+export const COMPACT_ROWS = "compact_rows";
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -376,6 +379,17 @@ CREATE TRIGGER usage_calls_changed AFTER UPDATE ON usage_calls BEGIN
     ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
 END;
 INSERT OR IGNORE INTO settings(key, value) SELECT DISTINCT 'usage_generation:' || provider, '1' FROM usage_calls;
+`,
+  },
+  {
+    version: 14,
+    name: "large event texts and metas stored compressed",
+    // Only records which rows were written before (store/sqlite/compact-rows.ts): `cairn index` converts them
+    // in batches afterwards, so the migration is instant and a stopped conversion goes on where it stopped. Rows
+    // read the same compressed or not, so the index answers throughout.
+    sql: `
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
 `,
   },
 ];

@@ -10,6 +10,7 @@ import { CairnError } from "../../common/errors.ts";
 import type { SessionEvent } from "../../topology/types.ts";
 import type { EventHit, EventQuery } from "../query-types.ts";
 import { facetToken } from "../shared/fts-text.ts";
+import { decoded } from "./codec-sql.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { once } from "./lazy.ts";
 import { EVENT_COLUMNS, likeEscape, mapWhenLongLived, toEvent } from "./read.ts";
@@ -101,7 +102,9 @@ export function filters(q: EventQuery): Filters {
     params.push(`%${likeEscape(q.file)}%`);
   }
   if (q.command) {
-    where.push("(e.command LIKE ? ESCAPE '\\' OR (e.event_type = 'command' AND e.text LIKE ? ESCAPE '\\'))");
+    where.push(
+      `(e.command LIKE ? ESCAPE '\\' OR (e.event_type = 'command' AND ${decoded("e.text")} LIKE ? ESCAPE '\\'))`,
+    );
     params.push(`%${likeEscape(q.command)}%`, `%${likeEscape(q.command)}%`);
   }
   if (q.secrets)

@@ -11,7 +11,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { Problem } from "../../topology/types.ts";
 import { TOPOLOGY_VERSION } from "../../topology/version.ts";
 import type { FileStamp } from "../types.ts";
-import { MIGRATIONS } from "./schema.ts";
+import { COMPACT_ROWS, MIGRATIONS } from "./schema.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -66,6 +66,8 @@ export function readIndexStamps(path: string, embedderKey: string, problemLimit 
     db.exec("BEGIN");
     const done = new Set(db.prepare("SELECT version FROM schema_migrations").pluck().all() as number[]);
     if (MIGRATIONS.some((m) => !done.has(m.version)) || MIGRATIONS.every((m) => m.version < version)) return null;
+    // Rows still to convert to the compressed layout: the full path converts them.
+    if (db.prepare("SELECT 1 FROM settings WHERE key = ?").get(COMPACT_ROWS) !== undefined) return null;
     const stamps = fileStampsFrom(db.prepare(FILE_STAMPS_SQL).all() as FileStampRow[]);
     const one = (sql: string, ...args: unknown[]) =>
       db

@@ -1,6 +1,7 @@
 /** Reads for work threads: which sessions share which files, error signatures and branches. */
 import type Database from "better-sqlite3";
 import type { Entity } from "../../topology/types.ts";
+import { decodeStored } from "../shared/text-codec.ts";
 import type { CheckRunRow, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "../thread-types.ts";
 import { once } from "./lazy.ts";
 
@@ -77,7 +78,12 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       .raw(),
   );
   const keptLinks = new SessionLinks();
-  type CheckRow = Omit<CheckRunRow, "failing_tests"> & { session_id: string; meta: string | null };
+  // Key (a check's text when it has no command) and meta may be stored compressed (shared/text-codec.ts).
+  type CheckRow = Omit<CheckRunRow, "failing_tests" | "key"> & {
+    session_id: string;
+    key: string | Uint8Array;
+    meta: string | Uint8Array | null;
+  };
 
   return {
     threadSessions: () => sessions().all() as ThreadSessionRow[],
@@ -107,7 +113,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
           | undefined;
         let signature: string | null = null;
         if (result?.status === "error") {
-          const err = errorOf().get(result.event_id) as { meta: string | null } | undefined;
+          const err = errorOf().get(result.event_id) as { meta: string | Uint8Array | null } | undefined;
           const sig = parseMeta(err?.meta)["signature"];
           signature = typeof sig === "string" ? sig : null;
         }
@@ -120,7 +126,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       for (const r of rows) {
         const failing = parseMeta(r.meta)["failing_tests"];
         out.get(r.session_id)?.check_runs.push({
-          key: r.key,
+          key: decodeStored(r.key),
           ordinal: r.ordinal,
           event_id: r.event_id,
           status: r.status,
@@ -133,7 +139,8 @@ export function createThreadReads(db: Database.Database): ThreadReads {
   };
 }
 
-function parseMeta(meta: string | null | undefined): Record<string, unknown> {
+function parseMeta(stored: string | Uint8Array | null | undefined): Record<string, unknown> {
+  const meta = decodeStored(stored);
   if (!meta) return {};
   try {
     const v = JSON.parse(meta) as unknown;

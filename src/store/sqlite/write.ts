@@ -3,34 +3,57 @@ import type Database from "better-sqlite3";
 import type { TopologyBatch } from "../../topology/normalizer-state.ts";
 import type { Problem } from "../../topology/types.ts";
 import { TOPOLOGY_VERSION } from "../../topology/version.ts";
-import { EVENT_INSERT_COLUMNS, type PreparedBatch, prepareBatch } from "../shared/prepare-batch.ts";
+import {
+  EVENT_INSERT_COLUMNS,
+  type EventValues,
+  type PreparedBatch,
+  prepareBatch,
+  type StoredForms,
+} from "../shared/prepare-batch.ts";
+import { sameStored } from "../shared/text-codec.ts";
 import { USAGE_COLUMNS } from "../shared/usage-rows.ts";
 import type { FileStamp, FileState } from "../types.ts";
 import { once } from "./lazy.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
 import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./stamps.ts";
 
+/** An event's values with the text and meta in the forms the store keeps (a copy: the batch stays as it came). */
+function storedValues(values: EventValues, stored: StoredForms): EventValues {
+  const out = values.slice();
+  if (stored.text !== undefined) out[TEXT_AT] = stored.text;
+  if (stored.meta !== undefined) out[META_AT] = stored.meta;
+  return out;
+}
+const TEXT_AT = EVENT_INSERT_COLUMNS.indexOf("text");
+const META_AT = EVENT_INSERT_COLUMNS.indexOf("meta");
+
 export function createWriter(db: Database.Database) {
   // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
-  // insert itself, and conflicts (a message re-stated, a file read again) are rare.
-  // Text bound as UTF-8 bytes (a large text from the parse worker) is stored as text by the cast.
-  const param = (c: string) => (c === "text" ? "CAST(? AS TEXT)" : "?");
-  const insertEvent = once(() =>
-    db.prepare(
-      `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")})
+  // insert itself, and conflicts (a message re-stated, a file read again) are rare. Text bound as UTF-8 bytes (a
+  // large text from the parse worker) is stored as text by the cast; a compressed text is bound as a BLOB, so it
+  // goes through the statements without the cast.
+  const eventStatements = (cast: boolean) => {
+    const param = (c: string) => (cast && c === "text" ? "CAST(? AS TEXT)" : "?");
+    return {
+      insert: once(() =>
+        db.prepare(
+          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")})
      ON CONFLICT(event_id) DO NOTHING`,
-    ),
-  );
-  // The insert's values without the id, then the id; a re-stated event keeps a parent edge it had.
-  const updateEvent = once(() =>
-    db.prepare(`
+        ),
+      ),
+      // The insert's values without the id, then the id; a re-stated event keeps a parent edge it had.
+      update: once(() =>
+        db.prepare(`
     UPDATE session_events SET ${EVENT_INSERT_COLUMNS.slice(1)
       .map((c) => (c === "parent_edge" ? "parent_edge = coalesce(?, parent_edge)" : `${c} = ${param(c)}`))
       .join(", ")}
     WHERE event_id = ?`),
-  );
-  const textAt = EVENT_INSERT_COLUMNS.indexOf("text");
-  const metaAt = EVENT_INSERT_COLUMNS.indexOf("meta");
+      ),
+    };
+  };
+  const storedRows = eventStatements(false);
+  const byteRows = eventStatements(true);
+  const textAt = TEXT_AT;
   // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
   // contentless FTS row costs half a millisecond.
   const current = once(() =>
@@ -133,10 +156,12 @@ export function createWriter(db: Database.Database) {
     for (const s of p.sessions) upsertSession().run(s);
     for (const e of p.edges) putEdge().run(...e);
     for (const event of p.events) {
-      const { fts, packedMeta } = event;
-      // A tool call's meta is stored packed (shared/packed-meta.ts); compared and written in that form.
-      const values = packedMeta === undefined ? event.values : event.values.with(metaAt, packedMeta);
-      const ins = insertEvent().run(...values);
+      const { fts, stored } = event;
+      // Text and meta are written, and compared, in the form the store keeps them (shared/text-codec.ts,
+      // shared/packed-meta.ts).
+      const values = stored === undefined ? event.values : storedValues(event.values, stored);
+      const rows = values[textAt] instanceof Uint8Array && stored?.text === undefined ? byteRows : storedRows;
+      const ins = rows.insert().run(...values);
       let rowid: number | bigint;
       if (ins.changes === 1) {
         added++;
@@ -145,13 +170,13 @@ export function createWriter(db: Database.Database) {
       } else {
         const had = current().get(values[0]) as Record<string, unknown> & { rowid: number };
         const text = values[textAt];
-        if (text instanceof Uint8Array)
+        if (rows === byteRows && text instanceof Uint8Array)
           values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
         rowid = had.rowid;
-        const changed = (c: string) => had[c] !== values[EVENT_INSERT_COLUMNS.indexOf(c as never)];
+        const changed = (c: string) => !sameStored(had[c], values[EVENT_INSERT_COLUMNS.indexOf(c as never)]);
         if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
           continue;
-        updateEvent().run(...values.slice(1), values[0]);
+        storedRows.update().run(...values.slice(1), values[0]);
         if (changed("text") || changed("tool_name") || changed("status") || changed("event_type"))
           replaceFts().run(rowid, ...fts);
       }

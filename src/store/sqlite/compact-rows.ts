@@ -1,0 +1,88 @@
+/**
+ * Converting an index's existing rows to the compressed layout (migration 14, shared/text-codec.ts). The
+ * migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
+ * batches by rowid, each batch its own transaction that also moves the high-water mark kept in `settings`, so a
+ * run stopped at any point keeps what it converted and the next run goes on from there. Rows read the same
+ * either way, so the index answers throughout, half converted or not.
+ *
+ * The pages it frees stay in the file, on SQLite's free list, and the writer fills them before it grows the
+ * file; nothing here runs VACUUM, which rewrites the whole file and needs twice its space on disk.
+ */
+import type Database from "better-sqlite3";
+import { encodeStored, MIN_COMPRESSED_BYTES } from "../shared/text-codec.ts";
+import type { CompactProgress, CompactResult } from "../types.ts";
+import { COMPACT_ROWS } from "./schema.ts";
+
+/** Rowids per transaction: a few thousand rows (a few MB of text) keep each commit short. */
+const BATCH_ROWIDS = 4_000;
+
+type Mark = { done: number; end: number };
+
+export function createRowCompaction(db: Database.Database) {
+  const mark = () => {
+    const v = db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string | undefined;
+    return v === undefined ? null : (JSON.parse(v) as Mark);
+  };
+  // Only values SQLite holds as text and long enough to be worth compressing cross into JavaScript.
+  const candidates = `CASE WHEN typeof(COL) = 'text' AND octet_length(COL) >= ${MIN_COMPRESSED_BYTES} THEN COL END`;
+  const rows = () =>
+    db
+      .prepare(
+        `SELECT rowid, ${candidates.replaceAll("COL", "text")} AS text, ${candidates.replaceAll("COL", "meta")} AS meta
+         FROM session_events WHERE rowid > ? AND rowid <= ?`,
+      )
+      .raw(true);
+  const update = () =>
+    db.prepare("UPDATE session_events SET text = coalesce(?, text), meta = coalesce(?, meta) WHERE rowid = ?");
+  const save = () => db.prepare("UPDATE settings SET value = ? WHERE key = ?");
+  const finish = () => db.prepare("DELETE FROM settings WHERE key = ?");
+
+  return {
+    /** Rows still to convert, by rowid span (0 when none). */
+    compactPending(): number {
+      const m = mark();
+      return m === null ? 0 : Math.max(0, m.end - m.done);
+    },
+    /**
+     * Converts the rows the migration left, a batch per transaction, until done, `signal` aborts, or `maxBatches`
+     * (tests) have run.
+     */
+    compactRows(
+      opts: { signal?: AbortSignal; onProgress?: (p: CompactProgress) => void; maxBatches?: number } = {},
+    ): CompactResult {
+      const out: CompactResult = { rows: 0, compressed: 0, interrupted: false };
+      const start = mark();
+      if (start === null) return out;
+      const [select, put, keep, drop] = [rows(), update(), save(), finish()];
+      const total = start.end - start.done;
+      let batches = 0;
+      for (let m = start; ; ) {
+        if (m.done >= m.end) {
+          drop.run(COMPACT_ROWS);
+          return out;
+        }
+        if (opts.signal?.aborted || (opts.maxBatches !== undefined && batches >= opts.maxBatches)) {
+          out.interrupted = true;
+          return out;
+        }
+        const to = Math.min(m.end, m.done + BATCH_ROWIDS);
+        db.transaction(() => {
+          for (const [rowid, text, meta] of select.all(m.done, to) as Array<[number, string | null, string | null]>) {
+            out.rows++;
+            const t = text === null ? null : encodeStored(text);
+            const x = meta === null ? null : encodeStored(meta);
+            const newText = typeof t === "string" ? null : t;
+            const newMeta = typeof x === "string" ? null : x;
+            if (newText === null && newMeta === null) continue;
+            put.run(newText, newMeta, rowid);
+            out.compressed++;
+          }
+          m = { done: to, end: m.end };
+          keep.run(JSON.stringify(m), COMPACT_ROWS);
+        })();
+        batches++;
+        opts.onProgress?.({ done: m.done - start.done, total });
+      }
+    },
+  };
+}
