@@ -180,6 +180,7 @@ export interface Store extends ReadonlyStore, VectorUpkeep {
     signal?: AbortSignal;
     onProgress?: (p: CompactProgress) => void;
     maxBatches?: number;
+    batchRowids?: number;
   }): CompactResult;
   /** Recounts the per-session totals shown by `cairn sessions`. */
   refreshSessions(sessionIds: Iterable<string>): void;

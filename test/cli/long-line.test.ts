@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { decodeStored } from "../../src/store/shared/text-codec.ts";
 import { cairn } from "../helpers/cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-long-line-"));
@@ -61,10 +62,13 @@ describe("cairn index on a very long line", () => {
     const run = indexWithPeak(big, "big");
 
     const db = new Database(run.db, { readonly: true });
-    const { text, event_id: id } = db
+    const row = db
       .prepare("SELECT text, event_id FROM session_events WHERE event_type = 'tool_result' ORDER BY length(text) DESC")
-      .get() as { text: string; event_id: string };
+      .get() as { text: string | Uint8Array; event_id: string };
     db.close();
+    // Read past the store, so decoded here: the text may be stored compressed (store/shared/text-codec.ts).
+    const text = decodeStored(row.text);
+    const id = row.event_id;
     expect(text.startsWith("first: quokka started\n")).toBe(true);
     expect(text.endsWith("last: wombat finished")).toBe(true);
     expect(text).toMatch(

@@ -74,6 +74,23 @@ describe("an index made by the previous release", () => {
     expect(version(migrated)).toBe(latest);
   });
 
+  it("has its rows converted to the compressed layout, as many as a fresh index holds compressed", () => {
+    const compressed = (db: string) => {
+      const d = new Database(db, { readonly: true });
+      try {
+        return d
+          .prepare("SELECT count(*) FROM session_events WHERE typeof(text) = 'blob' OR typeof(meta) = 'blob'")
+          .pluck()
+          .get() as number;
+      } finally {
+        d.close();
+      }
+    };
+    expect(compressed(join(root, "release.db"))).toBe(0);
+    expect(compressed(migrated)).toBeGreaterThan(0);
+    expect(compressed(migrated)).toBe(compressed(fresh));
+  });
+
   it("answers, once migrated, as a fresh index of the same transcripts", () => {
     const where = { home, real, env };
     const got = indexAnswers(migrated, where);

@@ -45,10 +45,15 @@ export function createRowCompaction(db: Database.Database) {
     },
     /**
      * Converts the rows the migration left, a batch per transaction, until done, `signal` aborts, or `maxBatches`
-     * (tests) have run.
+     * (tests, with `batchRowids`) have run.
      */
     compactRows(
-      opts: { signal?: AbortSignal; onProgress?: (p: CompactProgress) => void; maxBatches?: number } = {},
+      opts: {
+        signal?: AbortSignal;
+        onProgress?: (p: CompactProgress) => void;
+        maxBatches?: number;
+        batchRowids?: number;
+      } = {},
     ): CompactResult {
       const out: CompactResult = { rows: 0, compressed: 0, interrupted: false };
       const start = mark();
@@ -65,7 +70,7 @@ export function createRowCompaction(db: Database.Database) {
           out.interrupted = true;
           return out;
         }
-        const to = Math.min(m.end, m.done + BATCH_ROWIDS);
+        const to = Math.min(m.end, m.done + (opts.batchRowids ?? BATCH_ROWIDS));
         db.transaction(() => {
           for (const [rowid, text, meta] of select.all(m.done, to) as Array<[number, string | null, string | null]>) {
             out.rows++;

@@ -1,0 +1,96 @@
+/**
+ * Rows written before texts were stored compressed are converted in batches by `cairn index` (migration 14,
+ * store/sqlite/compact-rows.ts): a conversion stopped after one batch leaves an index of mixed rows that answers
+ * as before, and the next run goes on from where it stopped and ends with the rows a fresh index has.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeStored } from "../../src/store/shared/text-codec.ts";
+import { COMPACT_ROWS } from "../../src/store/sqlite/schema.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
+import { cairn } from "../helpers/cli.ts";
+import { clientsHome, indexAnswers } from "../helpers/index-answers.ts";
+import { realFixturesDir } from "../helpers/transcripts.ts";
+
+const root = mkdtempSync(join(tmpdir(), "cairn-compact-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const home = join(root, "home");
+const env = { HOME: home, XDG_DATA_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), TZ: "UTC" };
+const real = realFixturesDir();
+const fresh = join(root, "fresh.db");
+const old = join(root, "old.db");
+
+function sql<T>(db: string, fn: (d: Database.Database) => T): T {
+  const d = new Database(db);
+  try {
+    return fn(d);
+  } finally {
+    d.close();
+  }
+}
+const blobs = (db: string) =>
+  sql(
+    db,
+    (d) =>
+      d
+        .prepare("SELECT count(*) FROM session_events WHERE typeof(text) = 'blob' OR typeof(meta) = 'blob'")
+        .pluck()
+        .get() as number,
+  );
+const pending = (db: string) =>
+  sql(db, (d) => d.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string | undefined);
+
+beforeAll(() => {
+  mkdirSync(home);
+  clientsHome(home);
+  for (const roots of [[], [real]]) {
+    const r = cairn(["index", "--db", fresh, ...roots], { env });
+    expect(r.code, r.stderr).toBe(0);
+  }
+  // The index as an older release left it, once migrated: every row plain, and the rows to convert recorded.
+  copyFileSync(fresh, old);
+  sql(old, (d) => {
+    d.function("plain", (v: unknown) => decodeStored(v as string | Uint8Array | null));
+    d.exec(`UPDATE session_events SET text = plain(text), meta = plain(meta)
+      WHERE typeof(text) = 'blob' OR typeof(meta) = 'blob'`);
+    d.prepare(
+      "INSERT INTO settings(key, value) SELECT ?, json_object('done', 0, 'end', max(rowid)) FROM session_events",
+    ).run(COMPACT_ROWS);
+    d.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  });
+}, 300_000);
+
+describe("converting an index's rows to the compressed layout", () => {
+  it("stops after a batch with mixed rows that answer as before, then resumes and ends as a fresh index", () => {
+    const where = { home, real, env };
+    const want = indexAnswers(fresh, where);
+    expect(blobs(fresh)).toBeGreaterThan(0);
+    expect(blobs(old)).toBe(0);
+    expect(indexAnswers(old, where)).toEqual(want);
+
+    const store = openStore(old);
+    try {
+      const first = store.compactRows!({ batchRowids: 500, maxBatches: 1 });
+      expect(first.interrupted).toBe(true);
+      expect(first.compressed).toBeGreaterThan(0);
+      expect(store.compactPending!()).toBeGreaterThan(0);
+    } finally {
+      store.close();
+    }
+    expect(JSON.parse(pending(old)!)).toMatchObject({ done: 500 });
+    const partly = blobs(old);
+    expect(partly).toBeGreaterThan(0);
+    expect(partly).toBeLessThan(blobs(fresh));
+    expect(indexAnswers(old, where)).toEqual(want);
+
+    // The next `cairn index` (nothing new to read) goes on from there.
+    const r = cairn(["index", "--db", old, real], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(pending(old)).toBeUndefined();
+    expect(blobs(old)).toBe(blobs(fresh));
+    expect(indexAnswers(old, where)).toEqual(want);
+  }, 300_000);
+});
