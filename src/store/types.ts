@@ -201,4 +201,6 @@ export interface CompactResult {
   compressed: number;
   /** Stopped before the end: the next run goes on from there. */
   interrupted: boolean;
+  /** The conversion finished and the file was rewritten compactly (store/sqlite/compact-rows.ts). */
+  vacuumed?: boolean;
 }

@@ -121,6 +121,10 @@ export const indexCommand: Command = {
       const exit = result.errors.length > 0 ? EXIT.failure : EXIT.ok;
       if (values.json) return exit;
       io.stdout.write(`${summaryLine(result)}\n`);
+      if (run.compacted)
+        io.stdout.write(
+          `  compressed ${plural(run.compacted.compressed, "stored row")} of an older index${run.compacted.vacuumed ? ", and rewrote the file compactly" : ""}\n`,
+        );
       if (vectors && !vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
       else if (vectors?.ok && (vectors.result.embedded > 0 || vectors.result.reset))
         io.stdout.write(
