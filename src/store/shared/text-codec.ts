@@ -20,10 +20,11 @@ const MAX_KEPT_RATIO = 0.8;
 export function encodeStored(value: string): string | Buffer {
   // A UTF-16 unit is at most 3 UTF-8 bytes: most short values are ruled out without counting.
   if (value.length * 3 < MIN_COMPRESSED_BYTES) return value;
-  const bytes = Buffer.from(value, "utf8");
-  if (bytes.length < MIN_COMPRESSED_BYTES) return value;
-  const packed = deflateRawSync(bytes, { level: 1 });
-  return packed.length <= bytes.length * MAX_KEPT_RATIO ? packed : value;
+  // Counted without a copy: the values just over the length test are mostly under the threshold in bytes.
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (bytes < MIN_COMPRESSED_BYTES) return value;
+  const packed = deflateRawSync(value, { level: 1 });
+  return packed.length <= bytes * MAX_KEPT_RATIO ? packed : value;
 }
 
 /** Whether a stored value is compressed (a BLOB read back from SQLite, or bytes `encodeStored` made). */
