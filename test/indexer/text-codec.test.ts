@@ -67,6 +67,12 @@ describe("the stored form of a text", () => {
     expect(compressedHead(stored, 5000)).toBe(headChars(value, 5000));
     expect(compressedHead(stored, 10_000_000)).toBe(value);
     expect(compressedHead(stored, 0)).toBe("");
+    // Text that compresses only about in half: a head takes a prefix of the compressed bytes, not all of them.
+    const words = ["zeta", "ölçü", "日本", "🚀", "build", "ok\n", "error:", "42"];
+    const varied = Array.from(randomBytes(400_000), (b) => words[b % words.length]).join(" ");
+    const part = encodeStored(varied) as Buffer;
+    expect(part).toBeInstanceOf(Buffer);
+    for (const n of [1, 7, 1000, 30_000]) expect(compressedHead(part, n)).toBe(headChars(varied, n));
     expect(tailChars("ab🚀", 1)).toBe("🚀");
     expect(tailChars("ab🚀", 2)).toBe("b🚀");
     expect(headChars("🚀🚀", 1)).toBe("🚀");
