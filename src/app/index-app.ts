@@ -82,7 +82,7 @@ export function indexMethods(core: AppCore): IndexMethods {
       const roots = paths.map((p) => resolve(cwd, p));
       checkRoots(roots);
       const waitMs = opts.waitMs ?? 30_000;
-      return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs })).indexed;
+      return (await runIndex(deps, roots, { embed: false, parallel: false, waitMs, compact: false })).indexed;
     },
     async watch(req) {
       const { checkRoots, runWatch } = await indexing();

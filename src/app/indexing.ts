@@ -33,7 +33,11 @@ export interface IndexRequest {
   /** Embed what the run added (default true); a failing embedder never fails the index. */
   embed?: boolean;
   onVectorProgress?: (p: VectorProgress) => void;
-  /** Converting rows an older release wrote to the compressed layout (once per index, store/sqlite/compact-rows.ts). */
+  /**
+   * Convert the rows an older release wrote to the compressed layout (default true; once per index, seconds on a
+   * large one, store/sqlite/compact-rows.ts): a refresh before an answer leaves it to the next full run.
+   */
+  compact?: boolean;
   onCompactProgress?: (p: CompactProgress) => void;
   signal?: AbortSignal;
   /** Parse in a worker thread when the run is large (default true). */
@@ -143,7 +147,8 @@ export async function runIndex(
     const indexed = await indexLazily(req.signal ? { ...opts, signal: req.signal } : opts);
     if (indexed.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true };
     // Rows an older release wrote are converted after the new ones are in: the index answers either way.
-    const compacted = (store.compactPending?.() ?? 0) > 0 ? compactRows(store, req) : undefined;
+    const compacted =
+      req.compact !== false && (store.compactPending?.() ?? 0) > 0 ? compactRows(store, req) : undefined;
     if (compacted?.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true, compacted };
     const vectors =
       req.embed === false ? null : await updateVectors(deps, { onProgress: req.onVectorProgress, signal: req.signal });
