@@ -14,13 +14,19 @@ const LARGE_TEXT = 1 << 20;
 const TEXT_AT = EVENT_INSERT_COLUMNS.indexOf("text");
 
 /**
- * Replaces each large event text in a chunk by its UTF-8 bytes and returns their buffers for the transfer list.
+ * Replaces each large event text in a chunk by its UTF-8 bytes and returns their buffers for the transfer list, and
+ * leaves out the texts the store keeps compressed (their compressed form crosses instead).
  * Cloning a 200 MB string costs a copy on each side of the channel and the peak memory of both; the writer
  * binds the bytes as they are (the store casts them to text), so the string is never rebuilt on its side.
  */
 export function moveLargeTexts(chunk: PreparedChunk): ArrayBuffer[] {
   const moved: ArrayBuffer[] = [];
-  for (const { values } of chunk.prepared.events) {
+  for (const { values, stored } of chunk.prepared.events) {
+    // The SQLite writer keeps a compressed text as it is: the text itself need not cross at all.
+    if (stored?.text !== undefined) {
+      values[TEXT_AT] = null;
+      continue;
+    }
     const text = values[TEXT_AT];
     if (typeof text !== "string" || text.length < LARGE_TEXT) continue;
     const bytes = encoder.encode(text);
