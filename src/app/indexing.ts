@@ -148,7 +148,7 @@ export async function runIndex(
     if (indexed.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true };
     // Rows an older release wrote are converted after the new ones are in: the index answers either way.
     const compacted =
-      req.compact !== false && (store.compactPending?.() ?? 0) > 0 ? compactRows(store, req) : undefined;
+      req.compact !== false && (store.compactPending?.() ?? 0) > 0 ? await compactRows(store, req) : undefined;
     if (compacted?.interrupted) return { indexed, busy_pid: null, vectors: null, interrupted: true, compacted };
     const vectors =
       req.embed === false ? null : await updateVectors(deps, { onProgress: req.onVectorProgress, signal: req.signal });
@@ -164,11 +164,26 @@ export async function runIndex(
   }
 }
 
-function compactRows(store: Store, req: IndexRequest): CompactResult | undefined {
-  return store.compactRows?.({
-    ...(req.signal ? { signal: req.signal } : {}),
-    ...(req.onCompactProgress ? { onProgress: req.onCompactProgress } : {}),
-  });
+/**
+ * One batch (a transaction) at a time, with a turn of the event loop between batches: Ctrl-C's handler runs there
+ * and the next batch sees the signal, so an interrupted conversion keeps what it converted and the next run goes
+ * on. The VACUUM that ends it is one statement and runs to its end (atomic: interrupted, it changes nothing).
+ */
+async function compactRows(store: Store, req: IndexRequest): Promise<CompactResult | undefined> {
+  if (!store.compactRows || !store.compactPending) return undefined;
+  const total = store.compactPending();
+  const out: CompactResult = { rows: 0, compressed: 0, interrupted: false };
+  for (;;) {
+    if (req.signal?.aborted) return { ...out, interrupted: true };
+    const batch = store.compactRows({ maxBatches: 1 });
+    out.rows += batch.rows;
+    out.compressed += batch.compressed;
+    if (batch.vacuumed !== undefined) out.vacuumed = batch.vacuumed;
+    const left = store.compactPending();
+    req.onCompactProgress?.({ done: total - left, total });
+    if (!batch.interrupted) return out;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**

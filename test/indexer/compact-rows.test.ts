@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCairn } from "../../src/app/cairn.ts";
 import { decodeStored } from "../../src/store/shared/text-codec.ts";
 import { COMPACT_ROWS } from "../../src/store/sqlite/schema.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
@@ -22,6 +23,7 @@ const env = { HOME: home, XDG_DATA_HOME: join(root, "data"), XDG_CONFIG_HOME: jo
 const real = realFixturesDir();
 const fresh = join(root, "fresh.db");
 const old = join(root, "old.db");
+const stopped = join(root, "stopped.db");
 
 function sql<T>(db: string, fn: (d: Database.Database) => T): T {
   const d = new Database(db);
@@ -61,6 +63,7 @@ beforeAll(() => {
     ).run(COMPACT_ROWS);
     d.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   });
+  copyFileSync(old, stopped);
 }, 300_000);
 
 describe("converting an index's rows to the compressed layout", () => {
@@ -92,5 +95,32 @@ describe("converting an index's rows to the compressed layout", () => {
     expect(pending(old)).toBeUndefined();
     expect(blobs(old)).toBe(blobs(fresh));
     expect(indexAnswers(old, where)).toEqual(want);
+  }, 300_000);
+
+  it("stops at Ctrl-C between batches (the signal is seen), keeping what it converted", async () => {
+    const app = createCairn({ db: stopped, mode: "write", env });
+    const stop = new AbortController();
+    const seen: number[] = [];
+    try {
+      const run = await app.index({
+        roots: [real],
+        embed: false,
+        signal: stop.signal,
+        onCompactProgress: (p) => {
+          seen.push(p.done);
+          // Ctrl-C comes as an event-loop task, as a signal's handler does: a conversion that never gives the
+          // loop a turn would not see it until the end.
+          if (seen.length === 1) setImmediate(() => stop.abort());
+        },
+      });
+      expect(run.interrupted).toBe(true);
+    } finally {
+      app.close();
+    }
+    expect(seen).toHaveLength(1);
+    const mark = JSON.parse(pending(stopped)!) as { done: number; end: number };
+    expect(mark.done).toBeGreaterThan(0);
+    expect(mark.done).toBeLessThan(mark.end);
+    expect(blobs(stopped)).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -9,7 +9,7 @@ import { parseFlags } from "../args.ts";
 import { bold, dim, noun, oneLine, plural, pluralLarge, providerCell, red, shortTime } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
-import { createProgress } from "../progress.ts";
+import { createProgress, createProgressLine } from "../progress.ts";
 import { explicitRoots } from "../roots.ts";
 import { createVectorProgress } from "../vectors.ts";
 
@@ -33,19 +33,30 @@ export const overviewCommand: Command = {
       const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
       const progress = createProgress(io, values.json === true);
       const vectorProgress = createVectorProgress(io, values.json === true);
+      // Once per index written by an older release: its rows converted to the compressed layout.
+      const compactProgress = createProgressLine(io, "compressing stored texts of", {
+        quiet: values.json === true,
+        suffix: " rows",
+      });
       // A watcher holding the lock keeps the index current: then show what it has.
       const run = await app.index({
         roots,
         lock: "try",
         onProgress: (p) => progress.update(p),
+        onCompactProgress: (p) => {
+          progress.done();
+          compactProgress.update(p.done, p.total);
+        },
         // Meaning for search, built here too so that a first `cairn` leaves everything ready.
         onVectorProgress: (p) => {
           progress.done();
+          compactProgress.done();
           vectorProgress.update(p);
         },
         ...(io.signal ? { signal: io.signal } : {}),
       });
       progress.done();
+      compactProgress.done();
       vectorProgress.done();
       if (run.interrupted) {
         io.stderr.write(interruptedMessage("cairn", run));

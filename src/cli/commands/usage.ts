@@ -64,8 +64,10 @@ export const usageCommand: Command = {
         const run = await app.index({
           roots,
           lock: "try",
-          // Token counts need no vectors: the next search embeds what this run stored.
+          // Token counts need no vectors (the next search embeds what this run stored), nor an older index's texts
+          // compressed (the next `cairn index` does it, with its progress line).
           embed: false,
+          compact: false,
           onProgress: (p) => progress.update(p),
           ...(io.signal ? { signal: io.signal } : {}),
         });
