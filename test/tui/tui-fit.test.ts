@@ -117,7 +117,8 @@ describe.skipIf(!hasTmux())("cairn tui fits 80×24 and uses 200×50 (tmux, real 
     expect(rowsOf(screen)[0]).toMatch(/^cairn \d+ sessions? \[agent:\w+\]/);
 
     r.sendKeys("?");
-    screen = await r.waitFor("Keys");
+    // Waited for its last line: a capture can fall mid-frame, after "Keys" and before the rest is drawn.
+    screen = await r.waitFor("this help (other keys act as usual)");
     for (const line of [
       "resume: shows the command; Enter runs it",
       "zoom: the right pane over the whole width, again to undo",
