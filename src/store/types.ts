@@ -175,13 +175,11 @@ export interface Store extends ReadonlyStore, VectorUpkeep {
   writePrepared(batch: PreparedBatch): number;
   /** Event rows written before texts were stored compressed and not converted yet (SQLite only; 0 when none). */
   compactPending?(): number;
-  /** Converts those rows in batches, each committed; stops at the signal (SQLite only, store/sqlite/compact-rows.ts). */
-  compactRows?(opts?: {
-    signal?: AbortSignal;
-    onProgress?: (p: CompactProgress) => void;
-    maxBatches?: number;
-    batchRowids?: number;
-  }): CompactResult;
+  /**
+   * Converts those rows in batches, each committed, until done or `maxBatches` have run (SQLite only,
+   * store/sqlite/compact-rows.ts); the caller gives Ctrl-C its turn between calls (app/indexing.ts).
+   */
+  compactRows?(opts?: { maxBatches?: number; batchRowids?: number }): CompactResult;
   /** Recounts the per-session totals shown by `cairn sessions`. */
   refreshSessions(sessionIds: Iterable<string>): void;
   /** Records (or replaces, by id) an explicit checkpoint. */

@@ -5,7 +5,7 @@
  * hundred, instead of tens of thousands of calls, their dedup and their prices. A store that counts no generations
  * (the team index) is read whole every time; an app that may not write reads the calls when nothing is kept.
  */
-import type { Provider } from "../../topology/types.ts";
+import type { Provider, UsageCall } from "../../topology/types.ts";
 import { countedCalls } from "../../usage/calls.ts";
 import { bucketOfValues, bucketValues, rollUp, type UsageBucket } from "../../usage/rollup.ts";
 import type { QuestionContext } from "./question.ts";
@@ -24,9 +24,7 @@ export function usageBuckets(ctx: QuestionContext, providers?: readonly Provider
   const generations = store.usageGenerations();
   if (generations === null) {
     const calls = store.usageCalls(providers?.length ? { providers } : {});
-    return [...new Set(calls.map((c) => c.provider))].flatMap((p) =>
-      rollUp(countedCalls(calls.filter((c) => c.provider === p))),
-    );
+    return [...new Set(calls.map((c) => c.provider))].flatMap((p) => agentRows(calls, p));
   }
   const wanted = [...generations.keys()].filter((p) => !providers?.length || providers.includes(p)).sort();
   const rows = new Map<Provider, UsageBucket[]>();
@@ -39,13 +37,18 @@ export function usageBuckets(ctx: QuestionContext, providers?: readonly Provider
   if (stale.length > 0) {
     const calls = store.usageCalls({ providers: stale });
     for (const p of stale) {
-      const made = rollUp(countedCalls(calls.filter((c) => c.provider === p)));
+      const made = agentRows(calls, p);
       rows.set(p, made);
       const kept: Kept = { generation: generations.get(p)!, rows: made.map(bucketValues) };
       ctx.keep?.(KEPT + p, JSON.stringify(kept));
     }
   }
   return wanted.flatMap((p) => rows.get(p)!);
+}
+
+/** One agent's calls rolled up: a call's copies are always one agent's, so each is deduplicated alone. */
+function agentRows(calls: readonly UsageCall[], provider: Provider): UsageBucket[] {
+  return rollUp(countedCalls(calls.filter((c) => c.provider === provider)));
 }
 
 function keptRows(json: string | null): Kept | null {

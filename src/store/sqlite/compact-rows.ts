@@ -15,7 +15,8 @@ import { statfsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { encodeStored, MIN_COMPRESSED_BYTES } from "../shared/text-codec.ts";
-import type { CompactProgress, CompactResult } from "../types.ts";
+import type { CompactResult } from "../types.ts";
+import { once } from "./lazy.ts";
 import { COMPACT_ROWS } from "./schema.ts";
 
 /** Rowids per transaction: a few thousand rows (a few MB of text) keep each commit short. */
@@ -24,23 +25,26 @@ const BATCH_ROWIDS = 4_000;
 type Mark = { done: number; end: number };
 
 export function createRowCompaction(db: Database.Database) {
+  const getMark = once(() => db.prepare("SELECT value FROM settings WHERE key = ?").pluck());
   const mark = () => {
-    const v = db.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string | undefined;
+    const v = getMark().get(COMPACT_ROWS) as string | undefined;
     return v === undefined ? null : (JSON.parse(v) as Mark);
   };
   // Only values SQLite holds as text and long enough to be worth compressing cross into JavaScript.
   const candidates = `CASE WHEN typeof(COL) = 'text' AND octet_length(COL) >= ${MIN_COMPRESSED_BYTES} THEN COL END`;
-  const rows = () =>
+  const select = once(() =>
     db
       .prepare(
         `SELECT rowid, ${candidates.replaceAll("COL", "text")} AS text, ${candidates.replaceAll("COL", "meta")} AS meta
          FROM session_events WHERE rowid > ? AND rowid <= ?`,
       )
-      .raw(true);
-  const update = () =>
-    db.prepare("UPDATE session_events SET text = coalesce(?, text), meta = coalesce(?, meta) WHERE rowid = ?");
-  const save = () => db.prepare("UPDATE settings SET value = ? WHERE key = ?");
-  const finish = () => db.prepare("DELETE FROM settings WHERE key = ?");
+      .raw(true),
+  );
+  const put = once(() =>
+    db.prepare("UPDATE session_events SET text = coalesce(?, text), meta = coalesce(?, meta) WHERE rowid = ?"),
+  );
+  const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
+  const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
 
   return {
     /** Rows still to convert, by rowid span (0 when none). */
@@ -48,51 +52,37 @@ export function createRowCompaction(db: Database.Database) {
       const m = mark();
       return m === null ? 0 : Math.max(0, m.end - m.done);
     },
-    /**
-     * Converts the rows the migration left, a batch per transaction, until done, `signal` aborts, or `maxBatches`
-     * (tests, with `batchRowids`) have run.
-     */
-    compactRows(
-      opts: {
-        signal?: AbortSignal;
-        onProgress?: (p: CompactProgress) => void;
-        maxBatches?: number;
-        batchRowids?: number;
-      } = {},
-    ): CompactResult {
+    /** Converts the rows the migration left, a batch per transaction, until done or `maxBatches` have run. */
+    compactRows(opts: { maxBatches?: number; batchRowids?: number } = {}): CompactResult {
       const out: CompactResult = { rows: 0, compressed: 0, interrupted: false };
-      const start = mark();
-      if (start === null) return out;
-      const [select, put, keep, drop] = [rows(), update(), save(), finish()];
-      const total = start.end - start.done;
-      let batches = 0;
-      for (let m = start; ; ) {
+      let m = mark();
+      if (m === null) return out;
+      for (let batches = 0; ; batches++) {
         if (m.done >= m.end) {
-          drop.run(COMPACT_ROWS);
+          drop().run(COMPACT_ROWS);
           out.vacuumed = vacuumIfRoom(db);
           return out;
         }
-        if (opts.signal?.aborted || (opts.maxBatches !== undefined && batches >= opts.maxBatches)) {
+        if (opts.maxBatches !== undefined && batches >= opts.maxBatches) {
           out.interrupted = true;
           return out;
         }
         const to = Math.min(m.end, m.done + (opts.batchRowids ?? BATCH_ROWIDS));
+        const from = m.done;
         db.transaction(() => {
-          for (const [rowid, text, meta] of select.all(m.done, to) as Array<[number, string | null, string | null]>) {
+          for (const [rowid, text, meta] of select().all(from, to) as Array<[number, string | null, string | null]>) {
             out.rows++;
             const t = text === null ? null : encodeStored(text);
             const x = meta === null ? null : encodeStored(meta);
             const newText = typeof t === "string" ? null : t;
             const newMeta = typeof x === "string" ? null : x;
             if (newText === null && newMeta === null) continue;
-            put.run(newText, newMeta, rowid);
+            put().run(newText, newMeta, rowid);
             out.compressed++;
           }
-          m = { done: to, end: m.end };
-          keep.run(JSON.stringify(m), COMPACT_ROWS);
+          keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);
         })();
-        batches++;
-        opts.onProgress?.({ done: m.done - start.done, total });
+        m = { done: to, end: m.end };
       }
     },
   };
