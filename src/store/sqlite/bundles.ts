@@ -32,12 +32,10 @@ import {
 } from "../shared/vector-codes.ts";
 import { endsOf, headOf } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
-import { EVENT_COLUMNS, toEvent } from "./read.ts";
+import { eventColumns, toEvent } from "./read.ts";
 import { filters } from "./search.ts";
 
-const COLS = EVENT_COLUMNS.split(", ")
-  .map((c) => `e.${c}`)
-  .join(", ");
+const COLS = eventColumns("e");
 
 /** `vec` loads sqlite-vec into the connection (once): only the statements that compare codes need it. */
 export function createBundleStore(db: Database.Database, vec: () => void = () => undefined): VectorUpkeep {
@@ -47,10 +45,10 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   // A bundle shows a text's head and tail only, so a many-megabyte tool output is read as its two ends (both
   // longer than any bundle shows) instead of whole; octet_length reads the size without the text.
-  const ends = `${endsOf("text", BUNDLE_END_CHARS)} AS text`;
+  const ends = eventColumns("e", { text: endsOf("e.text", BUNDLE_END_CHARS) });
   const queue = once(() =>
     db.prepare(
-      `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS.replace("text", ends)} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
+      `SELECT q.event_rowid AS queue_rowid, ${ends} FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
     ),
   );
   const orphans = once(() =>
@@ -60,7 +58,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   const heads = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", `${headOf("text", "@chars")} AS text`)} FROM session_events WHERE event_id IN (SELECT value FROM json_each(@ids))`,
+      `SELECT ${eventColumns("e", { text: headOf("e.text", "@chars") })} FROM session_events e WHERE event_id IN (SELECT value FROM json_each(@ids))`,
     ),
   );
   const dropCodes = once(() =>

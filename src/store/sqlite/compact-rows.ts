@@ -43,6 +43,11 @@ export function createRowCompaction(db: Database.Database) {
   const put = once(() =>
     db.prepare("UPDATE session_events SET text = coalesce(?, text), meta = coalesce(?, meta) WHERE rowid = ?"),
   );
+  // Migration 15: a row read from its session's file keeps '' for the path (write.ts).
+  const ownFile = once(() =>
+    db.prepare(`UPDATE session_events SET source_file = '' WHERE rowid > ? AND rowid <= ? AND source_file <> ''
+      AND source_file = (SELECT s.source_file FROM sessions s WHERE s.session_id = session_events.session_id)`),
+  );
   const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
   const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
 
@@ -80,6 +85,7 @@ export function createRowCompaction(db: Database.Database) {
             put().run(newText, newMeta, rowid);
             out.compressed++;
           }
+          ownFile().run(from, to);
           keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);
         })();
         m = { done: to, end: m.end };

@@ -392,4 +392,21 @@ INSERT OR REPLACE INTO settings(key, value)
   SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
 `,
   },
+  {
+    version: 15,
+    name: "an event read from its session's file keeps no path of its own",
+    // Such an event's source_file is stored as '' and read as its session's (store/sqlite/write.ts, read.ts). When a
+    // session's file changes (a session read again from another file), its rows kept as '' keep the path they were
+    // read from; a file moved on purpose gives its rows back to the session afterwards (write.ts \`moveFile\`). The
+    // existing rows are converted by \`cairn index\` as in migration 14, whose mark is set again (rows already
+    // compressed are not compressed twice).
+    sql: `
+CREATE TRIGGER sessions_file_changed AFTER UPDATE OF source_file ON sessions
+  WHEN OLD.source_file <> NEW.source_file BEGIN
+  UPDATE session_events SET source_file = OLD.source_file WHERE session_id = OLD.session_id AND source_file = '';
+END;
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+`,
+  },
 ];

@@ -13,11 +13,9 @@ import { facetToken } from "../shared/fts-text.ts";
 import { decoded } from "./codec-sql.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { once } from "./lazy.ts";
-import { EVENT_COLUMNS, likeEscape, mapWhenLongLived, toEvent } from "./read.ts";
+import { eventColumns, likeEscape, mapWhenLongLived, toEvent } from "./read.ts";
 
-const COLS = EVENT_COLUMNS.split(", ")
-  .map((c) => `e.${c}`)
-  .join(", ");
+const COLS = eventColumns("e");
 /** Most candidates a text query scores before giving up on filling its page. */
 const MAX_CANDIDATES = 25_600;
 /** BM25: written words weigh more than identifier parts and word stems; facets do not rank (as schema.ts sets). */

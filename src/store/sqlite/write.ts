@@ -17,15 +17,24 @@ import { once } from "./lazy.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
 import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./stamps.ts";
 
-/** An event's values with the text and meta in the forms the store keeps (a copy: the batch stays as it came). */
-function storedValues(values: EventValues, stored: StoredForms): EventValues {
+/**
+ * An event's values in the forms the store keeps (a copy: the batch stays as it came): text and meta as
+ * `stored` has them, and the path of the file it was read from as '' when that is its session's file, which
+ * every read puts back (read.ts `eventColumns`): the path was 7 % of the pi corpus's index, repeated on each row.
+ */
+function storedValues(values: EventValues, stored: StoredForms | undefined, sessionFile: string | undefined) {
+  const ownFile = sessionFile !== undefined && values[FILE_AT] === sessionFile;
+  if (stored === undefined && !ownFile) return values;
   const out = values.slice();
-  if (stored.text !== undefined) out[TEXT_AT] = stored.text;
-  if (stored.meta !== undefined) out[META_AT] = stored.meta;
+  if (stored?.text !== undefined) out[TEXT_AT] = stored.text;
+  if (stored?.meta !== undefined) out[META_AT] = stored.meta;
+  if (ownFile) out[FILE_AT] = "";
   return out;
 }
 const TEXT_AT = EVENT_INSERT_COLUMNS.indexOf("text");
 const META_AT = EVENT_INSERT_COLUMNS.indexOf("meta");
+const FILE_AT = EVENT_INSERT_COLUMNS.indexOf("source_file");
+const SESSION_AT = EVENT_INSERT_COLUMNS.indexOf("session_id");
 
 export function createWriter(db: Database.Database) {
   // Insert first and update on conflict in a second statement: an upsert with RETURNING cost more than the
@@ -120,16 +129,20 @@ export function createWriter(db: Database.Database) {
      FROM source_files f WHERE gone_at IS NOT NULL ORDER BY gone_at, path`,
     ),
   );
+  // Run once the session points at the new path: its rows kept as '' then were given the old one (the trigger of
+  // migration 15), and every row read from the moved file is the session's own again.
   const moveEvents = once(() =>
-    db.prepare("UPDATE session_events SET source_file = @to WHERE session_id = @session AND source_file = @from"),
+    db.prepare("UPDATE session_events SET source_file = '' WHERE session_id = @session AND source_file = @from"),
   );
   const moveProblems = once(() => db.prepare("UPDATE problems SET source_file = @to WHERE source_file = @from"));
   const moveUsage = once(() => db.prepare("UPDATE usage_calls SET source_file = @to WHERE source_file = @from"));
   const moveSessions = once(() => db.prepare("UPDATE sessions SET source_file = @to WHERE source_file = @from"));
   // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
   const sessionsOfFile = once(() => db.prepare("SELECT session_id FROM sessions WHERE source_file = ?"));
+  const fileOfSession = once(() => db.prepare("SELECT source_file FROM sessions WHERE session_id = ?").pluck());
+  // Asked only for the sessions of the file: their rows kept as '' are that file's.
   const rowsOfSession = once(() =>
-    db.prepare("SELECT rowid, event_id FROM session_events WHERE session_id = ? AND source_file = ?"),
+    db.prepare("SELECT rowid, event_id FROM session_events WHERE session_id = ? AND source_file IN ('', ?)"),
   );
   const delEvent = once(() => db.prepare("DELETE FROM session_events WHERE rowid = ?"));
   const delFts = once(() => db.prepare("DELETE FROM events_fts WHERE rowid = ?"));
@@ -153,13 +166,22 @@ export function createWriter(db: Database.Database) {
 
   function writePrepared(p: PreparedBatch): number {
     let added = 0;
-    for (const s of p.sessions) upsertSession().run(s);
+    // The sessions first: an event is compared with its session's file as this batch leaves it.
+    const files = new Map<string, string | undefined>();
+    for (const s of p.sessions) {
+      upsertSession().run(s);
+      files.set(s.session_id as string, s.source_file as string);
+    }
+    const fileOf = (session: string) => {
+      if (!files.has(session)) files.set(session, fileOfSession().get(session) as string | undefined);
+      return files.get(session);
+    };
     for (const e of p.edges) putEdge().run(...e);
     for (const event of p.events) {
       const { fts, stored } = event;
-      // Text and meta are written, and compared, in the form the store keeps them (shared/text-codec.ts,
-      // shared/packed-meta.ts).
-      const values = stored === undefined ? event.values : storedValues(event.values, stored);
+      // Text, meta and path are written, and compared, in the form the store keeps them (shared/text-codec.ts,
+      // shared/packed-meta.ts, `storedValues`).
+      const values = storedValues(event.values, stored, fileOf(event.values[SESSION_AT] as string));
       const rows = values[textAt] instanceof Uint8Array && stored?.text === undefined ? byteRows : storedRows;
       const ins = rows.insert().run(...values);
       let rowid: number | bigint;
@@ -234,11 +256,11 @@ export function createWriter(db: Database.Database) {
     },
     moveFile(from: string, file: FileState): void {
       const to = file.path;
-      for (const { session_id } of sessionsOfFile().all(from) as Array<{ session_id: string }>)
-        moveEvents().run({ session: session_id, from, to });
+      const sessions = sessionsOfFile().all(from) as Array<{ session_id: string }>;
+      moveSessions().run({ from, to });
+      for (const { session_id } of sessions) moveEvents().run({ session: session_id, from });
       moveProblems().run({ from, to });
       moveUsage().run({ from, to });
-      moveSessions().run({ from, to });
       delFile().run(from);
       putFile().run({ ...file, state: file.state ? JSON.stringify(file.state) : null });
     },
