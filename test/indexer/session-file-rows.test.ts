@@ -62,6 +62,14 @@ const storedPaths = (db: string) =>
     ) as Array<[string, number]>,
   );
 
+/** Usage rows by the path they were read from. */
+const usagePaths = (db: string) =>
+  Object.fromEntries(
+    sql(db, (d) =>
+      d.prepare("SELECT source_file, count(*) FROM usage_calls GROUP BY source_file").raw(true).all(),
+    ) as Array<[string, number]>,
+  );
+
 /** Everything the store reads events through, keyed so two indexes can be compared. */
 function answers(store: Store): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -136,9 +144,12 @@ describe("an event's path kept once, by its session", () => {
     mkdirSync(join(root, "archive"));
     const to = join(root, "archive", "s0.jsonl");
     renameSync(files[0]!, to);
+    const usage = usagePaths(db)[files[0]!];
+    expect(usage).toBeGreaterThan(10);
     const run = withStore(db, (store) => indexPaths({ store, paths: [root], parallel: false }));
     expect(run.moved).toBe(1);
     expect(storedPaths(db)).toEqual({ "": expect.any(Number) });
+    expect(usagePaths(db)).toEqual({ [to]: usage, [files[1]!]: expect.any(Number) });
     withStore(db, (store) => {
       const sessions = store.listSessions({ limit: 100 });
       expect(sessions.map((s) => s.source_file).sort()).toEqual([files[1], to].sort());
@@ -158,6 +169,7 @@ describe("an event's path kept once, by its session", () => {
       indexPaths({ store, paths: [root], parallel: false });
       const pruned = store.pruneGone();
       expect(pruned.events).toBeGreaterThan(100);
+      expect(Object.keys(usagePaths(db))).toEqual([files[1]]);
       const kept = store.listSessions({ limit: 100 });
       expect(kept.map((s) => s.source_file)).toEqual([files[1]]);
       expect(store.counts().events).toBe(before - pruned.events);

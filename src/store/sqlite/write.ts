@@ -11,7 +11,7 @@ import {
   type StoredForms,
 } from "../shared/prepare-batch.ts";
 import { sameStored } from "../shared/text-codec.ts";
-import { USAGE_COLUMNS } from "../shared/usage-rows.ts";
+import { USAGE_COLUMNS, USAGE_GENERATION } from "../shared/usage-rows.ts";
 import type { FileStamp, FileState } from "../types.ts";
 import { once } from "./lazy.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
@@ -135,7 +135,13 @@ export function createWriter(db: Database.Database) {
     db.prepare("UPDATE session_events SET source_file = '' WHERE session_id = @session AND source_file = @from"),
   );
   const moveProblems = once(() => db.prepare("UPDATE problems SET source_file = @to WHERE source_file = @from"));
-  const moveUsage = once(() => db.prepare("UPDATE usage_calls SET source_file = @to WHERE source_file = @from"));
+  // A file's usage rows through the table's own key, once per agent that has any (each has a generation, kept by
+  // the triggers of migration 13): the index on the path alone cost 2 % of the pi index (migration 16).
+  const ofFile = `provider IN (SELECT substr(key, ${USAGE_GENERATION.length + 1}) FROM settings
+    WHERE key > '${USAGE_GENERATION}' AND key < '${USAGE_GENERATION}\uffff')`;
+  const moveUsage = once(() =>
+    db.prepare(`UPDATE usage_calls SET source_file = @to WHERE ${ofFile} AND source_file = @from`),
+  );
   const moveSessions = once(() => db.prepare("UPDATE sessions SET source_file = @to WHERE source_file = @from"));
   // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
   const sessionsOfFile = once(() => db.prepare("SELECT session_id FROM sessions WHERE source_file = ?"));
@@ -150,7 +156,7 @@ export function createWriter(db: Database.Database) {
   const entityInUse = once(() => db.prepare("SELECT 1 FROM event_edges WHERE dst = ? LIMIT 1").pluck());
   const delEntity = once(() => db.prepare("DELETE FROM entities WHERE entity_id = ?"));
   const delProblems = once(() => db.prepare("DELETE FROM problems WHERE source_file = ?"));
-  const delUsage = once(() => db.prepare("DELETE FROM usage_calls WHERE source_file = ?"));
+  const delUsage = once(() => db.prepare(`DELETE FROM usage_calls WHERE ${ofFile} AND source_file = ?`));
   const delSessions = once(() => db.prepare("DELETE FROM sessions WHERE source_file = ?"));
   const delFile = once(() => db.prepare("DELETE FROM source_files WHERE path = ?"));
   // One pass over the session's rows through its own index (the planner would otherwise pick the event-type
