@@ -37,7 +37,7 @@ export function createWriter(db: Database.Database) {
     return {
       insert: once(() =>
         db.prepare(
-          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")})
+          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}, sk) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")}, ?)
      ON CONFLICT(event_id) DO NOTHING`,
         ),
       ),
@@ -54,10 +54,14 @@ export function createWriter(db: Database.Database) {
   const storedRows = eventStatements(false);
   const byteRows = eventStatements(true);
   const textAt = TEXT_AT;
+  const sessionAt = EVENT_INSERT_COLUMNS.indexOf("session_id");
+  // The session's number (migration 15) goes with each event into the newest-first indexes.
+  const sessionKey = once(() => db.prepare("SELECT sk FROM sessions WHERE session_id = ?").pluck());
+  const setKey = once(() => db.prepare("UPDATE session_events SET sk = ? WHERE rowid = ?"));
   // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
   // contentless FTS row costs half a millisecond.
   const current = once(() =>
-    db.prepare(`SELECT rowid, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`),
+    db.prepare(`SELECT rowid, sk, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`),
   );
   const insertFts = once(() =>
     db.prepare("INSERT INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
@@ -93,8 +97,9 @@ export function createWriter(db: Database.Database) {
   );
   const upsertSession = once(() =>
     db.prepare(`
-    INSERT INTO sessions (session_id, provider, kind, cwd, project, title, started_at, updated_at, parent_session_id, git_branch, model, source_file, meta)
-    VALUES (@session_id, @provider, @kind, @cwd, @project, @title, @started_at, @updated_at, @parent_session_id, @git_branch, @model, @source_file, @meta)
+    INSERT INTO sessions (session_id, provider, kind, cwd, project, title, started_at, updated_at, parent_session_id, git_branch, model, source_file, meta, sk)
+    VALUES (@session_id, @provider, @kind, @cwd, @project, @title, @started_at, @updated_at, @parent_session_id, @git_branch, @model, @source_file, @meta,
+      (SELECT coalesce(max(sk), 0) + 1 FROM sessions))
     ON CONFLICT(session_id) DO UPDATE SET provider = excluded.provider, kind = excluded.kind, cwd = excluded.cwd, project = excluded.project,
       title = excluded.title, started_at = excluded.started_at, updated_at = excluded.updated_at,
       parent_session_id = excluded.parent_session_id, git_branch = excluded.git_branch, model = excluded.model,
@@ -154,6 +159,15 @@ export function createWriter(db: Database.Database) {
   function writePrepared(p: PreparedBatch): number {
     let added = 0;
     for (const s of p.sessions) upsertSession().run(s);
+    const keys = new Map<unknown, number | null>();
+    const keyOf = (session: unknown) => {
+      let k = keys.get(session);
+      if (k === undefined) {
+        k = (sessionKey().get(session) as number | undefined) ?? null;
+        keys.set(session, k);
+      }
+      return k;
+    };
     for (const e of p.edges) putEdge().run(...e);
     for (const event of p.events) {
       const { fts, stored } = event;
@@ -161,7 +175,8 @@ export function createWriter(db: Database.Database) {
       // shared/packed-meta.ts).
       const values = stored === undefined ? event.values : storedValues(event.values, stored);
       const rows = values[textAt] instanceof Uint8Array && stored?.text === undefined ? byteRows : storedRows;
-      const ins = rows.insert().run(...values);
+      const sk = keyOf(values[sessionAt]);
+      const ins = rows.insert().run(...values, sk);
       let rowid: number | bigint;
       if (ins.changes === 1) {
         added++;
@@ -173,6 +188,7 @@ export function createWriter(db: Database.Database) {
         if (rows === byteRows && text instanceof Uint8Array)
           values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
         rowid = had.rowid;
+        if (had.sk !== sk) setKey().run(sk, rowid);
         const changed = (c: string) => !sameStored(had[c], values[EVENT_INSERT_COLUMNS.indexOf(c as never)]);
         if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
           continue;
