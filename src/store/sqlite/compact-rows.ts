@@ -1,5 +1,7 @@
 /**
- * Converting an index's existing rows to the compressed layout (migration 14, shared/text-codec.ts). The
+ * Converting an index's existing rows to the compact layout: texts and metas compressed (migration 14,
+ * shared/text-codec.ts), the session's own path kept as '' (migration 15), each event given its session's
+ * number (migration 17). The
  * migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
  * batches by rowid, each batch its own transaction that also moves the high-water mark kept in `settings`, so a
  * run stopped at any point keeps what it converted and the next run goes on from there. Rows read the same
@@ -48,6 +50,13 @@ export function createRowCompaction(db: Database.Database) {
     db.prepare(`UPDATE session_events SET source_file = '' WHERE rowid > ? AND rowid <= ? AND source_file <> ''
       AND source_file = (SELECT s.source_file FROM sessions s WHERE s.session_id = session_events.session_id)`),
   );
+  // Migration 17: rows written before get their session's number.
+  const number = once(() =>
+    db.prepare(
+      `UPDATE session_events SET sk = (SELECT s.sk FROM sessions s WHERE s.session_id = session_events.session_id)
+       WHERE rowid > ? AND rowid <= ? AND sk IS NULL`,
+    ),
+  );
   const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
   const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
 
@@ -86,6 +95,7 @@ export function createRowCompaction(db: Database.Database) {
             out.compressed++;
           }
           ownFile().run(from, to);
+          number().run(from, to);
           keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);
         })();
         m = { done: to, end: m.end };

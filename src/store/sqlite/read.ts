@@ -43,9 +43,11 @@ export function toEvent(row: EventRow): SessionEvent {
   return { ...rest, text, meta: meta ? (unpackMeta(meta, whole) as SessionEvent["meta"]) : {} };
 }
 
-function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number }): SessionRow {
+function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number; sk?: number }): SessionRow {
+  // The session's number is the store's key (migration 17), not part of the session.
+  const { sk: _, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     source_gone: row.source_gone === 1,
     meta: row.meta ? (JSON.parse(row.meta) as SessionRow["meta"]) : {},
   };

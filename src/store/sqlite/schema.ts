@@ -418,4 +418,31 @@ INSERT OR REPLACE INTO settings(key, value)
 DROP INDEX usage_calls_file;
 `,
   },
+  {
+    version: 17,
+    name: "events keyed by a session number",
+    // The three newest-first indexes ended with the event's session id (36 characters of a UUID in most agents) so
+    // that a walk could test `project:` or a session prefix without reading the event: a third of their bytes (pi
+    // corpus: 13 of 36 MB). They now end with a small number the session gets once (\`sk\`), which the walk tests
+    // against the numbers of the sessions that pass. Rows written before carry none until \`cairn index\` converts
+    // them (compact-rows.ts); a filter reads such a row's session id instead, so answers are the same meanwhile.
+    sql: `
+ALTER TABLE sessions ADD COLUMN sk INTEGER;
+UPDATE sessions SET sk = rowid;
+CREATE UNIQUE INDEX sessions_sk ON sessions(sk);
+ALTER TABLE session_events ADD COLUMN sk INTEGER;
+-- An index whose first run stopped before its deferred indexes were built (deferred.ts) keeps their old SQL.
+DELETE FROM settings WHERE key = 'deferred_indexes';
+CREATE INDEX IF NOT EXISTS events_parent ON session_events(parent_event_id) WHERE parent_event_id IS NOT NULL;
+DROP INDEX IF EXISTS events_type_time;
+CREATE INDEX events_type_time ON session_events(event_type, timestamp, rowid, tool_name, provider, status, sk);
+DROP INDEX IF EXISTS events_time;
+CREATE INDEX events_time ON session_events(timestamp, rowid, event_type, tool_name, provider, status, sk);
+DROP INDEX IF EXISTS events_tool_time;
+CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timestamp, rowid, event_type, provider, status, sk)
+  WHERE tool_name IS NOT NULL;
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+`,
+  },
 ];

@@ -46,7 +46,7 @@ export function createWriter(db: Database.Database) {
     return {
       insert: once(() =>
         db.prepare(
-          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")})
+          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}, sk) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")}, ?)
      ON CONFLICT(event_id) DO NOTHING`,
         ),
       ),
@@ -63,10 +63,12 @@ export function createWriter(db: Database.Database) {
   const storedRows = eventStatements(false);
   const byteRows = eventStatements(true);
   const textAt = TEXT_AT;
+  // A row written before migration 17 gets its session's number when it is stated again.
+  const setKey = once(() => db.prepare("UPDATE session_events SET sk = ? WHERE rowid = ?"));
   // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
   // contentless FTS row costs half a millisecond.
   const current = once(() =>
-    db.prepare(`SELECT rowid, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`),
+    db.prepare(`SELECT rowid, sk, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`),
   );
   const insertFts = once(() =>
     db.prepare("INSERT INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
@@ -102,8 +104,9 @@ export function createWriter(db: Database.Database) {
   );
   const upsertSession = once(() =>
     db.prepare(`
-    INSERT INTO sessions (session_id, provider, kind, cwd, project, title, started_at, updated_at, parent_session_id, git_branch, model, source_file, meta)
-    VALUES (@session_id, @provider, @kind, @cwd, @project, @title, @started_at, @updated_at, @parent_session_id, @git_branch, @model, @source_file, @meta)
+    INSERT INTO sessions (session_id, provider, kind, cwd, project, title, started_at, updated_at, parent_session_id, git_branch, model, source_file, meta, sk)
+    VALUES (@session_id, @provider, @kind, @cwd, @project, @title, @started_at, @updated_at, @parent_session_id, @git_branch, @model, @source_file, @meta,
+      (SELECT coalesce(max(sk), 0) + 1 FROM sessions))
     ON CONFLICT(session_id) DO UPDATE SET provider = excluded.provider, kind = excluded.kind, cwd = excluded.cwd, project = excluded.project,
       title = excluded.title, started_at = excluded.started_at, updated_at = excluded.updated_at,
       parent_session_id = excluded.parent_session_id, git_branch = excluded.git_branch, model = excluded.model,
@@ -145,7 +148,7 @@ export function createWriter(db: Database.Database) {
   const moveSessions = once(() => db.prepare("UPDATE sessions SET source_file = @to WHERE source_file = @from"));
   // A file's events are its sessions' events (no index on source_file: it cost every insert for a rare delete).
   const sessionsOfFile = once(() => db.prepare("SELECT session_id FROM sessions WHERE source_file = ?"));
-  const fileOfSession = once(() => db.prepare("SELECT source_file FROM sessions WHERE session_id = ?").pluck());
+  const sessionRow = once(() => db.prepare("SELECT source_file, sk FROM sessions WHERE session_id = ?"));
   // Asked only for the sessions of the file: their rows kept as '' are that file's.
   const rowsOfSession = once(() =>
     db.prepare("SELECT rowid, event_id FROM session_events WHERE session_id = ? AND source_file IN ('', ?)"),
@@ -172,24 +175,24 @@ export function createWriter(db: Database.Database) {
 
   function writePrepared(p: PreparedBatch): number {
     let added = 0;
-    // The sessions first: an event is compared with its session's file as this batch leaves it.
-    const files = new Map<string, string | undefined>();
-    for (const s of p.sessions) {
-      upsertSession().run(s);
-      files.set(s.session_id as string, s.source_file as string);
-    }
-    const fileOf = (session: string) => {
-      if (!files.has(session)) files.set(session, fileOfSession().get(session) as string | undefined);
-      return files.get(session);
+    // The sessions first: an event is compared with its session's file as this batch leaves it, and carries the
+    // session's number (migration 17).
+    for (const s of p.sessions) upsertSession().run(s);
+    const sessions = new Map<string, { source_file: string; sk: number } | undefined>();
+    const sessionOf = (id: string) => {
+      if (!sessions.has(id)) sessions.set(id, sessionRow().get(id) as { source_file: string; sk: number } | undefined);
+      return sessions.get(id);
     };
     for (const e of p.edges) putEdge().run(...e);
     for (const event of p.events) {
       const { fts, stored } = event;
       // Text, meta and path are written, and compared, in the form the store keeps them (shared/text-codec.ts,
       // shared/packed-meta.ts, `storedValues`).
-      const values = storedValues(event.values, stored, fileOf(event.values[SESSION_AT] as string));
+      const session = sessionOf(event.values[SESSION_AT] as string);
+      const values = storedValues(event.values, stored, session?.source_file);
       const rows = values[textAt] instanceof Uint8Array && stored?.text === undefined ? byteRows : storedRows;
-      const ins = rows.insert().run(...values);
+      const sk = session?.sk ?? null;
+      const ins = rows.insert().run(...values, sk);
       let rowid: number | bigint;
       if (ins.changes === 1) {
         added++;
@@ -201,6 +204,7 @@ export function createWriter(db: Database.Database) {
         if (rows === byteRows && text instanceof Uint8Array)
           values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
         rowid = had.rowid;
+        if (had.sk !== sk) setKey().run(sk, rowid);
         const changed = (c: string) => !sameStored(had[c], values[EVENT_INSERT_COLUMNS.indexOf(c as never)]);
         if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
           continue;
