@@ -25,6 +25,7 @@ const real = realFixturesDir();
 const fresh = join(root, "fresh.db");
 const old = join(root, "old.db");
 const stopped = join(root, "stopped.db");
+const watched = join(root, "watched.db");
 
 function sql<T>(db: string, fn: (d: Database.Database) => T): T {
   const d = new Database(db);
@@ -94,6 +95,7 @@ beforeAll(() => {
     d.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   });
   copyFileSync(old, stopped);
+  copyFileSync(old, watched);
 }, 300_000);
 
 describe("converting an index's rows to the compressed layout", () => {
@@ -132,6 +134,24 @@ describe("converting an index's rows to the compressed layout", () => {
     expect(unnumbered(old)).toBe(0);
     expect(indexAnswers(old, where)).toEqual(want);
     expect(filteredAnswers(old)).toEqual(filtered);
+  }, 300_000);
+
+  it("is done by watch mode too, between its runs", async () => {
+    const app = createCairn({ db: watched, mode: "write", env });
+    const stop = new AbortController();
+    try {
+      const watching = app.watch({ roots: [real], signal: stop.signal });
+      for (const start = Date.now(); pending(watched) !== undefined; ) {
+        if (Date.now() - start > 120_000) throw new Error("watch mode never converted the rows");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      stop.abort();
+      await watching;
+    } finally {
+      app.close();
+    }
+    expect(unnumbered(watched)).toBe(0);
+    expect(blobs(watched)).toBe(blobs(fresh));
   }, 300_000);
 
   it("stops at Ctrl-C between batches (the signal is seen), keeping what it converted", async () => {
