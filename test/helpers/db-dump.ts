@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { metaOf, RUN_SLOTS, registerMetaFunctions } from "../../src/store/sqlite/meta-runs.ts";
 
 /**
  * Everything a query can see in an index, in a stable order, minus what depends on the clock or on the order rows
@@ -8,6 +9,7 @@ import * as sqliteVec from "sqlite-vec";
 export function dumpIndex(path: string, queries: string[] = ["error", "npm", "test", "file", "session"]): string {
   const db = new Database(path, { readonly: true });
   sqliteVec.load(db);
+  registerMetaFunctions(db);
   try {
     const out: Record<string, unknown> = {};
     // A session's number (sk) follows the order sessions were written in, like a rowid: only that every event
@@ -19,10 +21,25 @@ export function dumpIndex(path: string, queries: string[] = ["error", "npm", "te
       .prepare("SELECT count(*) FROM session_events e JOIN sessions s USING (session_id) WHERE e.sk IS NOT s.sk")
       .pluck()
       .get();
+    // Each run of small metas counts the events pointing into it, and none is missing or left over.
+    out["meta runs miscounted"] = db
+      .prepare(
+        `SELECT count(*) FROM (SELECT r.run FROM meta_runs r LEFT JOIN session_events e ON e.mr / ${RUN_SLOTS} = r.run
+         GROUP BY r.run HAVING count(e.rowid) <> r.live)`,
+      )
+      .pluck()
+      .get();
+    out["events of a missing run"] = db
+      .prepare(
+        `SELECT count(*) FROM session_events e WHERE e.mr IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM meta_runs r WHERE r.run = e.mr / ${RUN_SLOTS})`,
+      )
+      .pluck()
+      .get();
     out["usage"] = db.prepare("SELECT * FROM usage_calls ORDER BY provider, source_file, source_line, seq").all();
     out["events"] = db
       .prepare(
-        "SELECT event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command, file_path, status, parent_event_id, parent_edge, source_file, source_line, turn, tokens, meta FROM session_events ORDER BY event_id",
+        `SELECT event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command, file_path, status, parent_event_id, parent_edge, source_file, source_line, turn, tokens, ${metaOf("session_events")} AS meta FROM session_events ORDER BY event_id`,
       )
       .all();
     out["edges"] = db.prepare("SELECT * FROM event_edges ORDER BY src, dst, edge_type").all();

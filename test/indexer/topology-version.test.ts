@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
+import { metaOf, registerMetaFunctions } from "../../src/store/sqlite/meta-runs.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 
@@ -38,8 +39,10 @@ describe("the topology version", () => {
     expect(first.typed).toBe(first.calls);
 
     const raw = new Database(db);
+    registerMetaFunctions(raw);
     raw.exec(`UPDATE source_files SET topology_version = NULL, state = json_remove(state, '$.topologyVersion');
-              UPDATE session_events SET meta = json_remove(meta, '$.input') WHERE event_type = 'tool_call';`);
+              UPDATE session_events SET meta = json_remove(${metaOf("session_events")}, '$.input'), mr = NULL
+                WHERE event_type = 'tool_call';`);
     raw.close();
 
     const second = run(db, root);

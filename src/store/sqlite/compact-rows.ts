@@ -1,7 +1,7 @@
 /**
  * Converting an index's existing rows to the compact layout: texts and metas compressed (migration 14,
  * shared/text-codec.ts), the session's own path kept as '' (migration 15), each event given its session's
- * number (migration 17). The
+ * number (migration 17), small metas kept in runs (migration 18, meta-runs.ts). The
  * migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
  * batches by rowid, each batch its own transaction that also moves the high-water mark kept in `settings`, so a
  * run stopped at any point keeps what it converted and the next run goes on from there. Rows read the same
@@ -19,6 +19,7 @@ import type Database from "better-sqlite3";
 import { encodeStored, MIN_COMPRESSED_BYTES } from "../shared/text-codec.ts";
 import type { CompactResult } from "../types.ts";
 import { once } from "./lazy.ts";
+import { createRunWriter, MIN_RUN_CHARS, runnable } from "./meta-runs.ts";
 import { COMPACT_ROWS } from "./schema.ts";
 
 /** Rowids per transaction: a few thousand rows (a few MB of text) keep each commit short. */
@@ -57,6 +58,17 @@ export function createRowCompaction(db: Database.Database) {
        WHERE rowid > ? AND rowid <= ? AND sk IS NULL`,
     ),
   );
+  // Migration 18: the small metas left (not compressed above) go into runs, per session.
+  const smallMetas = once(() =>
+    db
+      .prepare(
+        `SELECT rowid, session_id, meta FROM session_events WHERE rowid > ? AND rowid <= ?
+         AND mr IS NULL AND typeof(meta) = 'text' AND length(meta) >= ${MIN_RUN_CHARS} ORDER BY session_id, rowid`,
+      )
+      .raw(true),
+  );
+  const setMeta = once(() => db.prepare("UPDATE session_events SET meta = '', mr = ? WHERE rowid = ?"));
+  const runs = createRunWriter(db);
   const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
   const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
 
@@ -94,6 +106,9 @@ export function createRowCompaction(db: Database.Database) {
             put().run(newText, newMeta, rowid);
             out.compressed++;
           }
+          for (const [rowid, session, meta] of smallMetas().all(from, to) as Array<[number, string, string]>)
+            if (runnable(meta)) setMeta().run(runs.slot(session, meta), rowid);
+          runs.flush();
           ownFile().run(from, to);
           number().run(from, to);
           keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);

@@ -10,6 +10,7 @@ import { packMeta, unpackedJson } from "../shared/packed-meta.ts";
 import { redactedEvent } from "../shared/redact-event.ts";
 import { decodeStored, encodeStored } from "../shared/text-codec.ts";
 import { once } from "./lazy.ts";
+import { createRunRewriter, isRunRef, metaOf } from "./meta-runs.ts";
 
 interface Row {
   rowid: number;
@@ -24,14 +25,18 @@ interface Row {
   command: string | null;
   file_path: string | null;
   meta: string | Uint8Array;
+  /** A reference when the meta is kept in a run (meta-runs.ts). */
+  mr: unknown;
 }
 
 export function createPurge(db: Database.Database) {
-  const COLS = "rowid, event_id, session_id, event_type, provider, tool_name, status, text, command, file_path, meta";
+  const COLS = `rowid, event_id, session_id, event_type, provider, tool_name, status, text, command, file_path,
+    ${metaOf("session_events")} AS meta, mr`;
+  const rewriteRun = createRunRewriter(db);
   const byId = once(() => db.prepare(`SELECT ${COLS} FROM session_events WHERE event_id = ?`));
   const children = once(() => db.prepare(`SELECT ${COLS} FROM session_events WHERE parent_event_id = ?`));
   const update = once(() =>
-    db.prepare("UPDATE session_events SET text = ?, command = ?, file_path = ?, meta = ? WHERE rowid = ?"),
+    db.prepare("UPDATE session_events SET text = ?, command = ?, file_path = ?, meta = ?, mr = ? WHERE rowid = ?"),
   );
   const replaceFts = once(() =>
     db.prepare("INSERT OR REPLACE INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
@@ -47,7 +52,17 @@ export function createPurge(db: Database.Database) {
     const red = redactedEvent({ ...r, meta: unpackedJson(r.meta, text) }, holdsSecret);
     if (red === null) return false;
     const meta = r.event_type === "tool_call" ? (packMeta(red.text, JSON.parse(red.meta)) ?? red.meta) : red.meta;
-    update().run(encodeStored(red.text), red.command, red.file_path, encodeStored(meta), r.rowid);
+    // A meta kept in a run is rewritten there, so the run holds no copy of the secret.
+    const kept = isRunRef(stored.mr) ? rewriteRun(stored.mr, meta) : meta;
+    const inRun = isRunRef(kept);
+    update().run(
+      encodeStored(red.text),
+      red.command,
+      red.file_path,
+      inRun ? "" : encodeStored(kept),
+      inRun ? kept : null,
+      r.rowid,
+    );
     replaceFts().run(r.rowid, red.fts.text, red.fts.idents, red.fts.facets, red.fts.stems);
     return true;
   }

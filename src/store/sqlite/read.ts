@@ -19,6 +19,7 @@ import { USAGE_COLUMNS, USAGE_GENERATION, usageCallOfValues, usageRowOf } from "
 import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf } from "../types.ts";
 import { headOf, packedMeta } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
+import { metaOf } from "./meta-runs.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -100,7 +101,9 @@ export function eventColumns(t: string, opts: { text?: string; sessionFile?: str
       ? `CASE WHEN ${t}.source_file = '' THEN ${sessionFile} ELSE ${t}.source_file END AS source_file`
       : c === "text" && opts.text !== undefined
         ? `${opts.text} AS text`
-        : `${t}.${c}`,
+        : c === "meta"
+          ? `${metaOf(t)} AS meta`
+          : `${t}.${c}`,
   ).join(", ");
 }
 

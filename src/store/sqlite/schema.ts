@@ -2,6 +2,8 @@
  * Numbered migrations. Each runs once, in order, inside a transaction, and is recorded in `schema_migrations`
  * (and `PRAGMA user_version`). Never edit a released migration: add the next one.
  */
+import { RUN_SLOTS } from "./meta-runs.ts";
+
 export interface Migration {
   version: number;
   name: string;
@@ -441,6 +443,29 @@ CREATE INDEX events_time ON session_events(timestamp, rowid, event_type, tool_na
 DROP INDEX IF EXISTS events_tool_time;
 CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timestamp, rowid, event_type, provider, status, sk)
   WHERE tool_name IS NOT NULL;
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+`,
+  },
+  {
+    version: 18,
+    name: "small metas kept in runs",
+    // A session's small metas are deflated together, up to 32 in a run (store/sqlite/meta-runs.ts); the event keeps
+    // '' for its meta and run * 64 + slot in \`mr\`. A run counts the events pointing into it and goes with the last
+    // of them. Rows written before are put into runs by \`cairn index\`, as in migration 14.
+    sql: `
+ALTER TABLE session_events ADD COLUMN mr INTEGER;
+CREATE TABLE meta_runs (run INTEGER PRIMARY KEY, data BLOB NOT NULL, live INTEGER NOT NULL);
+CREATE TRIGGER meta_run_event_deleted AFTER DELETE ON session_events WHEN OLD.mr IS NOT NULL BEGIN
+  UPDATE meta_runs SET live = live - 1 WHERE run = OLD.mr / ${RUN_SLOTS};
+END;
+CREATE TRIGGER meta_run_event_changed AFTER UPDATE OF mr ON session_events
+  WHEN OLD.mr IS NOT NULL AND NEW.mr IS NOT OLD.mr BEGIN
+  UPDATE meta_runs SET live = live - 1 WHERE run = OLD.mr / ${RUN_SLOTS};
+END;
+CREATE TRIGGER meta_run_unused AFTER UPDATE OF live ON meta_runs WHEN NEW.live <= 0 BEGIN
+  DELETE FROM meta_runs WHERE run = NEW.run;
+END;
 INSERT OR REPLACE INTO settings(key, value)
   SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
 `,

@@ -17,6 +17,7 @@ import { createCheckpoints } from "./checkpoints.ts";
 import { registerCodecFunctions } from "./codec-sql.ts";
 import { createRowCompaction } from "./compact-rows.ts";
 import { createDeferredIndexes } from "./deferred.ts";
+import { registerMetaFunctions } from "./meta-runs.ts";
 import { createPurge } from "./purge.ts";
 import { createReader } from "./read.ts";
 import { MIGRATIONS } from "./schema.ts";
@@ -59,6 +60,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   };
   try {
     registerCodecFunctions(db);
+    registerMetaFunctions(db);
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     if (!opts.readonly) {
       // A new index's pages are 8 KB (SQLite's default is 4): at 4 KB an event's row often did not fit what its

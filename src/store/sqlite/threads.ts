@@ -4,6 +4,7 @@ import type { Entity } from "../../topology/types.ts";
 import { decodeStored } from "../shared/text-codec.ts";
 import type { CheckRunRow, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "../thread-types.ts";
 import { once } from "./lazy.ts";
+import { metaOf } from "./meta-runs.ts";
 
 /** Bound parameters per `IN (…)` list, well under SQLite's variable limit. */
 const CHUNK = 500;
@@ -34,14 +35,14 @@ export function createThreadReads(db: Database.Database): ThreadReads {
   // `+event_type` keeps the planner on the session index: the type index would visit every check in the index.
   const checksOf = once(() =>
     db.prepare(
-      `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
+      `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, ${metaOf("session_events")} AS meta, ordinal
      FROM session_events WHERE session_id = ? AND +event_type = 'test_result' ORDER BY ordinal`,
     ),
   );
   // For many sessions at once, one pass over all checks (through the type index) beats a range per session.
   const allChecks = once(() =>
     db.prepare(
-      `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, meta, ordinal
+      `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, ${metaOf("session_events")} AS meta, ordinal
      FROM session_events WHERE event_type = 'test_result'`,
     ),
   );
@@ -53,7 +54,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
   );
   const errorOf = once(() =>
     db.prepare(
-      "SELECT meta FROM session_events WHERE parent_event_id = ? AND event_type = 'error' ORDER BY ordinal LIMIT 1",
+      `SELECT ${metaOf("session_events")} AS meta FROM session_events WHERE parent_event_id = ? AND event_type = 'error' ORDER BY ordinal LIMIT 1`,
     ),
   );
   const exists = once(() => db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").pluck());

@@ -14,6 +14,7 @@ import { sameStored } from "../shared/text-codec.ts";
 import { USAGE_COLUMNS, USAGE_GENERATION } from "../shared/usage-rows.ts";
 import type { FileStamp, FileState } from "../types.ts";
 import { once } from "./lazy.ts";
+import { createRunWriter, isRunRef, runnable } from "./meta-runs.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
 import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./stamps.ts";
 
@@ -31,6 +32,12 @@ function storedValues(values: EventValues, stored: StoredForms | undefined, sess
   if (ownFile) out[FILE_AT] = "";
   return out;
 }
+/** A copy of `values` with one value replaced. */
+function withAt(values: EventValues, at: number, value: unknown): EventValues {
+  const out = values.slice();
+  out[at] = value;
+  return out;
+}
 const TEXT_AT = EVENT_INSERT_COLUMNS.indexOf("text");
 const META_AT = EVENT_INSERT_COLUMNS.indexOf("meta");
 const FILE_AT = EVENT_INSERT_COLUMNS.indexOf("source_file");
@@ -46,7 +53,7 @@ export function createWriter(db: Database.Database) {
     return {
       insert: once(() =>
         db.prepare(
-          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}, sk) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")}, ?)
+          `INSERT INTO session_events (${EVENT_INSERT_COLUMNS.join(", ")}, sk, mr) VALUES (${EVENT_INSERT_COLUMNS.map(param).join(", ")}, ?, ?)
      ON CONFLICT(event_id) DO NOTHING`,
         ),
       ),
@@ -60,6 +67,8 @@ export function createWriter(db: Database.Database) {
       ),
     };
   };
+  const runs = createRunWriter(db);
+  const leaveRun = once(() => db.prepare("UPDATE session_events SET mr = NULL WHERE rowid = ?"));
   const storedRows = eventStatements(false);
   const byteRows = eventStatements(true);
   const textAt = TEXT_AT;
@@ -68,7 +77,9 @@ export function createWriter(db: Database.Database) {
   // What a re-stated event had: an identical restatement (the common case) changes nothing, and rewriting a
   // contentless FTS row costs half a millisecond.
   const current = once(() =>
-    db.prepare(`SELECT rowid, sk, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`),
+    db.prepare(
+      `SELECT rowid, sk, mr, ${EVENT_INSERT_COLUMNS.slice(1).join(", ")} FROM session_events WHERE event_id = ?`,
+    ),
   );
   const insertFts = once(() =>
     db.prepare("INSERT INTO events_fts(rowid, text, idents, facets, stems) VALUES (?, ?, ?, ?, ?)"),
@@ -192,14 +203,20 @@ export function createWriter(db: Database.Database) {
       const values = storedValues(event.values, stored, session?.source_file);
       const rows = values[textAt] instanceof Uint8Array && stored?.text === undefined ? byteRows : storedRows;
       const sk = session?.sk ?? null;
-      const ins = rows.insert().run(...values, sk);
+      // A new event's small meta goes into its session's run (meta-runs.ts); a re-stated one keeps its own form.
+      const meta = values[META_AT];
+      const ref = runnable(meta) ? runs.slot(values[SESSION_AT], meta) : null;
+      const ins = rows.insert().run(...(ref === null ? values : withAt(values, META_AT, "")), sk, ref);
       let rowid: number | bigint;
       if (ins.changes === 1) {
         added++;
         rowid = ins.lastInsertRowid;
         insertFts().run(rowid, ...fts);
       } else {
+        if (ref !== null) runs.unused(ref);
         const had = current().get(values[0]) as Record<string, unknown> & { rowid: number };
+        const hadRef = isRunRef(had["mr"]) ? had["mr"] : null;
+        if (hadRef !== null) had["meta"] = runs.read(hadRef);
         const text = values[textAt];
         if (rows === byteRows && text instanceof Uint8Array)
           values[textAt] = Buffer.from(text.buffer, text.byteOffset, text.length).toString();
@@ -208,13 +225,21 @@ export function createWriter(db: Database.Database) {
         const changed = (c: string) => !sameStored(had[c], values[EVENT_INSERT_COLUMNS.indexOf(c as never)]);
         if (!EVENT_INSERT_COLUMNS.slice(1).some((c) => c !== "parent_edge" && changed(c)) && !changed("parent_edge"))
           continue;
+        // A meta in a run stays there while it is the same; one that changed leaves it.
+        const leaves = hadRef !== null && changed("meta");
+        if (hadRef !== null && !leaves) values[META_AT] = "";
         storedRows.update().run(...values.slice(1), values[0]);
+        if (leaves) {
+          runs.released(hadRef);
+          leaveRun().run(rowid);
+        }
         if (changed("text") || changed("tool_name") || changed("status") || changed("event_type"))
           replaceFts().run(rowid, ...fts);
       }
       // events that complete an evidence bundle wait for the semantic layer (search/vectors.ts)
       if (anchorTypes.has(values[typeAt])) queueBundle().run(rowid);
     }
+    runs.flush();
     for (const e of p.entities) putEntity().run(...e);
     for (const x of p.problems) putProblem().run(...x);
     for (const u of p.usage) putUsage().run(...u);
