@@ -3,7 +3,8 @@
  * migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
  * batches by rowid, each batch its own transaction that also moves the high-water mark kept in `settings`, so a
  * run stopped at any point keeps what it converted and the next run goes on from there. Rows read the same
- * either way, so the index answers throughout, half converted or not.
+ * either way, so the index answers throughout, half converted or not. Each batch also gives the bundles anchored in
+ * its span their digests (migration 16, bundle-digests.ts).
  *
  * A converted row shrinks in place: most of what it frees is room inside the table's pages, which new rows (always
  * appended at the end of the rowid order) never reuse, and only freed overflow pages go on SQLite's free list (pi
@@ -16,6 +17,7 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { encodeStored, MIN_COMPRESSED_BYTES } from "../shared/text-codec.ts";
 import type { CompactResult } from "../types.ts";
+import { createBundleDigests } from "./bundle-digests.ts";
 import { once } from "./lazy.ts";
 import { COMPACT_ROWS } from "./schema.ts";
 
@@ -45,6 +47,7 @@ export function createRowCompaction(db: Database.Database) {
   );
   const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
   const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
+  const digestBundles = createBundleDigests(db);
 
   return {
     /** Rows still to convert, by rowid span (0 when none). */
@@ -80,6 +83,7 @@ export function createRowCompaction(db: Database.Database) {
             put().run(newText, newMeta, rowid);
             out.compressed++;
           }
+          digestBundles(from, to);
           keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);
         })();
         m = { done: to, end: m.end };
