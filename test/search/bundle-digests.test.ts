@@ -112,6 +112,40 @@ describe("an embedded bundle's text", () => {
     );
   });
 
+  it("leaves no emptied pages behind in the bundles table", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-digest-"));
+    dirs.push(dir);
+    const long = (i: number) => `step ${i}: ${"the exporter writes every column of the report as csv ".repeat(20)}`;
+    writePiSession(
+      dir,
+      SID,
+      Array.from({ length: 300 }, (_, i) => ({
+        prompt: long(i),
+        runs: [{ command: `make step${i}`, output: long(i) }],
+      })),
+    );
+    const db = join(dir, "idx.db");
+    const store = openStore(db);
+    try {
+      indexPaths({ store, paths: [dir] });
+      await refreshVectors(store, hashingEmbedder("fake:a", 16));
+    } finally {
+      store.close();
+    }
+    const pages = raw(
+      db,
+      (d) =>
+        d
+          .prepare(
+            "SELECT count(*) AS pages, sum(unused) AS unused, sum(pgsize) AS size FROM dbstat WHERE name = 'bundles'",
+          )
+          .get() as { pages: number; unused: number; size: number },
+    );
+    // Some 600 bundles of over a kilobyte each filled some 100 pages while they waited to be embedded.
+    expect(rows(db).length).toBeGreaterThan(600);
+    expect(pages.unused / pages.size).toBeLessThan(0.5);
+  });
+
   it("bundled again unchanged keeps its vector; a changed one is embedded again with its new text", async () => {
     const embedder = recording("fake:a", 16);
     await refreshVectors(a.store, embedder);
