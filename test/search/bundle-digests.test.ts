@@ -170,6 +170,31 @@ describe("an embedded bundle's text", () => {
     expect(rows(a.db).every((r) => r.text === "")).toBe(true);
   });
 
+  it("built again from an event changed in place, travels without its vector until it is embedded again", async () => {
+    await refreshVectors(a.store, hashingEmbedder("fake:a", 16));
+    // A call re-stated with another command changes in place, and its result's bundle is not built again.
+    raw(a.db, (d) =>
+      d.exec(`UPDATE session_events SET command = 'git push --force origin main', text = 'git push --force origin main'
+        WHERE event_type = 'tool_call' AND command = 'git push origin main'`),
+    );
+    const push = () => a.store.sessionBundles(SID).bundles.filter((b) => b.text.includes("git push"));
+    // The call's result and the error it failed with both show it.
+    expect(
+      push()
+        .map((b) => [b.kind, b.embedded, b.code])
+        .sort(),
+    ).toEqual([
+      ["error", false, null],
+      ["tool", false, null],
+    ]);
+    expect(push().every((b) => b.text.includes("--force"))).toBe(true);
+    expect(a.store.sessionBundles(SID).bundles.filter((b) => !b.embedded)).toHaveLength(2);
+    const b = recording("fake:b", 24);
+    await refreshVectors(a.store, b);
+    expect(b.texts.filter((t) => t.includes("git push"))).toEqual(push().map((x) => x.text));
+    expect(push().map((x) => x.embedded && x.code !== null)).toEqual([true, true]);
+  });
+
   it("another embedder embeds every bundle from its text as a fresh index would", async () => {
     await refreshVectors(a.store, hashingEmbedder("fake:a", 16));
     const b = recording("fake:b", 24);

@@ -108,6 +108,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     if (row) putEmbedded().run({ ...row, anchor_rowid });
     else markEmbedded().run(anchor_rowid);
   };
+  const putDigest = once(() => db.prepare("UPDATE bundles SET digest = ? WHERE anchor_rowid = ?"));
   const textsOf = createBundleTexts(db);
   /** The rows with their texts, those kept as a digest alone (an empty text) built again from their events. */
   function withTexts<T extends { anchor_rowid: number; text: string; digest: Buffer | null }>(rows: T[]): T[] {
@@ -264,10 +265,17 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
         unqueueAll().run(JSON.stringify(done));
       })();
     },
-    pendingBundles: (limit, after = 0) =>
-      withTexts(pending().all(after, limit) as Array<PendingBundle & { digest: Buffer | null }>).map(
-        ({ digest: _, ...p }) => p,
-      ),
+    pendingBundles(limit, after = 0) {
+      const rows = withTexts(pending().all(after, limit) as Array<PendingBundle & { digest: Buffer | null }>);
+      return rows.map(({ digest, ...p }) => {
+        // A text built again from events changed in place since (a re-stated call) is the one embedded now.
+        if (digest !== null && p.text !== "") {
+          const now = bundleDigest(p.text);
+          if (!now.equals(digest)) putDigest().run(now, p.anchor_rowid);
+        }
+        return p;
+      });
+    },
     putVectors(rows) {
       db.transaction(() => {
         const bits: Array<{ rowid: number; kind: number; bits: Buffer }> = [];
