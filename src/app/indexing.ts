@@ -187,6 +187,17 @@ async function compactRows(store: Store, req: IndexRequest): Promise<CompactResu
 }
 
 /**
+ * An older index followed by watch mode alone is converted too, for about `budgetMs` between runs; true while rows
+ * are left. Each batch is its own transaction, so a stop between runs keeps what was converted.
+ */
+function convertFor(store: Store, budgetMs: number): boolean {
+  if (!store.compactRows || !store.compactPending || store.compactPending() === 0) return false;
+  const end = Date.now() + budgetMs;
+  for (let more = true; more && Date.now() < end; ) more = store.compactRows({ maxBatches: 1 }).interrupted;
+  return store.compactPending() > 0;
+}
+
+/**
  * Bundles and embeds what is queued. A failing embedder (an endpoint down, a model missing) never fails the
  * index: words still find everything, and the next run tries again.
  */
@@ -243,8 +254,9 @@ export async function runWatch(deps: IndexDeps, req: WatchRequest): Promise<void
         req.onResult?.(r);
       },
       afterRun: async () => {
+        const converting = convertFor(store, 1_000);
         const v = await updateVectors(deps, { budgetMs: 1_000, signal: req.signal });
-        return v.ok && v.result.pending > 0 && !v.result.interrupted;
+        return converting || (v.ok && v.result.pending > 0 && !v.result.interrupted);
       },
     });
   } finally {

@@ -10,7 +10,16 @@ export function dumpIndex(path: string, queries: string[] = ["error", "npm", "te
   sqliteVec.load(db);
   try {
     const out: Record<string, unknown> = {};
-    out["sessions"] = db.prepare("SELECT * FROM sessions ORDER BY session_id").all();
+    // A session's number (sk) follows the order sessions were written in, like a rowid: only that every event
+    // carries its session's is compared.
+    out["sessions"] = (db.prepare("SELECT * FROM sessions ORDER BY session_id").all() as Array<{ sk?: unknown }>).map(
+      ({ sk: _, ...s }) => s,
+    );
+    out["events of another session's number"] = db
+      .prepare("SELECT count(*) FROM session_events e JOIN sessions s USING (session_id) WHERE e.sk IS NOT s.sk")
+      .pluck()
+      .get();
+    out["usage"] = db.prepare("SELECT * FROM usage_calls ORDER BY provider, source_file, source_line, seq").all();
     out["events"] = db
       .prepare(
         "SELECT event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command, file_path, status, parent_event_id, parent_edge, source_file, source_line, turn, tokens, meta FROM session_events ORDER BY event_id",

@@ -1,7 +1,8 @@
 /**
- * Rows written before texts were stored compressed are converted in batches by `cairn index` (migration 14,
- * store/sqlite/compact-rows.ts): a conversion stopped after one batch leaves an index of mixed rows that answers
- * as before, and the next run goes on from where it stopped and ends with the rows a fresh index has.
+ * Rows written before texts were stored compressed (migration 14) and before events carried their session's number
+ * (migration 17) are converted in batches by `cairn index` (store/sqlite/compact-rows.ts): a conversion stopped
+ * after one batch leaves an index of mixed rows that answers as before, and the next run goes on from where it
+ * stopped and ends with the rows a fresh index has.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +25,7 @@ const real = realFixturesDir();
 const fresh = join(root, "fresh.db");
 const old = join(root, "old.db");
 const stopped = join(root, "stopped.db");
+const watched = join(root, "watched.db");
 
 function sql<T>(db: string, fn: (d: Database.Database) => T): T {
   const d = new Database(db);
@@ -42,6 +44,34 @@ const blobs = (db: string) =>
         .pluck()
         .get() as number,
   );
+const unnumbered = (db: string) =>
+  sql(db, (d) => d.prepare("SELECT count(*) FROM session_events WHERE sk IS NULL").pluck().get() as number);
+
+/** Searches filtered by project and by session, which the time indexes answer by the session's number. */
+function filteredAnswers(db: string): Record<string, string> {
+  const { projects, sessions } = sql(fresh, (d) => ({
+    projects: d
+      .prepare("SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL ORDER BY 1 LIMIT 3")
+      .pluck()
+      .all(),
+    sessions: d.prepare("SELECT substr(session_id, 1, 6) FROM sessions ORDER BY updated_at DESC LIMIT 3").pluck().all(),
+  }));
+  expect(projects.length).toBeGreaterThan(1);
+  const queries = [
+    ...projects.flatMap((p) => [`project:${p}`, `project:${p} kind:tool_call`, `project:${p} error`]),
+    ...sessions.flatMap((s) => [`session:${s}`, `session:${s} kind:tool_result`]),
+  ];
+  const out: Record<string, string> = {};
+  for (const q of queries) {
+    const r = cairn(["search", q, "--json", "--limit", "40", "--mode", "lexical", "--db", db], { env });
+    // 1: nothing found
+    expect([0, 1], r.stderr).toContain(r.code);
+    out[q] = `${r.code} ${r.stdout}`;
+  }
+  expect(Object.values(out).filter((v) => v.includes('"event_id"')).length).toBeGreaterThan(queries.length / 2);
+  return out;
+}
+
 const pending = (db: string) =>
   sql(db, (d) => d.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string | undefined);
 
@@ -58,12 +88,14 @@ beforeAll(() => {
     d.function("plain", (v: unknown) => decodeStored(v as string | Uint8Array | null));
     d.exec(`UPDATE session_events SET text = plain(text), meta = plain(meta)
       WHERE typeof(text) = 'blob' OR typeof(meta) = 'blob'`);
+    d.exec("UPDATE session_events SET sk = NULL");
     d.prepare(
       "INSERT INTO settings(key, value) SELECT ?, json_object('done', 0, 'end', max(rowid)) FROM session_events",
     ).run(COMPACT_ROWS);
     d.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   });
   copyFileSync(old, stopped);
+  copyFileSync(old, watched);
 }, 300_000);
 
 describe("converting an index's rows to the compressed layout", () => {
@@ -72,7 +104,10 @@ describe("converting an index's rows to the compressed layout", () => {
     const want = indexAnswers(fresh, where);
     expect(blobs(fresh)).toBeGreaterThan(0);
     expect(blobs(old)).toBe(0);
+    expect(unnumbered(old)).toBeGreaterThan(0);
     expect(indexAnswers(old, where)).toEqual(want);
+    const filtered = filteredAnswers(fresh);
+    expect(filteredAnswers(old)).toEqual(filtered);
 
     const store = openStore(old);
     try {
@@ -87,14 +122,36 @@ describe("converting an index's rows to the compressed layout", () => {
     const partly = blobs(old);
     expect(partly).toBeGreaterThan(0);
     expect(partly).toBeLessThan(blobs(fresh));
+    expect(unnumbered(old)).toBeGreaterThan(0);
     expect(indexAnswers(old, where)).toEqual(want);
+    expect(filteredAnswers(old)).toEqual(filtered);
 
     // The next `cairn index` (nothing new to read) goes on from there.
     const r = cairn(["index", "--db", old, real], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(pending(old)).toBeUndefined();
     expect(blobs(old)).toBe(blobs(fresh));
+    expect(unnumbered(old)).toBe(0);
     expect(indexAnswers(old, where)).toEqual(want);
+    expect(filteredAnswers(old)).toEqual(filtered);
+  }, 300_000);
+
+  it("is done by watch mode too, between its runs", async () => {
+    const app = createCairn({ db: watched, mode: "write", env });
+    const stop = new AbortController();
+    try {
+      const watching = app.watch({ roots: [real], signal: stop.signal });
+      for (const start = Date.now(); pending(watched) !== undefined; ) {
+        if (Date.now() - start > 120_000) throw new Error("watch mode never converted the rows");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      stop.abort();
+      await watching;
+    } finally {
+      app.close();
+    }
+    expect(unnumbered(watched)).toBe(0);
+    expect(blobs(watched)).toBe(blobs(fresh));
   }, 300_000);
 
   it("stops at Ctrl-C between batches (the signal is seen), keeping what it converted", async () => {

@@ -1,5 +1,5 @@
 /**
- * An embedded bundle keeps its text's digest, not the text (migration 16): re-bundling with the same text keeps
+ * An embedded bundle keeps its text's digest, not the text (migration 18): re-bundling with the same text keeps
  * the vector, a changed text is embedded again, another embedder gets every text built again from the events, and
  * an index from before converts its bundles in the row conversion's batches and then behaves the same.
  */
@@ -232,7 +232,7 @@ describe("an embedded bundle's text", () => {
   });
 });
 
-describe("an index whose bundles kept their texts (before migration 16)", () => {
+describe("an index whose bundles kept their texts (before migration 18)", () => {
   it("answers as before, converts them a batch at a time, and then behaves the same", async () => {
     const embedder = recording("fake:a", 16);
     await refreshVectors(a.store, embedder);
@@ -279,8 +279,8 @@ describe("an index whose bundles kept their texts (before migration 16)", () => 
   it("is walked again by the migration, from its first row", () => {
     a.store.close();
     raw(a.db, (d) => {
-      d.exec(`DELETE FROM schema_migrations WHERE version = 16; ALTER TABLE bundles DROP COLUMN digest;
-        DELETE FROM settings WHERE key = '${COMPACT_ROWS}'; PRAGMA user_version = 14;`);
+      d.exec(`DELETE FROM schema_migrations WHERE version = 18; ALTER TABLE bundles DROP COLUMN digest;
+        DELETE FROM settings WHERE key = '${COMPACT_ROWS}'; PRAGMA user_version = 17;`);
     });
     a.store = openStore(a.db);
     const end = raw(a.db, (d) => d.prepare("SELECT max(rowid) FROM session_events").pluck().get() as number);

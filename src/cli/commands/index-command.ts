@@ -80,8 +80,8 @@ export const indexCommand: Command = {
       }
       const progress = createProgress(io, values.json === true);
       const vectorProgress = createVectorProgress(io, values.json === true);
-      // Once per index written by an older release: its rows converted to the compressed layout.
-      const compactProgress = createProgressLine(io, "compressing stored texts of", {
+      // Once per index written by an older release: its rows converted to the compact layout.
+      const compactProgress = createProgressLine(io, "converting to the compact layout:", {
         quiet: values.json === true,
         suffix: " rows",
       });
@@ -123,7 +123,7 @@ export const indexCommand: Command = {
       io.stdout.write(`${summaryLine(result)}\n`);
       if (run.compacted)
         io.stdout.write(
-          `  compressed ${plural(run.compacted.compressed, "stored row")} of an older index${run.compacted.vacuumed ? ", and rewrote the file compactly" : ""}\n`,
+          `  converted ${plural(run.compacted.rows, "row")} of an older index to the compact layout${run.compacted.vacuumed ? ", and rewrote the file compactly" : ""}\n`,
         );
       if (vectors && !vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
       else if (vectors?.ok && (vectors.result.embedded > 0 || vectors.result.reset))

@@ -33,8 +33,8 @@ export const overviewCommand: Command = {
       const roots = values.root && values.root.length > 0 ? explicitRoots(values.root, io.cwd) : app.defaultRoots();
       const progress = createProgress(io, values.json === true);
       const vectorProgress = createVectorProgress(io, values.json === true);
-      // Once per index written by an older release: its rows converted to the compressed layout.
-      const compactProgress = createProgressLine(io, "compressing stored texts of", {
+      // Once per index written by an older release: its rows converted to the compact layout.
+      const compactProgress = createProgressLine(io, "converting to the compact layout:", {
         quiet: values.json === true,
         suffix: " rows",
       });

@@ -1,5 +1,5 @@
 /**
- * Bundles written before migration 16 get their digest, and the embedded ones let their text go, in the batches
+ * Bundles written before migration 18 get their digest, and the embedded ones let their text go, in the batches
  * of the row conversion (compact-rows.ts): a bundle's key is its anchor event's rowid, so each batch takes the
  * bundles anchored in its span, in its transaction. A bundle waiting to be embedded keeps its text for the embedder.
  */

@@ -1,5 +1,5 @@
 /**
- * The texts of bundles that keep only their digest (embedded ones, migration 16), built again from their events
+ * The texts of bundles that keep only their digest (embedded ones, migration 18), built again from their events
  * the way the indexer built them (`refreshVectors`): the anchor read as its two ends, the events it hangs off as
  * their heads. What a bundle shows stays the same, so the text comes out as it went to the embedder.
  */
@@ -9,20 +9,20 @@ import { BUNDLE_END_CHARS } from "../bundle-types.ts";
 import { buildBundle } from "../shared/bundle-text.ts";
 import { endsOf, headOf } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
-import { EVENT_COLUMNS, toEvent } from "./read.ts";
+import { eventColumns, toEvent } from "./read.ts";
 
 type Row = Parameters<typeof toEvent>[0];
 
 export function createBundleTexts(db: Database.Database): (anchors: readonly number[]) => Map<number, string> {
   const anchorsOf = once(() =>
     db.prepare(
-      `SELECT rowid AS anchor_rowid, ${EVENT_COLUMNS.replace("text", `${endsOf("text", BUNDLE_END_CHARS)} AS text`)}
-       FROM session_events WHERE rowid IN (SELECT value FROM json_each(?))`,
+      `SELECT e.rowid AS anchor_rowid, ${eventColumns("e", { text: endsOf("e.text", BUNDLE_END_CHARS) })}
+       FROM session_events e WHERE e.rowid IN (SELECT value FROM json_each(?))`,
     ),
   );
   const headOfEvent = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", `${headOf("text", "@chars")} AS text`)} FROM session_events WHERE event_id = @id`,
+      `SELECT ${eventColumns("e", { text: headOf("e.text", "@chars") })} FROM session_events e WHERE event_id = @id`,
     ),
   );
   return (anchors) => {

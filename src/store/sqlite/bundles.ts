@@ -2,7 +2,7 @@
  * Evidence bundles and their vectors. Triggers on `session_events` queue the events that complete a bundle and
  * drop bundles and vectors with their events (migration 3); this file builds nothing itself: the bundle text
  * comes from `shared/bundle-text.ts`, the vectors from an embedder. An embedded bundle keeps its text's digest and
- * not the text (migration 16), which is built again from its events when asked for (`bundle-texts.ts`): by the
+ * not the text (migration 18), which is built again from its events when asked for (`bundle-texts.ts`): by the
  * next embedder, and by `cairn push`. Vectors are stored as int8 codes and sign-bit chunks (`shared/vector-codes.ts`);
  * a nearest-neighbour query scans the bits in process and ranks the candidates by sqlite-vec's cosine distance over
  * their codes, joined with the same filters as a text query.
@@ -36,12 +36,10 @@ import {
 import { createBundleTexts } from "./bundle-texts.ts";
 import { endsOf, headOf } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
-import { EVENT_COLUMNS, toEvent } from "./read.ts";
+import { eventColumns, toEvent } from "./read.ts";
 import { filters } from "./search.ts";
 
-const COLS = EVENT_COLUMNS.split(", ")
-  .map((c) => `e.${c}`)
-  .join(", ");
+const COLS = eventColumns("e");
 
 /** `vec` loads sqlite-vec into the connection (once): only the statements that compare codes need it. */
 export function createBundleStore(db: Database.Database, vec: () => void = () => undefined): VectorUpkeep {
@@ -51,10 +49,10 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   // A bundle shows a text's head and tail only, so a many-megabyte tool output is read as its two ends (both
   // longer than any bundle shows) instead of whole; octet_length reads the size without the text.
-  const ends = `${endsOf("text", BUNDLE_END_CHARS)} AS text`;
+  const ends = eventColumns("e", { text: endsOf("e.text", BUNDLE_END_CHARS) });
   const queue = once(() =>
     db.prepare(
-      `SELECT q.event_rowid AS queue_rowid, ${EVENT_COLUMNS.replace("text", ends)} FROM bundle_queue q JOIN session_events ON session_events.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
+      `SELECT q.event_rowid AS queue_rowid, ${ends} FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid ORDER BY q.event_rowid LIMIT ?`,
     ),
   );
   const orphans = once(() =>
@@ -64,7 +62,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   );
   const heads = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", `${headOf("text", "@chars")} AS text`)} FROM session_events WHERE event_id IN (SELECT value FROM json_each(@ids))`,
+      `SELECT ${eventColumns("e", { text: headOf("e.text", "@chars") })} FROM session_events e WHERE event_id IN (SELECT value FROM json_each(@ids))`,
     ),
   );
   const dropCodes = once(() =>
@@ -88,7 +86,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       "SELECT anchor_rowid, kind, text, digest FROM bundles WHERE embedded = 0 AND anchor_rowid > ? ORDER BY anchor_rowid LIMIT ?",
     ),
   );
-  // A bundle given its digest (any written since migration 16, or converted) lets its text go once embedded. It is
+  // A bundle given its digest (any written since migration 18, or converted) lets its text go once embedded. It is
   // deleted and written again, not updated: SQLite merges pages a delete leaves mostly empty, never those an update
   // shrinks, so updated rows kept the texts' pages (pi corpus: 2,445 pages of bundles 80% empty, 20 MB).
   const markEmbedded = once(() =>

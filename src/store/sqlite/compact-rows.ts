@@ -1,10 +1,11 @@
 /**
- * Converting an index's existing rows to the compressed layout (migration 14, shared/text-codec.ts). The
- * migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
+ * Converting an index's existing rows to the compact layout: texts and metas compressed (migration 14,
+ * shared/text-codec.ts), the session's own path kept as '' (migration 15), each event given its session's
+ * number (migration 17), the bundles anchored in the span given their digests (migration 18, bundle-digests.ts).
+ * The migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
  * batches by rowid, each batch its own transaction that also moves the high-water mark kept in `settings`, so a
  * run stopped at any point keeps what it converted and the next run goes on from there. Rows read the same
- * either way, so the index answers throughout, half converted or not. Each batch also gives the bundles anchored in
- * its span their digests (migration 16, bundle-digests.ts).
+ * either way, so the index answers throughout, half converted or not.
  *
  * A converted row shrinks in place: most of what it frees is room inside the table's pages, which new rows (always
  * appended at the end of the rowid order) never reuse, and only freed overflow pages go on SQLite's free list (pi
@@ -45,6 +46,18 @@ export function createRowCompaction(db: Database.Database) {
   const put = once(() =>
     db.prepare("UPDATE session_events SET text = coalesce(?, text), meta = coalesce(?, meta) WHERE rowid = ?"),
   );
+  // Migration 15: a row read from its session's file keeps '' for the path (write.ts).
+  const ownFile = once(() =>
+    db.prepare(`UPDATE session_events SET source_file = '' WHERE rowid > ? AND rowid <= ? AND source_file <> ''
+      AND source_file = (SELECT s.source_file FROM sessions s WHERE s.session_id = session_events.session_id)`),
+  );
+  // Migration 17: rows written before get their session's number.
+  const number = once(() =>
+    db.prepare(
+      `UPDATE session_events SET sk = (SELECT s.sk FROM sessions s WHERE s.session_id = session_events.session_id)
+       WHERE rowid > ? AND rowid <= ? AND sk IS NULL`,
+    ),
+  );
   const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
   const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
   const digestBundles = createBundleDigests(db);
@@ -83,6 +96,8 @@ export function createRowCompaction(db: Database.Database) {
             put().run(newText, newMeta, rowid);
             out.compressed++;
           }
+          ownFile().run(from, to);
+          number().run(from, to);
           digestBundles(from, to);
           keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);
         })();

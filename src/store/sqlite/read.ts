@@ -43,9 +43,11 @@ export function toEvent(row: EventRow): SessionEvent {
   return { ...rest, text, meta: meta ? (unpackMeta(meta, whole) as SessionEvent["meta"]) : {} };
 }
 
-function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number }): SessionRow {
+function toSession(row: Omit<Raw<SessionRow>, "source_gone"> & { source_gone: number; sk?: number }): SessionRow {
+  // The session's number is the store's key (migration 17), not part of the session.
+  const { sk: _, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     source_gone: row.source_gone === 1,
     meta: row.meta ? (JSON.parse(row.meta) as SessionRow["meta"]) : {},
   };
@@ -64,8 +66,43 @@ function toEdge(row: Raw<Edge>): Edge {
   return meta ? { ...rest, meta: JSON.parse(meta) as Edge["meta"] } : rest;
 }
 
-export const EVENT_COLUMNS =
-  "event_id, session_id, provider, ordinal, timestamp, role, event_type, text, tool_name, command, file_path, status, parent_event_id, source_file, source_line, turn, tokens, meta";
+const EVENT_FIELDS = [
+  "event_id",
+  "session_id",
+  "provider",
+  "ordinal",
+  "timestamp",
+  "role",
+  "event_type",
+  "text",
+  "tool_name",
+  "command",
+  "file_path",
+  "status",
+  "parent_event_id",
+  "source_file",
+  "source_line",
+  "turn",
+  "tokens",
+  "meta",
+] as const;
+
+/**
+ * The columns of an event as `toEvent` reads them, from table (or alias) `t`; `text` may be replaced by an
+ * expression that reads less of it. An event read from its session's file keeps its path as '' (write.ts): it
+ * reads as the session's, looked up per row, or once when the statement binds the one session (`sessionFile`,
+ * an uncorrelated subquery that SQLite evaluates once: 0.7 µs a row saved on a session's whole timeline).
+ */
+export function eventColumns(t: string, opts: { text?: string; sessionFile?: string } = {}): string {
+  const sessionFile = opts.sessionFile ?? `(SELECT f.source_file FROM sessions f WHERE f.session_id = ${t}.session_id)`;
+  return EVENT_FIELDS.map((c) =>
+    c === "source_file"
+      ? `CASE WHEN ${t}.source_file = '' THEN ${sessionFile} ELSE ${t}.source_file END AS source_file`
+      : c === "text" && opts.text !== undefined
+        ? `${opts.text} AS text`
+        : `${t}.${c}`,
+  ).join(", ");
+}
 
 /**
  * A read-only handle maps the index file once it has been open this long: a server's, the terminal UI's. Mapped,
@@ -89,21 +126,21 @@ export function mapWhenLongLived(db: Database.Database, now: boolean): void {
 
 export function createReader(db: Database.Database) {
   if (db.readonly) unmapped.set(db, performance.now());
-  const getEvent = once(() => db.prepare(`SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id = ?`));
+  const cols = eventColumns("e");
+  const getEvent = once(() => db.prepare(`SELECT ${cols} FROM session_events e WHERE event_id = ?`));
   const getEventHead = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS.replace("text", `${headOf("text", "@chars")} AS text`)},
-        CASE WHEN ${packedMeta("meta")} THEN text END AS meta_text FROM session_events WHERE event_id = @id`,
+      `SELECT ${eventColumns("e", { text: headOf("e.text", "@chars") })},
+        CASE WHEN ${packedMeta("e.meta")} THEN e.text END AS meta_text FROM session_events e WHERE event_id = @id`,
     ),
   );
   const findEvents = once(() =>
-    db.prepare(
-      `SELECT ${EVENT_COLUMNS} FROM session_events WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`,
-    ),
+    db.prepare(`SELECT ${cols} FROM session_events e WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`),
   );
   const sessionEvents = once(() =>
     db.prepare(
-      `SELECT ${EVENT_COLUMNS} FROM session_events WHERE session_id = ? AND ordinal >= ? AND ordinal <= ? ORDER BY ordinal`,
+      `SELECT ${eventColumns("e", { sessionFile: "(SELECT source_file FROM sessions WHERE session_id = @id)" })}
+       FROM session_events e WHERE session_id = @id AND ordinal >= @from AND ordinal <= @to ORDER BY ordinal`,
     ),
   );
   const getSession = once(() => db.prepare(`${SESSION_SELECT} WHERE session_id = ?`));
@@ -239,9 +276,8 @@ export function createReader(db: Database.Database) {
     sessionEvents(sessionId: string, range: { from?: number; to?: number } = {}): SessionEvent[] {
       // A timeline, read in stretches as someone scrolls: what a long-lived handle does.
       mapWhenLongLived(db, false);
-      return (sessionEvents().all(sessionId, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as EventRow[]).map(
-        toEvent,
-      );
+      const bounds = { id: sessionId, from: range.from ?? 0, to: range.to ?? Number.MAX_SAFE_INTEGER };
+      return (sessionEvents().all(bounds) as EventRow[]).map(toEvent);
     },
     getSession(sessionId: string): SessionRow | undefined {
       const row = getSession().get(sessionId) as Parameters<typeof toSession>[0] | undefined;

@@ -393,7 +393,60 @@ INSERT OR REPLACE INTO settings(key, value)
 `,
   },
   {
+    version: 15,
+    name: "an event read from its session's file keeps no path of its own",
+    // Such an event's source_file is stored as '' and read as its session's (store/sqlite/write.ts, read.ts). When a
+    // session's file changes (a session read again from another file), its rows kept as '' keep the path they were
+    // read from; a file moved on purpose gives its rows back to the session afterwards (write.ts \`moveFile\`). The
+    // existing rows are converted by \`cairn index\` as in migration 14, whose mark is set again (rows already
+    // compressed are not compressed twice).
+    sql: `
+CREATE TRIGGER sessions_file_changed AFTER UPDATE OF source_file ON sessions
+  WHEN OLD.source_file <> NEW.source_file BEGIN
+  UPDATE session_events SET source_file = OLD.source_file WHERE session_id = OLD.session_id AND source_file = '';
+END;
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+`,
+  },
+  {
     version: 16,
+    name: "usage rows found by agent and file",
+    // A file's usage rows (to move or delete them) are found through the table's key, agent by agent
+    // (store/sqlite/write.ts): the index on the path alone repeated every row's path (4.7 of 243 MB on the pi corpus).
+    sql: `
+DROP INDEX usage_calls_file;
+`,
+  },
+  {
+    version: 17,
+    name: "events keyed by a session number",
+    // The three newest-first indexes ended with the event's session id (36 characters of a UUID in most agents) so
+    // that a walk could test `project:` or a session prefix without reading the event: a third of their bytes (pi
+    // corpus: 13 of 36 MB). They now end with a small number the session gets once (\`sk\`), which the walk tests
+    // against the numbers of the sessions that pass. Rows written before carry none until \`cairn index\` converts
+    // them (compact-rows.ts); a filter reads such a row's session id instead, so answers are the same meanwhile.
+    sql: `
+ALTER TABLE sessions ADD COLUMN sk INTEGER;
+UPDATE sessions SET sk = rowid;
+CREATE UNIQUE INDEX sessions_sk ON sessions(sk);
+ALTER TABLE session_events ADD COLUMN sk INTEGER;
+-- An index whose first run stopped before its deferred indexes were built (deferred.ts) keeps their old SQL.
+DELETE FROM settings WHERE key = 'deferred_indexes';
+CREATE INDEX IF NOT EXISTS events_parent ON session_events(parent_event_id) WHERE parent_event_id IS NOT NULL;
+DROP INDEX IF EXISTS events_type_time;
+CREATE INDEX events_type_time ON session_events(event_type, timestamp, rowid, tool_name, provider, status, sk);
+DROP INDEX IF EXISTS events_time;
+CREATE INDEX events_time ON session_events(timestamp, rowid, event_type, tool_name, provider, status, sk);
+DROP INDEX IF EXISTS events_tool_time;
+CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timestamp, rowid, event_type, provider, status, sk)
+  WHERE tool_name IS NOT NULL;
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+`,
+  },
+  {
+    version: 18,
     name: "embedded bundles keep a digest, not their text",
     // A bundle's text is built from its events and read only to embed it: once embedded, a digest (8 bytes of its
     // SHA-1, store/shared/bundle-text.ts) tells whether a rebuilt bundle changed, and the text is built again when

@@ -13,11 +13,9 @@ import { facetToken } from "../shared/fts-text.ts";
 import { decoded } from "./codec-sql.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { once } from "./lazy.ts";
-import { EVENT_COLUMNS, likeEscape, mapWhenLongLived, toEvent } from "./read.ts";
+import { eventColumns, likeEscape, mapWhenLongLived, toEvent } from "./read.ts";
 
-const COLS = EVENT_COLUMNS.split(", ")
-  .map((c) => `e.${c}`)
-  .join(", ");
+const COLS = eventColumns("e");
 /** Most candidates a text query scores before giving up on filling its page. */
 const MAX_CANDIDATES = 25_600;
 /** BM25: written words weigh more than identifier parts and word stems; facets do not rank (as schema.ts sets). */
@@ -59,6 +57,12 @@ const nameWords = (path: string): string =>
       .match(WORD) ?? []
   ).join(" ");
 
+/**
+ * An event's session number as the time indexes hold it (migration 17), tested there without reading the event. A
+ * row written before that migration has none until `cairn index` converts it: its session id is read instead.
+ */
+const SESSION_KEY = "coalesce(e.sk, (SELECT k.sk FROM sessions k WHERE k.session_id = e.session_id))";
+
 export interface Filters {
   where: string[];
   params: unknown[];
@@ -86,7 +90,7 @@ export function filters(q: EventQuery): Filters {
   inList("e.provider", q.providers);
   inList("e.status", q.statuses);
   if (q.sessionPrefix) {
-    where.push("e.session_id >= ? AND e.session_id < ?");
+    where.push(`${SESSION_KEY} IN (SELECT k.sk FROM sessions k WHERE k.session_id >= ? AND k.session_id < ?)`);
     params.push(q.sessionPrefix, `${q.sessionPrefix}\uffff`);
   }
   if (q.since) {
@@ -131,8 +135,8 @@ export function filters(q: EventQuery): Filters {
 }
 
 /**
- * The filters with the session conditions as a set of session ids instead of a join: the time indexes hold each
- * event's session, so a walk tests it there without reading the event. No event is newer than its session's last
+ * The filters with the session conditions as a set of session numbers instead of a join: the time indexes hold
+ * each event's session number, so a walk tests it there without reading the event. No event is newer than its session's last
  * update, so with `newest` (the latest update of the sessions that pass) the walk starts there.
  */
 function withSessionSet(f: Filters, newest: string | null): Filters {
@@ -140,7 +144,7 @@ function withSessionSet(f: Filters, newest: string | null): Filters {
   const own = f.where.length - f.sessionWhere.length;
   const where = [
     ...f.where.slice(0, own),
-    `e.session_id IN (SELECT s.session_id FROM sessions s WHERE ${f.sessionWhere.join(" AND ")})`,
+    `${SESSION_KEY} IN (SELECT s.sk FROM sessions s WHERE ${f.sessionWhere.join(" AND ")})`,
   ];
   const params = [...f.params];
   if (newest !== null) {
