@@ -90,21 +90,23 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   // deleted and written again, not updated: SQLite merges pages a delete leaves mostly empty, never those an update
   // shrinks, so updated rows kept the texts' pages (pi corpus: 2,445 pages of bundles 80% empty, 20 MB).
   const markEmbedded = once(() =>
-    db.prepare("UPDATE bundles SET embedded = 1 WHERE anchor_rowid = ? AND digest IS NULL"),
-  );
-  const takeBundle = once(() =>
     db.prepare(
-      "DELETE FROM bundles WHERE anchor_rowid = ? AND digest IS NOT NULL RETURNING event_id, session_id, kind, digest",
+      "UPDATE bundles SET embedded = 1 WHERE anchor_rowid IN (SELECT value FROM json_each(?)) AND digest IS NULL",
     ),
+  );
+  const takeBundles = once(() =>
+    db.prepare(`DELETE FROM bundles WHERE anchor_rowid IN (SELECT value FROM json_each(?)) AND digest IS NOT NULL
+      RETURNING anchor_rowid, event_id, session_id, kind, digest`),
   );
   const putEmbedded = once(() =>
     db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded, digest)
       VALUES (@anchor_rowid, @event_id, @session_id, @kind, '', 1, @digest)`),
   );
-  const embedded = (anchor_rowid: number) => {
-    const row = takeBundle().get(anchor_rowid) as Record<string, unknown> | undefined;
-    if (row) putEmbedded().run({ ...row, anchor_rowid });
-    else markEmbedded().run(anchor_rowid);
+  /** Marks these bundles embedded: a statement or two for the batch and an insert per bundle. */
+  const embedded = (anchors: readonly number[]) => {
+    const ids = JSON.stringify(anchors);
+    for (const row of takeBundles().all(ids)) putEmbedded().run(row);
+    markEmbedded().run(ids);
   };
   const putDigest = once(() => db.prepare("UPDATE bundles SET digest = ? WHERE anchor_rowid = ?"));
   const textsOf = createBundleTexts(db);
@@ -264,10 +266,11 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       })();
     },
     pendingBundles(limit, after = 0) {
-      const rows = withTexts(pending().all(after, limit) as Array<PendingBundle & { digest: Buffer | null }>);
-      return rows.map(({ digest, ...p }) => {
+      const stored = pending().all(after, limit) as Array<PendingBundle & { digest: Buffer | null }>;
+      const rows = withTexts(stored);
+      return rows.map(({ digest, ...p }, i) => {
         // A text built again from events changed in place since (a re-stated call) is the one embedded now.
-        if (digest !== null && p.text !== "") {
+        if (digest !== null && rows[i] !== stored[i]) {
           const now = bundleDigest(p.text);
           if (!now.equals(digest)) putDigest().run(now, p.anchor_rowid);
         }
@@ -277,8 +280,8 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     putVectors(rows) {
       db.transaction(() => {
         const bits: Array<{ rowid: number; kind: number; bits: Buffer }> = [];
+        embedded(rows.map((r) => r.anchor_rowid));
         for (const r of rows) {
-          embedded(r.anchor_rowid);
           if (!r.vector) {
             dropCode().run(r.anchor_rowid);
             continue;
