@@ -7,10 +7,10 @@
 
 import { errorMessage } from "../common/errors.ts";
 import type { Embedder } from "../embedders/types.ts";
+import { showsBundle } from "../store/shared/bundle-text.ts";
 import type { ReadonlyStore } from "../store/types.ts";
 import type { SessionEvent } from "../topology/types.ts";
 import { BACKGROUND_MARGIN, embedQuery } from "./background.ts";
-import { showsBundle } from "./bundles.ts";
 import { intentOf } from "./intent.ts";
 import { parseQuery } from "./query.ts";
 import { latestFirst } from "./recency.ts";

@@ -14,7 +14,7 @@ import type { SessionEvent } from "../topology/types.ts";
 /** What keeping vectors current touches: the bundle queue, bundles, vectors, and events to bundle. */
 export type VectorStore = VectorUpkeep & Pick<ReadonlyStore, "getEventHead">;
 
-import { buildBundle } from "./bundles.ts";
+import { buildBundle } from "../store/shared/bundle-text.ts";
 
 export interface VectorProgress {
   phase: "bundle" | "embed";

@@ -6,7 +6,7 @@ import type { EventHit, EventQuery } from "./query-types.ts";
 export const BUNDLE_KINDS = ["tool", "error", "test", "decision", "resume", "request", "reply", "outcome"] as const;
 export type BundleKind = (typeof BUNDLE_KINDS)[number];
 /**
- * A bundle shows at most this many characters of the head or the tail of any event's text (search/bundles.ts keeps
+ * A bundle shows at most this many characters of the head or the tail of any event's text (shared/bundle-text.ts keeps
  * its clips under it), so the events a bundle is built from are read as their two ends, never whole.
  */
 export const BUNDLE_END_CHARS = 16_384;

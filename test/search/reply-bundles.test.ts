@@ -1,6 +1,6 @@
 /** Replies that report to the user are embedded; lead-ins to a tool call and reasoning are not. */
 import { describe, expect, it } from "vitest";
-import { buildBundle, showsBundle } from "../../src/search/bundles.ts";
+import { buildBundle, showsBundle } from "../../src/store/shared/bundle-text.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
 
 function reply(text: string, meta: Record<string, unknown> = {}): SessionEvent {

@@ -1,9 +1,11 @@
 /**
  * Evidence bundles and their vectors. Triggers on `session_events` queue the events that complete a bundle and
  * drop bundles and vectors with their events (migration 3); this file builds nothing itself: the bundle text
- * comes from `search/bundles.ts`, the vectors from an embedder. Vectors are stored as int8 codes and sign-bit
- * chunks (`shared/vector-codes.ts`); a nearest-neighbour query scans the bits in process and ranks the candidates by
- * sqlite-vec's cosine distance over their codes, joined with the same filters as a text query.
+ * comes from `shared/bundle-text.ts`, the vectors from an embedder. An embedded bundle keeps its text's digest and
+ * not the text (migration 19), which is built again from its events when asked for (`bundle-texts.ts`): by the
+ * next embedder, and by `cairn push`. Vectors are stored as int8 codes and sign-bit chunks (`shared/vector-codes.ts`);
+ * a nearest-neighbour query scans the bits in process and ranks the candidates by sqlite-vec's cosine distance over
+ * their codes, joined with the same filters as a text query.
  */
 import type Database from "better-sqlite3";
 import type { SessionEvent } from "../../topology/types.ts";
@@ -20,6 +22,7 @@ import {
   type VectorUpkeep,
 } from "../bundle-types.ts";
 import type { EventQuery } from "../query-types.ts";
+import { bundleDigest } from "../shared/bundle-text.ts";
 import {
   type BitChunk,
   bitBytes,
@@ -30,6 +33,7 @@ import {
   nearestByBits,
   toChunk,
 } from "../shared/vector-codes.ts";
+import { createBundleTexts } from "./bundle-texts.ts";
 import { endsOf, headOf } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
 import { eventColumns, toEvent } from "./read.ts";
@@ -70,19 +74,49 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
   const unqueueAll = once(() =>
     db.prepare("DELETE FROM bundle_queue WHERE event_rowid IN (SELECT value FROM json_each(?))"),
   );
-  const bundleText = once(() => db.prepare("SELECT text FROM bundles WHERE anchor_rowid = ?").pluck());
+  const bundleHad = once(() => db.prepare("SELECT text, digest, embedded FROM bundles WHERE anchor_rowid = ?"));
   const putBundle = once(() =>
-    db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded)
-    VALUES (@anchor_rowid, @event_id, @session_id, @kind, @text, 0)
+    db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded, digest)
+    VALUES (@anchor_rowid, @event_id, @session_id, @kind, @text, 0, @digest)
     ON CONFLICT(anchor_rowid) DO UPDATE SET event_id = excluded.event_id, session_id = excluded.session_id,
-      kind = excluded.kind, text = excluded.text, embedded = 0`),
+      kind = excluded.kind, text = excluded.text, embedded = 0, digest = excluded.digest`),
   );
   const pending = once(() =>
     db.prepare(
-      "SELECT anchor_rowid, kind, text FROM bundles WHERE embedded = 0 AND anchor_rowid > ? ORDER BY anchor_rowid LIMIT ?",
+      "SELECT anchor_rowid, kind, text, digest FROM bundles WHERE embedded = 0 AND anchor_rowid > ? ORDER BY anchor_rowid LIMIT ?",
     ),
   );
-  const markEmbedded = once(() => db.prepare("UPDATE bundles SET embedded = 1 WHERE anchor_rowid = ?"));
+  // A bundle given its digest (any written since migration 19, or converted) lets its text go once embedded. It is
+  // deleted and written again, not updated: SQLite merges pages a delete leaves mostly empty, never those an update
+  // shrinks, so updated rows kept the texts' pages (pi corpus: 2,445 pages of bundles 80% empty, 20 MB).
+  const markEmbedded = once(() =>
+    db.prepare(
+      "UPDATE bundles SET embedded = 1 WHERE anchor_rowid IN (SELECT value FROM json_each(?)) AND digest IS NULL",
+    ),
+  );
+  const takeBundles = once(() =>
+    db.prepare(`DELETE FROM bundles WHERE anchor_rowid IN (SELECT value FROM json_each(?)) AND digest IS NOT NULL
+      RETURNING anchor_rowid, event_id, session_id, kind, digest`),
+  );
+  const putEmbedded = once(() =>
+    db.prepare(`INSERT INTO bundles(anchor_rowid, event_id, session_id, kind, text, embedded, digest)
+      VALUES (@anchor_rowid, @event_id, @session_id, @kind, '', 1, @digest)`),
+  );
+  /** Marks these bundles embedded: a statement or two for the batch and an insert per bundle. */
+  const embedded = (anchors: readonly number[]) => {
+    const ids = JSON.stringify(anchors);
+    for (const row of takeBundles().all(ids)) putEmbedded().run(row);
+    markEmbedded().run(ids);
+  };
+  const putDigest = once(() => db.prepare("UPDATE bundles SET digest = ? WHERE anchor_rowid = ?"));
+  const textsOf = createBundleTexts(db);
+  /** The rows with their texts, those kept as a digest alone (an empty text) built again from their events. */
+  function withTexts<T extends { anchor_rowid: number; text: string; digest: Buffer | null }>(rows: T[]): T[] {
+    const bare = rows.filter((r) => r.digest !== null && r.text === "").map((r) => r.anchor_rowid);
+    if (bare.length === 0) return rows;
+    const texts = textsOf(bare);
+    return rows.map((r) => (texts.has(r.anchor_rowid) ? { ...r, text: texts.get(r.anchor_rowid)! } : r));
+  }
   const getState = once(() => db.prepare("SELECT embedder, dimension FROM vector_state WHERE id = 1"));
   const counts = once(() =>
     db.prepare(`SELECT (SELECT count(*) FROM bundles) AS bundles,
@@ -133,7 +167,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     return out;
   }
   const carriedOf = once(() =>
-    db.prepare(`SELECT a.event_id AS anchor_event_id, b.event_id, b.kind, b.text, b.embedded, v.code
+    db.prepare(`SELECT b.anchor_rowid, a.event_id AS anchor_event_id, b.event_id, b.kind, b.text, b.embedded, v.code, b.digest
     FROM bundles b JOIN session_events a ON a.rowid = b.anchor_rowid LEFT JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
     WHERE b.session_id = ? ORDER BY b.anchor_rowid`),
   );
@@ -211,9 +245,15 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       db.transaction(() => {
         const built = new Set(bundles.map((b) => b.anchor_rowid));
         for (const b of bundles) {
-          const had = bundleText().get(b.anchor_rowid);
-          if (had === b.text) continue;
-          putBundle().run(b);
+          const had = bundleHad().get(b.anchor_rowid) as
+            | { text: string; digest: Buffer | null; embedded: number }
+            | undefined;
+          const digest = bundleDigest(b.text);
+          // The same text keeps its vector. A bundle waiting to be embedded again (another embedder) may have let
+          // its text go: it takes the one built now, which the embedder reads.
+          const same = had && (had.digest === null ? had.text === b.text : had.digest.equals(digest));
+          if (same && (had.embedded !== 0 || had.text === b.text)) continue;
+          putBundle().run({ ...b, digest });
           // A code is only ever stored beside its bundle: a new bundle has none to drop.
           if (had !== undefined) dropCode().run(b.anchor_rowid);
         }
@@ -225,12 +265,23 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
         unqueueAll().run(JSON.stringify(done));
       })();
     },
-    pendingBundles: (limit, after = 0) => pending().all(after, limit) as PendingBundle[],
+    pendingBundles(limit, after = 0) {
+      const stored = pending().all(after, limit) as Array<PendingBundle & { digest: Buffer | null }>;
+      const rows = withTexts(stored);
+      return rows.map(({ digest, ...p }, i) => {
+        // A text built again from events changed in place since (a re-stated call) is the one embedded now.
+        if (digest !== null && rows[i] !== stored[i]) {
+          const now = bundleDigest(p.text);
+          if (!now.equals(digest)) putDigest().run(now, p.anchor_rowid);
+        }
+        return p;
+      });
+    },
     putVectors(rows) {
       db.transaction(() => {
         const bits: Array<{ rowid: number; kind: number; bits: Buffer }> = [];
+        embedded(rows.map((r) => r.anchor_rowid));
         for (const r of rows) {
-          markEmbedded().run(r.anchor_rowid);
           if (!r.vector) {
             dropCode().run(r.anchor_rowid);
             continue;
@@ -292,13 +343,22 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     sessionBundles(sessionId): CarriedBundles {
       const state = getState().get() as { embedder: string; dimension: number } | undefined;
       const rows = carriedOf().all(sessionId) as Array<
-        Omit<CarriedBundles["bundles"][number], "embedded"> & { embedded: number }
+        Omit<CarriedBundles["bundles"][number], "embedded"> & {
+          anchor_rowid: number;
+          embedded: number;
+          digest: Buffer | null;
+        }
       >;
       return {
         embedder: state?.embedder ?? null,
         dimension: state?.dimension ?? null,
         queued: queuedOf().all(sessionId) as string[],
-        bundles: rows.map((r) => ({ ...r, embedded: r.embedded !== 0 })),
+        bundles: withTexts(rows).map(({ anchor_rowid: _, digest, ...r }) => {
+          // Events rewritten since the bundle was embedded would build another text than its vector's: that one
+          // travels without its vector, to be embedded where it lands.
+          const stale = digest !== null && !digest.equals(bundleDigest(r.text));
+          return stale ? { ...r, embedded: false, code: null } : { ...r, embedded: r.embedded !== 0 };
+        }),
       };
     },
     similarities(vector, eventIds) {

@@ -1,8 +1,9 @@
 /**
  * Converting an index's existing rows to the compact layout: texts and metas compressed (migration 14,
  * shared/text-codec.ts), the session's own path kept as '' (migration 15), each event given its session's
- * number (migration 17), small metas kept in runs (migration 18, meta-runs.ts). The
- * migration only records the last rowid written before it; `cairn index` then converts the rows up to it in
+ * number (migration 17), small metas kept in runs (migration 18, meta-runs.ts), the bundles anchored in the span
+ * given their digests (migration 19, bundle-digests.ts). The migration only records the last rowid written before
+ * it; `cairn index` then converts the rows up to it in
  * batches by rowid, each batch its own transaction that also moves the high-water mark kept in `settings`, so a
  * run stopped at any point keeps what it converted and the next run goes on from there. Rows read the same
  * either way, so the index answers throughout, half converted or not.
@@ -18,6 +19,7 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { encodeStored, MIN_COMPRESSED_BYTES } from "../shared/text-codec.ts";
 import type { CompactResult } from "../types.ts";
+import { createBundleDigests } from "./bundle-digests.ts";
 import { once } from "./lazy.ts";
 import { createRunWriter, MIN_RUN_CHARS, runnable } from "./meta-runs.ts";
 import { COMPACT_ROWS } from "./schema.ts";
@@ -71,6 +73,7 @@ export function createRowCompaction(db: Database.Database) {
   const runs = createRunWriter(db);
   const keep = once(() => db.prepare("UPDATE settings SET value = ? WHERE key = ?"));
   const drop = once(() => db.prepare("DELETE FROM settings WHERE key = ?"));
+  const digestBundles = createBundleDigests(db);
 
   return {
     /** Rows still to convert, by rowid span (0 when none). */
@@ -111,6 +114,7 @@ export function createRowCompaction(db: Database.Database) {
           runs.flush();
           ownFile().run(from, to);
           number().run(from, to);
+          digestBundles(from, to);
           keep().run(JSON.stringify({ done: to, end: m!.end }), COMPACT_ROWS);
         })();
         m = { done: to, end: m.end };

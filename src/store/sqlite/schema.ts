@@ -470,4 +470,17 @@ INSERT OR REPLACE INTO settings(key, value)
   SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
 `,
   },
+  {
+    version: 19,
+    name: "embedded bundles keep a digest, not their text",
+    // A bundle's text is built from its events and read only to embed it: once embedded, a digest (8 bytes of its
+    // SHA-1, store/shared/bundle-text.ts) tells whether a rebuilt bundle changed, and the text is built again when
+    // asked for (store/sqlite/bundle-texts.ts). The existing bundles get their digests in the batches of the row
+    // conversion (store/sqlite/compact-rows.ts), which walks every row once more; until then they keep their texts.
+    sql: `
+ALTER TABLE bundles ADD COLUMN digest BLOB;
+INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+`,
+  },
 ];

@@ -89,13 +89,15 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
     if (!opts.readonly) migrate(db, vec);
     else {
       const version = db.pragma("user_version", { simple: true }) as number;
-      if (version < MIGRATIONS.length)
+      // Versions, not a count: a branch may land a later migration before an earlier one.
+      const newest = MIGRATIONS.at(-1)!.version;
+      if (version < newest)
         throw new CairnError(
           "index_unavailable",
           `the index at ${path} is older than this cairn`,
           "run 'cairn index' to upgrade it",
         );
-      if (version > MIGRATIONS.length)
+      if (version > newest)
         throw new CairnError(
           "index_unavailable",
           `the index at ${path} was written by a newer cairn (schema ${version})`,

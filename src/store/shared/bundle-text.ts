@@ -8,10 +8,12 @@
  * - request: what the user typed (not notices or injected context): the goal and the steering;
  * - reply: what the agent told the user when it reported (not a line announcing its next tool call, nor its
  *   reasoning); outcome: how a request ended, with the request and the agent's last reply to it.
- * Pure: the store hands in the anchor and a lookup for the events it hangs off.
+ * Pure: the store hands in the anchor and a lookup for the events it hangs off. A store may keep a bundle's digest
+ * in place of its text once it is embedded, and build the text again from its events when it needs it.
  */
-import { BUNDLE_KIND_OF_EVENT, type BundleKind, type BundleRow } from "../store/bundle-types.ts";
-import type { SessionEvent } from "../topology/types.ts";
+import { createHash } from "node:crypto";
+import type { SessionEvent } from "../../topology/types.ts";
+import { BUNDLE_KIND_OF_EVENT, type BundleKind, type BundleRow } from "../bundle-types.ts";
 
 const QUIET_TOOLS =
   /^(read|read_file|glob|grep|ls|list|list_dir|find|search|view|view_image|webfetch|websearch|todowrite|todoread|update_plan|write_stdin)$/i;
@@ -25,6 +27,14 @@ const SUMMARY_CHARS = 2_500;
 const REPLY_IN_OUTCOME = 800;
 
 type Lookup = (eventId: string) => SessionEvent | undefined;
+
+/**
+ * What tells a bundle's text from another: 8 bytes of its SHA-1. A rebuilt bundle whose digest is the stored one
+ * keeps its vector; a collision would keep a stale vector for one bundle, at odds of one in 2^64.
+ */
+export function bundleDigest(text: string): Buffer {
+  return createHash("sha1").update(text).digest().subarray(0, 8);
+}
 
 function clip(text: string, max: number): string {
   const t = text.trim();
