@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { decodeStored } from "../../src/store/shared/text-codec.ts";
 import { metaOf, RUN_SLOTS, registerMetaFunctions } from "../../src/store/sqlite/meta-runs.ts";
 
 /**
@@ -45,7 +46,11 @@ export function dumpIndex(path: string, queries: string[] = ["error", "npm", "te
     out["edges"] = db.prepare("SELECT * FROM event_edges ORDER BY src, dst, edge_type").all();
     out["entities"] = db.prepare("SELECT * FROM entities ORDER BY entity_id").all();
     out["problems"] = db.prepare("SELECT * FROM problems ORDER BY source_file, source_line, reason").all();
-    out["files"] = db.prepare("SELECT path, provider, size, offset, line, state FROM source_files ORDER BY path").all();
+    out["files"] = (
+      db.prepare("SELECT path, provider, size, offset, line, state FROM source_files ORDER BY path").all() as Array<{
+        state: string | Uint8Array | null;
+      }>
+    ).map((f) => ({ ...f, state: f.state === null ? null : decodeStored(f.state) }));
     out["search"] = queries.map((q) =>
       db
         .prepare(

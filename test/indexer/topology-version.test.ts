@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
+import { decodeStored } from "../../src/store/shared/text-codec.ts";
 import { metaOf, registerMetaFunctions } from "../../src/store/sqlite/meta-runs.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import { realFixture } from "../helpers/transcripts.ts";
@@ -40,7 +41,8 @@ describe("the topology version", () => {
 
     const raw = new Database(db);
     registerMetaFunctions(raw);
-    raw.exec(`UPDATE source_files SET topology_version = NULL, state = json_remove(state, '$.topologyVersion');
+    raw.function("plain", (v: unknown) => decodeStored(v as string | Uint8Array));
+    raw.exec(`UPDATE source_files SET topology_version = NULL, state = json_remove(plain(state), '$.topologyVersion');
               UPDATE session_events SET meta = json_remove(${metaOf("session_events")}, '$.input'), mr = NULL
                 WHERE event_type = 'tool_call';`);
     raw.close();
