@@ -91,3 +91,13 @@ export function firstDifference(a: string, b: string): string | null {
   }
   return "dumps differ";
 }
+
+/** Runs `fn` on the index at `path` opened directly (outside the store), closing it after. */
+export function withDb<T>(path: string, fn: (d: Database.Database) => T): T {
+  const d = new Database(path);
+  try {
+    return fn(d);
+  } finally {
+    d.close();
+  }
+}

@@ -7,13 +7,13 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCairn } from "../../src/app/cairn.ts";
 import { decodeStored } from "../../src/store/shared/text-codec.ts";
 import { COMPACT_ROWS } from "../../src/store/sqlite/schema.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import { cairn } from "../helpers/cli.ts";
+import { withDb } from "../helpers/db-dump.ts";
 import { clientsHome, indexAnswers } from "../helpers/index-answers.ts";
 import { realFixturesDir } from "../helpers/transcripts.ts";
 
@@ -27,16 +27,8 @@ const old = join(root, "old.db");
 const stopped = join(root, "stopped.db");
 const watched = join(root, "watched.db");
 
-function sql<T>(db: string, fn: (d: Database.Database) => T): T {
-  const d = new Database(db);
-  try {
-    return fn(d);
-  } finally {
-    d.close();
-  }
-}
 const blobs = (db: string) =>
-  sql(
+  withDb(
     db,
     (d) =>
       d
@@ -45,11 +37,11 @@ const blobs = (db: string) =>
         .get() as number,
   );
 const unnumbered = (db: string) =>
-  sql(db, (d) => d.prepare("SELECT count(*) FROM session_events WHERE sk IS NULL").pluck().get() as number);
+  withDb(db, (d) => d.prepare("SELECT count(*) FROM session_events WHERE sk IS NULL").pluck().get() as number);
 
 /** Searches filtered by project and by session, which the time indexes answer by the session's number. */
 function filteredAnswers(db: string): Record<string, string> {
-  const { projects, sessions } = sql(fresh, (d) => ({
+  const { projects, sessions } = withDb(fresh, (d) => ({
     projects: d
       .prepare("SELECT DISTINCT project FROM sessions WHERE project IS NOT NULL ORDER BY 1 LIMIT 3")
       .pluck()
@@ -73,7 +65,10 @@ function filteredAnswers(db: string): Record<string, string> {
 }
 
 const pending = (db: string) =>
-  sql(db, (d) => d.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string | undefined);
+  withDb(
+    db,
+    (d) => d.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string | undefined,
+  );
 
 beforeAll(() => {
   mkdirSync(home);
@@ -84,7 +79,7 @@ beforeAll(() => {
   }
   // The index as an older release left it, once migrated: every row plain, and the rows to convert recorded.
   copyFileSync(fresh, old);
-  sql(old, (d) => {
+  withDb(old, (d) => {
     d.function("plain", (v: unknown) => decodeStored(v as string | Uint8Array | null));
     d.exec(`UPDATE session_events SET text = plain(text), meta = plain(meta)
       WHERE typeof(text) = 'blob' OR typeof(meta) = 'blob'`);

@@ -6,11 +6,11 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { packRun, RUN_SLOTS } from "../../src/store/sqlite/meta-runs.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
+import { withDb } from "../helpers/db-dump.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-meta-runs-"));
@@ -18,18 +18,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789";
 
-function raw<T>(db: string, fn: (d: Database.Database) => T): T {
-  const d = new Database(db);
-  try {
-    return fn(d);
-  } finally {
-    d.close();
-  }
-}
-
 /** Runs whose count is not the events pointing into them, and events pointing into no run. */
 function miscounts(db: string): { wrong: number; missing: number; runs: number } {
-  return raw(db, (d) => ({
+  return withDb(db, (d) => ({
     wrong: d
       .prepare(
         `SELECT count(*) FROM (SELECT r.run FROM meta_runs r LEFT JOIN session_events e ON e.mr / ${RUN_SLOTS} = r.run
@@ -88,7 +79,7 @@ describe("metas kept in runs", () => {
     try {
       indexPaths({ store, paths: [realFixture("pi/pi-mono__large-session.jsonl")] });
       // A meta in a run made to hold a secret (as a check's error lines might), beside the metas of other events.
-      const { event_id, mr } = raw(
+      const { event_id, mr } = withDb(
         db,
         (d) =>
           d
@@ -98,7 +89,7 @@ describe("metas kept in runs", () => {
             .get() as { event_id: string; mr: number },
       );
       const meta = store.getEvent(event_id)!.meta;
-      raw(db, (d) => {
+      withDb(db, (d) => {
         const run = Math.floor(mr / RUN_SLOTS);
         const slots = d
           .prepare("SELECT mr, event_id FROM session_events WHERE mr / ? = ?")
@@ -120,7 +111,7 @@ describe("metas kept in runs", () => {
       expect(JSON.stringify(after.meta)).not.toContain(SECRET);
       expect(after.meta["model"]).toEqual(meta["model"]);
       // No run, decoded, holds it any more.
-      const runs = raw(db, (d) => d.prepare("SELECT data FROM meta_runs").pluck().all() as Buffer[]);
+      const runs = withDb(db, (d) => d.prepare("SELECT data FROM meta_runs").pluck().all() as Buffer[]);
       expect(runs.some((r) => inflateRawSync(r).toString().includes(SECRET))).toBe(false);
       expect(miscounts(db)).toMatchObject({ wrong: 0, missing: 0 });
     } finally {

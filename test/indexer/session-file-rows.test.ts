@@ -7,7 +7,6 @@
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { parseQuery } from "../../src/search/query.ts";
@@ -16,6 +15,7 @@ import { COMPACT_ROWS } from "../../src/store/sqlite/schema.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
+import { withDb } from "../helpers/db-dump.ts";
 import { realFixture } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-own-file-"));
@@ -45,19 +45,10 @@ function withStore<T>(db: string, fn: (s: Store) => T): T {
   }
 }
 
-function sql<T>(db: string, fn: (d: Database.Database) => T): T {
-  const d = new Database(db);
-  try {
-    return fn(d);
-  } finally {
-    d.close();
-  }
-}
-
 /** How the rows keep their paths: '' or each distinct path, with counts. */
 const storedPaths = (db: string) =>
   Object.fromEntries(
-    sql(db, (d) =>
+    withDb(db, (d) =>
       d.prepare("SELECT source_file, count(*) FROM session_events GROUP BY source_file").raw(true).all(),
     ) as Array<[string, number]>,
   );
@@ -65,7 +56,7 @@ const storedPaths = (db: string) =>
 /** Usage rows by the path they were read from. */
 const usagePaths = (db: string) =>
   Object.fromEntries(
-    sql(db, (d) =>
+    withDb(db, (d) =>
       d.prepare("SELECT source_file, count(*) FROM usage_calls GROUP BY source_file").raw(true).all(),
     ) as Array<[string, number]>,
   );
@@ -124,7 +115,7 @@ describe("an event's path kept once, by its session", () => {
   it("a session whose file changes keeps its earlier rows' path", () => {
     const { db, files } = indexed("changed");
     const session = withStore(db, (s) => s.listSessions({ limit: 100 }).find((x) => x.source_file === files[0]))!;
-    sql(db, (d) =>
+    withDb(db, (d) =>
       d.prepare("UPDATE sessions SET source_file = ? WHERE session_id = ?").run("/elsewhere.jsonl", session.session_id),
     );
     withStore(db, (store) => {
@@ -180,7 +171,7 @@ describe("an event's path kept once, by its session", () => {
   it("an index of the older layout converts its rows to '' and answers the same", () => {
     const { db, files } = indexed("old");
     const want = withStore(db, answers);
-    sql(db, (d) => {
+    withDb(db, (d) => {
       d.exec(`UPDATE session_events SET source_file =
         (SELECT s.source_file FROM sessions s WHERE s.session_id = session_events.session_id)`);
       d.prepare(

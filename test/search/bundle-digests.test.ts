@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/embedders/types.ts";
 import { indexPaths } from "../../src/indexer/indexer.ts";
@@ -15,6 +14,7 @@ import { bundleDigest } from "../../src/store/shared/bundle-text.ts";
 import { COMPACT_ROWS } from "../../src/store/sqlite/schema.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
+import { withDb } from "../helpers/db-dump.ts";
 import { hashingEmbedder } from "./fake-embedder.ts";
 import { type Turn, writePiSession } from "./pi-session.ts";
 
@@ -56,16 +56,8 @@ function indexed(): { store: Store; db: string } {
   indexPaths({ store, paths: [dir] });
   return { store, db };
 }
-function raw<T>(db: string, fn: (d: Database.Database) => T): T {
-  const d = new Database(db);
-  try {
-    return fn(d);
-  } finally {
-    d.close();
-  }
-}
 const rows = (db: string) =>
-  raw(
+  withDb(
     db,
     (d) =>
       d.prepare("SELECT anchor_rowid, text, digest, embedded FROM bundles ORDER BY anchor_rowid").all() as Array<{
@@ -76,7 +68,7 @@ const rows = (db: string) =>
       }>,
   );
 const codes = (db: string) =>
-  raw(db, (d) =>
+  withDb(db, (d) =>
     (
       d.prepare("SELECT anchor_rowid, hex(code) AS code FROM vector_codes ORDER BY anchor_rowid").all() as Array<{
         anchor_rowid: number;
@@ -85,7 +77,7 @@ const codes = (db: string) =>
     ).map((r) => `${r.anchor_rowid} ${r.code}`),
   );
 const requeueAll = (db: string) =>
-  raw(db, (d) => d.exec("INSERT OR IGNORE INTO bundle_queue(event_rowid) SELECT anchor_rowid FROM bundles"));
+  withDb(db, (d) => d.exec("INSERT OR IGNORE INTO bundle_queue(event_rowid) SELECT anchor_rowid FROM bundles"));
 const texts = (store: Store) => store.sessionBundles(SID).bundles.map((b) => `${b.anchor_event_id} ${b.text}`);
 
 let a: { store: Store; db: string };
@@ -132,7 +124,7 @@ describe("an embedded bundle's text", () => {
     } finally {
       store.close();
     }
-    const pages = raw(
+    const pages = withDb(
       db,
       (d) =>
         d
@@ -156,7 +148,7 @@ describe("an embedded bundle's text", () => {
     expect(codes(a.db)).toEqual(before);
 
     // One tool result's output changes under its bundle (as a file read again would give it).
-    raw(a.db, (d) =>
+    withDb(a.db, (d) =>
       d.exec(`UPDATE session_events SET text = 'error: rejected again, remote moved'
         WHERE event_type = 'tool_result' AND text LIKE '%[rejected]%'`),
     );
@@ -173,7 +165,7 @@ describe("an embedded bundle's text", () => {
   it("built again from an event changed in place, travels without its vector until it is embedded again", async () => {
     await refreshVectors(a.store, hashingEmbedder("fake:a", 16));
     // A call re-stated with another command changes in place, and its result's bundle is not built again.
-    raw(a.db, (d) =>
+    withDb(a.db, (d) =>
       d.exec(`UPDATE session_events SET command = 'git push --force origin main', text = 'git push --force origin main'
         WHERE event_type = 'tool_call' AND command = 'git push origin main'`),
     );
@@ -240,7 +232,7 @@ describe("an index whose bundles kept their texts (before migration 19)", () => 
     const wantCodes = codes(a.db);
     a.store.close();
     // Back to the older layout: every bundle's text stored, no digests, the rows to walk recorded.
-    raw(a.db, (d) => {
+    withDb(a.db, (d) => {
       const put = d.prepare(
         "UPDATE bundles SET text = ?, digest = NULL WHERE anchor_rowid = (SELECT rowid FROM session_events WHERE event_id = ?)",
       );
@@ -278,13 +270,13 @@ describe("an index whose bundles kept their texts (before migration 19)", () => 
 
   it("is walked again by the migration, from its first row", () => {
     a.store.close();
-    raw(a.db, (d) => {
+    withDb(a.db, (d) => {
       d.exec(`DELETE FROM schema_migrations WHERE version = 19; ALTER TABLE bundles DROP COLUMN digest;
         DELETE FROM settings WHERE key = '${COMPACT_ROWS}'; PRAGMA user_version = 18;`);
     });
     a.store = openStore(a.db);
-    const end = raw(a.db, (d) => d.prepare("SELECT max(rowid) FROM session_events").pluck().get() as number);
-    const mark = raw(
+    const end = withDb(a.db, (d) => d.prepare("SELECT max(rowid) FROM session_events").pluck().get() as number);
+    const mark = withDb(
       a.db,
       (d) => d.prepare("SELECT value FROM settings WHERE key = ?").pluck().get(COMPACT_ROWS) as string,
     );

@@ -12,7 +12,7 @@ import {
   type UsageRow,
 } from "../../topology/types.ts";
 import { unpackMeta } from "../shared/packed-meta.ts";
-import { SECRET_EDGE } from "../shared/prepare-batch.ts";
+import { EVENT_INSERT_COLUMNS, SECRET_EDGE } from "../shared/prepare-batch.ts";
 import { toSecretSpans } from "../shared/secret-spans.ts";
 import { decodeStored } from "../shared/text-codec.ts";
 import { USAGE_COLUMNS, USAGE_GENERATION, usageCallOfValues, usageRowOf } from "../shared/usage-rows.ts";
@@ -67,26 +67,8 @@ function toEdge(row: Raw<Edge>): Edge {
   return meta ? { ...rest, meta: JSON.parse(meta) as Edge["meta"] } : rest;
 }
 
-const EVENT_FIELDS = [
-  "event_id",
-  "session_id",
-  "provider",
-  "ordinal",
-  "timestamp",
-  "role",
-  "event_type",
-  "text",
-  "tool_name",
-  "command",
-  "file_path",
-  "status",
-  "parent_event_id",
-  "source_file",
-  "source_line",
-  "turn",
-  "tokens",
-  "meta",
-] as const;
+/** An event's columns as it reads (how it hangs off its parent is read by the edge queries). */
+const EVENT_FIELDS = EVENT_INSERT_COLUMNS.filter((c) => c !== "parent_edge");
 
 /**
  * The columns of an event as `toEvent` reads them, from table (or alias) `t`; `text` may be replaced by an

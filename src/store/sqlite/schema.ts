@@ -34,6 +34,10 @@ export const FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '_'";
 /** The settings key of the rows still to convert to the compressed layout: `{"done": <rowid>, "end": <rowid>}`. */
 export const COMPACT_ROWS = "compact_rows";
 
+/** Records the rows written so far as rows to convert (store/sqlite/compact-rows.ts), from the first. */
+const CONVERT_ROWS = `INSERT OR REPLACE INTO settings(key, value)
+  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -390,8 +394,7 @@ INSERT OR IGNORE INTO settings(key, value) SELECT DISTINCT 'usage_generation:' |
     // in batches afterwards, so the migration is instant and a stopped conversion goes on where it stopped. Rows
     // read the same compressed or not, so the index answers throughout.
     sql: `
-INSERT OR REPLACE INTO settings(key, value)
-  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+${CONVERT_ROWS}
 `,
   },
   {
@@ -407,8 +410,7 @@ CREATE TRIGGER sessions_file_changed AFTER UPDATE OF source_file ON sessions
   WHEN OLD.source_file <> NEW.source_file BEGIN
   UPDATE session_events SET source_file = OLD.source_file WHERE session_id = OLD.session_id AND source_file = '';
 END;
-INSERT OR REPLACE INTO settings(key, value)
-  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+${CONVERT_ROWS}
 `,
   },
   {
@@ -443,8 +445,7 @@ CREATE INDEX events_time ON session_events(timestamp, rowid, event_type, tool_na
 DROP INDEX IF EXISTS events_tool_time;
 CREATE INDEX events_tool_time ON session_events(tool_name COLLATE NOCASE, timestamp, rowid, event_type, provider, status, sk)
   WHERE tool_name IS NOT NULL;
-INSERT OR REPLACE INTO settings(key, value)
-  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+${CONVERT_ROWS}
 `,
   },
   {
@@ -466,8 +467,7 @@ END;
 CREATE TRIGGER meta_run_unused AFTER UPDATE OF live ON meta_runs WHEN NEW.live <= 0 BEGIN
   DELETE FROM meta_runs WHERE run = NEW.run;
 END;
-INSERT OR REPLACE INTO settings(key, value)
-  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+${CONVERT_ROWS}
 `,
   },
   {
@@ -479,8 +479,7 @@ INSERT OR REPLACE INTO settings(key, value)
     // conversion (store/sqlite/compact-rows.ts), which walks every row once more; until then they keep their texts.
     sql: `
 ALTER TABLE bundles ADD COLUMN digest BLOB;
-INSERT OR REPLACE INTO settings(key, value)
-  SELECT '${COMPACT_ROWS}', json_object('done', 0, 'end', max(rowid)) FROM session_events HAVING max(rowid) IS NOT NULL;
+${CONVERT_ROWS}
 `,
   },
 ];
