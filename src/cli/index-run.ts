@@ -15,7 +15,7 @@ export function interruptedMessage(command: string, run: IndexAnswer): string {
   if (r.interrupted)
     return `${command}: interrupted; kept ${r.filesDone} of ${plural(r.files, "file")} (${events}, ${(r.bytes / 1048576).toFixed(1)} MB read); run it again to go on\n`;
   if (run.compacted?.interrupted)
-    return `${command}: interrupted while compressing an older index's stored texts; indexed ${plural(r.files, "file")} (${events}), compressed ${pluralLarge(run.compacted.compressed, "row")} so far; run it again to go on\n`;
+    return `${command}: interrupted while converting an older index to the compact layout; indexed ${plural(r.files, "file")} (${events}), converted ${pluralLarge(run.compacted.rows, "row")} so far; run it again to go on\n`;
   const v = run.vectors?.ok ? run.vectors.result : null;
   return `${command}: interrupted while embedding; indexed ${plural(r.files, "file")} (${events}), embedded ${pluralLarge(v?.embedded ?? 0, "bundle")}, ${(v?.pending ?? 0).toLocaleString("en-US")} left for the next run\n`;
 }

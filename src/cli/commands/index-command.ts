@@ -3,7 +3,7 @@ import type { IndexResult } from "../../app/indexing.ts";
 import { agentFolderLines, FOLDER_VARIABLES, wrapWords } from "../agents.ts";
 import { parseFlags } from "../args.ts";
 import { EXIT } from "../exit.ts";
-import { plural } from "../format.ts";
+import { plural, pluralLarge } from "../format.ts";
 import { INTERRUPTED, interruptedMessage } from "../index-run.ts";
 import { type CliIo, type Command, writeJson } from "../io.ts";
 import { createProgress, createProgressLine } from "../progress.ts";
@@ -123,7 +123,7 @@ export const indexCommand: Command = {
       io.stdout.write(`${summaryLine(result)}\n`);
       if (run.compacted)
         io.stdout.write(
-          `  converted ${plural(run.compacted.rows, "row")} of an older index to the compact layout${run.compacted.vacuumed ? ", and rewrote the file compactly" : ""}\n`,
+          `  converted ${pluralLarge(run.compacted.rows, "row")} of an older index to the compact layout${run.compacted.vacuumed ? ", and rewrote the file compactly" : ""}\n`,
         );
       if (vectors && !vectors.ok) io.stderr.write(`  semantic vectors not updated: ${vectors.error}\n`);
       else if (vectors?.ok && (vectors.result.embedded > 0 || vectors.result.reset))
