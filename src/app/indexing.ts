@@ -34,7 +34,7 @@ export interface IndexRequest {
   embed?: boolean;
   onVectorProgress?: (p: VectorProgress) => void;
   /**
-   * Convert the rows an older release wrote to the compressed layout (default true; once per index, seconds on a
+   * Convert the rows an older release wrote to the compact layout (default true; once per index, seconds on a
    * large one, store/sqlite/compact-rows.ts): a refresh before an answer leaves it to the next full run.
    */
   compact?: boolean;

@@ -113,6 +113,26 @@ export function byTool(events: SessionEvent[]): Record<string, number> {
 }
 
 /** JSONL from objects, for synthetic transcripts. */
+/**
+ * Builders of a pi session's message records: `rec` numbers them from m1, a second apart, each the child of the
+ * one before; `call` is an assistant's tool call and its result.
+ */
+export function piRecords() {
+  let n = 0;
+  const rec = (message: object) => ({
+    type: "message",
+    id: `m${++n}`,
+    parentId: n > 1 ? `m${n - 1}` : null,
+    timestamp: `2026-06-05T06:00:${String(n).padStart(2, "0")}.000Z`,
+    message,
+  });
+  const call = (id: string, name: string, args: object, out = "done") => [
+    rec({ role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }], stopReason: "toolUse" }),
+    rec({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text: out }] }),
+  ];
+  return { rec, call };
+}
+
 export function jsonl(...records: unknown[]): string {
   return `${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
 }

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
 import { encodeStored } from "../../src/store/shared/text-codec.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
-import { jsonl } from "../helpers/transcripts.ts";
+import { jsonl, piRecords } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-compressed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,18 +21,7 @@ const PAD = "a note the text does not show; ".repeat(40);
 const SCRIPT = `cat > build.sh <<'EOF'\n${"echo building the wombat module && make -j4 all\n".repeat(20)}EOF\nsh build.sh`;
 
 function writeSession(): string {
-  let n = 0;
-  const rec = (message: object) => ({
-    type: "message",
-    id: `m${++n}`,
-    parentId: n > 1 ? `m${n - 1}` : null,
-    timestamp: `2026-06-05T06:00:${String(n).padStart(2, "0")}.000Z`,
-    message,
-  });
-  const call = (id: string, name: string, args: object, out: string) => [
-    rec({ role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }], stopReason: "toolUse" }),
-    rec({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text: out }] }),
-  ];
+  const { rec, call } = piRecords();
   const path = join(dir, "2026-06-05T05-24-28-246Z_compressed-1.jsonl");
   writeFileSync(
     path,

@@ -13,7 +13,7 @@ import { packMeta, unpackMeta } from "../../src/store/shared/packed-meta.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import type { SessionEvent } from "../../src/topology/types.ts";
-import { jsonl } from "../helpers/transcripts.ts";
+import { jsonl, piRecords } from "../helpers/transcripts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cairn-packed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,18 +24,7 @@ const SECRET = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789";
 
 /** A pi session whose assistant edits a file (input repeated in the call's text) and writes one holding a token. */
 function writeSession(): string {
-  let n = 0;
-  const rec = (message: object) => ({
-    type: "message",
-    id: `m${++n}`,
-    parentId: n > 1 ? `m${n - 1}` : null,
-    timestamp: `2026-06-05T06:00:${String(n).padStart(2, "0")}.000Z`,
-    message,
-  });
-  const call = (id: string, name: string, args: object) => [
-    rec({ role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }], stopReason: "toolUse" }),
-    rec({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text: "done" }] }),
-  ];
+  const { rec, call } = piRecords();
   const path = join(dir, "2026-06-05T05-24-28-246Z_packed-1.jsonl");
   writeFileSync(
     path,

@@ -16,21 +16,10 @@ import { openStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { withDb } from "../helpers/db-dump.ts";
 import { hashingEmbedder } from "./fake-embedder.ts";
-import { type Turn, writePiSession } from "./pi-session.ts";
+import { EXPORTER_SESSION, EXPORTER_TURNS, writePiSession } from "./pi-session.ts";
 
-const SID = "019e963d-6bd6-7ade-8a49-256ac3391bdd";
-const turns: Turn[] = [
-  {
-    prompt: "make the exporter write csv files",
-    runs: [
-      { command: "cat src/export.ts", output: "export function write() {}" },
-      { command: "npm test", output: "FAIL test/export.test.ts > writes csv\nTests  1 failed | 3 passed", error: true },
-      { command: "git push origin main", output: "! [rejected] main -> main (fetch first)", error: true },
-    ],
-    reply: "Decision: keep the writer synchronous, streams are not needed here.",
-  },
-  { prompt: "now add a header row", runs: [{ command: "npm test", output: "Tests  4 passed" }] },
-];
+const SID = EXPORTER_SESSION;
+const turns = EXPORTER_TURNS;
 
 /** An embedder that remembers every text it was handed. */
 function recording(id: string, dimension: number): Embedder & { texts: string[] } {

@@ -10,6 +10,21 @@ export interface Turn {
   reply?: string;
 }
 
+/** A session id and two turns (a failing test, a rejected push, a decision) the vector tests index. */
+export const EXPORTER_SESSION = "019e963d-6bd6-7ade-8a49-256ac3391bdd";
+export const EXPORTER_TURNS: Turn[] = [
+  {
+    prompt: "make the exporter write csv files",
+    runs: [
+      { command: "cat src/export.ts", output: "export function write() {}" },
+      { command: "npm test", output: "FAIL test/export.test.ts > writes csv\nTests  1 failed | 3 passed", error: true },
+      { command: "git push origin main", output: "! [rejected] main -> main (fetch first)", error: true },
+    ],
+    reply: "Decision: keep the writer synchronous, streams are not needed here.",
+  },
+  { prompt: "now add a header row", runs: [{ command: "npm test", output: "Tests  4 passed" }] },
+];
+
 /** Writes a v3 pi session file with the given turns; returns its path. */
 export function writePiSession(dir: string, sessionId: string, turns: Turn[], cwd = "/work/app"): string {
   const records: unknown[] = [
