@@ -38,6 +38,7 @@ import { endsOf, headOf } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
 import { eventColumns, toEvent } from "./read.ts";
 import { filters } from "./search.ts";
+import { createSessionScopes } from "./session-rows.ts";
 
 const COLS = eventColumns("e");
 
@@ -171,12 +172,10 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
     FROM bundles b JOIN session_events a ON a.rowid = b.anchor_rowid LEFT JOIN vector_codes v ON v.anchor_rowid = b.anchor_rowid
     WHERE b.session_id = ? ORDER BY b.anchor_rowid`),
   );
-  const queuedOf = once(() =>
-    db
-      .prepare(
-        "SELECT e.event_id FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid WHERE e.session_id = ? ORDER BY q.event_rowid",
-      )
-      .pluck(),
+  const queuedOf = createSessionScopes(db).statement(
+    (s) =>
+      `SELECT e.event_id FROM bundle_queue q JOIN session_events e ON e.rowid = q.event_rowid WHERE ${s.of("e")} ORDER BY q.event_rowid`,
+    (st) => st.pluck(),
   );
   /** The vector slots there were when the codes were last counted for a compaction (compactVectors). */
   const SLOTS_COUNTED = "vector_slots_counted";
@@ -352,7 +351,7 @@ export function createBundleStore(db: Database.Database, vec: () => void = () =>
       return {
         embedder: state?.embedder ?? null,
         dimension: state?.dimension ?? null,
-        queued: queuedOf().all(sessionId) as string[],
+        queued: queuedOf().all({ sid: sessionId }) as string[],
         bundles: withTexts(rows).map(({ anchor_rowid: _, digest, ...r }) => {
           // Events rewritten since the bundle was embedded would build another text than its vector's: that one
           // travels without its vector, to be embedded where it lands.

@@ -20,6 +20,7 @@ import type { SecretSpans, SessionFilter, SessionRow, StoreCounts, UsageCallsOf 
 import { headOf, packedMeta } from "./codec-sql.ts";
 import { once } from "./lazy.ts";
 import { metaOf } from "./meta-runs.ts";
+import { createSessionScopes } from "./session-rows.ts";
 
 type Raw<T> = Omit<T, "meta"> & { meta: string | null };
 
@@ -122,11 +123,11 @@ export function createReader(db: Database.Database) {
   const findEvents = once(() =>
     db.prepare(`SELECT ${cols} FROM session_events e WHERE event_id >= ? AND event_id < ? ORDER BY event_id LIMIT ?`),
   );
-  const sessionEvents = once(() =>
-    db.prepare(
-      `SELECT ${eventColumns("e", { sessionFile: "(SELECT source_file FROM sessions WHERE session_id = @id)" })}
-       FROM session_events e WHERE session_id = @id AND ordinal >= @from AND ordinal <= @to ORDER BY ordinal`,
-    ),
+  const scopes = createSessionScopes(db);
+  const sessionEvents = scopes.statement(
+    (s) =>
+      `SELECT ${eventColumns("e", { sessionFile: "(SELECT source_file FROM sessions WHERE session_id = @sid)" })}
+       FROM session_events e WHERE ${s.of("e")} AND ordinal >= @from AND ordinal <= @to ORDER BY ordinal`,
   );
   const getSession = once(() => db.prepare(`${SESSION_SELECT} WHERE session_id = ?`));
   const edgesFrom = once(() =>
@@ -145,15 +146,13 @@ export function createReader(db: Database.Database) {
       "SELECT event_id, parent_edge FROM session_events WHERE parent_event_id = ? ORDER BY session_id, ordinal",
     ),
   );
-  const nextPrimary = once(() =>
-    db.prepare(
-      "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal > ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal LIMIT 1",
-    ),
+  const nextPrimary = scopes.statement(
+    (s) =>
+      `SELECT event_id FROM session_events e WHERE ${s.of("e")} AND ordinal > ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal LIMIT 1`,
   );
-  const prevPrimary = once(() =>
-    db.prepare(
-      "SELECT event_id FROM session_events WHERE session_id = ? AND ordinal < ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal DESC LIMIT 1",
-    ),
+  const prevPrimary = scopes.statement(
+    (s) =>
+      `SELECT event_id FROM session_events e WHERE ${s.of("e")} AND ordinal < ? AND coalesce(parent_edge, '') <> 'derived_from' ORDER BY ordinal DESC LIMIT 1`,
   );
   type Links = {
     event_id: string;
@@ -185,7 +184,7 @@ export function createReader(db: Database.Database) {
       if (direction === "from" && !up) out.push({ src: id, dst: c.event_id, edge_type: type, session_id: sid });
     }
     if (primary) {
-      const other = (direction === "from" ? nextPrimary() : prevPrimary()).get(sid, ev.ordinal) as
+      const other = (direction === "from" ? nextPrimary() : prevPrimary()).get(ev.ordinal, { sid }) as
         | { event_id: string }
         | undefined;
       if (other)
@@ -261,7 +260,7 @@ export function createReader(db: Database.Database) {
     sessionEvents(sessionId: string, range: { from?: number; to?: number } = {}): SessionEvent[] {
       // A timeline, read in stretches as someone scrolls: what a long-lived handle does.
       mapWhenLongLived(db, false);
-      const bounds = { id: sessionId, from: range.from ?? 0, to: range.to ?? Number.MAX_SAFE_INTEGER };
+      const bounds = { sid: sessionId, from: range.from ?? 0, to: range.to ?? Number.MAX_SAFE_INTEGER };
       return (sessionEvents().all(bounds) as EventRow[]).map(toEvent);
     },
     getSession(sessionId: string): SessionRow | undefined {

@@ -14,6 +14,7 @@ import { decoded } from "./codec-sql.ts";
 import { ftsMatch } from "./fts-match.ts";
 import { once } from "./lazy.ts";
 import { eventColumns, likeEscape, mapWhenLongLived, toEvent } from "./read.ts";
+import { createSessionScopes } from "./session-rows.ts";
 
 const COLS = eventColumns("e");
 /** Most candidates a text query scores before giving up on filling its page. */
@@ -224,6 +225,7 @@ function phraseOf(value: string): string | null {
 type Row = Parameters<typeof toEvent>[0] & { score: number | null };
 
 export function createSearch(db: Database.Database) {
+  const scopes = createSessionScopes(db);
   const cache = new Map<string, Database.Statement>();
   const indexExists = once(() => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").pluck());
   const prepare = (query: string) => {
@@ -429,14 +431,15 @@ export function createSearch(db: Database.Database) {
     const sessions = prepare(
       `SELECT s.session_id, s.updated_at FROM sessions s WHERE ${projects.where} ORDER BY s.updated_at DESC`,
     ).all(...projects.params) as Array<{ session_id: string; updated_at: string | null }>;
-    const ofSession = prepare(`SELECT ${COLS}, e.rowid, NULL AS score FROM session_events e INDEXED BY events_session
-      ${sessionJoin(f)} WHERE e.session_id = ? ${cond}
+    const scope = scopes.scope();
+    const ofSession = prepare(`SELECT ${COLS}, e.rowid, NULL AS score FROM session_events e ${scope.indexed}
+      ${sessionJoin(f)} WHERE ${scope.of("e")} ${cond}
       ORDER BY e.timestamp DESC, e.rowid DESC LIMIT ?`);
     let page: Array<Row & { rowid: number }> = [];
     for (const s of sessions) {
       const oldest = page.length >= q.limit ? page[q.limit - 1]!.timestamp : undefined;
       if (oldest != null && (s.updated_at === null || s.updated_at <= oldest)) break;
-      const rows = ofSession.all(s.session_id, ...f.params, q.limit) as typeof page;
+      const rows = ofSession.all(...f.params, q.limit, { sid: s.session_id }) as typeof page;
       page = [...page, ...rows].sort(newestFirst).slice(0, q.limit);
     }
     return toHits(page);

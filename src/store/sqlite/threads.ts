@@ -5,6 +5,7 @@ import { decodeStored } from "../shared/text-codec.ts";
 import type { CheckRunRow, SessionEnding, SessionEntityLink, ThreadReads, ThreadSessionRow } from "../thread-types.ts";
 import { once } from "./lazy.ts";
 import { metaOf } from "./meta-runs.ts";
+import { createSessionScopes } from "./session-rows.ts";
 
 /** Bound parameters per `IN (…)` list, well under SQLite's variable limit. */
 const CHUNK = 500;
@@ -32,12 +33,12 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       )
       .raw(),
   );
+  const scopes = createSessionScopes(db);
   // `+event_type` keeps the planner on the session index: the type index would visit every check in the index.
-  const checksOf = once(() =>
-    db.prepare(
+  const checksOf = scopes.statement(
+    (s) =>
       `SELECT session_id, coalesce(command, text) AS key, event_id, status, timestamp, ${metaOf("session_events")} AS meta, ordinal
-     FROM session_events WHERE session_id = ? AND +event_type = 'test_result' ORDER BY ordinal`,
-    ),
+     FROM session_events WHERE ${s.of("session_events")} AND +event_type = 'test_result' ORDER BY ordinal`,
   );
   // For many sessions at once, one pass over all checks (through the type index) beats a range per session.
   const allChecks = once(() =>
@@ -46,11 +47,10 @@ export function createThreadReads(db: Database.Database): ThreadReads {
      FROM session_events WHERE event_type = 'test_result'`,
     ),
   );
-  const lastResult = once(() =>
-    db.prepare(
+  const lastResult = scopes.statement(
+    (s) =>
       `SELECT event_id, status, timestamp FROM session_events
-     WHERE session_id = ? AND +event_type = 'tool_result' ORDER BY ordinal DESC LIMIT 1`,
-    ),
+     WHERE ${s.of("session_events")} AND +event_type = 'tool_result' ORDER BY ordinal DESC LIMIT 1`,
   );
   const errorOf = once(() =>
     db.prepare(
@@ -68,15 +68,13 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       .raw(),
   );
   // One session's links through its own events (the session index, then each event's edges by their key).
-  const linksOf = once(() =>
-    db
-      .prepare(
-        `SELECT x.dst, count(*) FROM session_events e INDEXED BY events_session
+  const linksOf = scopes.statement(
+    (s) =>
+      `SELECT x.dst, count(*) FROM session_events e ${s.indexed}
          JOIN event_edges x ON x.src = e.event_id
-       WHERE e.session_id = ? AND x.session_id = e.session_id AND x.edge_type IN ('touches', 'fails_with', 'on_branch')
+       WHERE ${s.of("e")} AND x.session_id = e.session_id AND x.edge_type IN ('touches', 'fails_with', 'on_branch')
        GROUP BY x.dst ORDER BY x.dst`,
-      )
-      .raw(),
+    (st) => st.raw(),
   );
   const keptLinks = new SessionLinks();
   // Key (a check's text when it has no command) and meta may be stored compressed (shared/text-codec.ts).
@@ -92,7 +90,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       return keptLinks.read(
         new Map(stamps().all() as Array<[string, string]>),
         () => links().all() as Array<[string, string, number]>,
-        (id) => linksOf().all(id) as Array<[string, number]>,
+        (id) => linksOf().all({ sid: id }) as Array<[string, number]>,
       );
     },
     entitiesByIds(ids: readonly string[]): Entity[] {
@@ -109,7 +107,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       const out = new Map<string, SessionEnding>();
       for (const id of new Set(sessionIds)) {
         if (!exists().get(id)) continue;
-        const result = lastResult().get(id) as
+        const result = lastResult().get({ sid: id }) as
           | { event_id: string; status: string | null; timestamp: string | null }
           | undefined;
         let signature: string | null = null;
@@ -123,7 +121,7 @@ export function createThreadReads(db: Database.Database): ThreadReads {
       const rows =
         out.size > BULK_SESSIONS
           ? (allChecks().all() as CheckRow[])
-          : [...out.keys()].flatMap((id) => checksOf().all(id) as CheckRow[]);
+          : [...out.keys()].flatMap((id) => checksOf().all({ sid: id }) as CheckRow[]);
       for (const r of rows) {
         const failing = parseMeta(r.meta)["failing_tests"];
         out.get(r.session_id)?.check_runs.push({

@@ -16,6 +16,7 @@ import type { FileStamp, FileState } from "../types.ts";
 import { once } from "./lazy.ts";
 import { createRunWriter, isRunRef, runnable } from "./meta-runs.ts";
 import { BUNDLE_ANCHOR_TYPES } from "./schema.ts";
+import { createSessionScopes } from "./session-rows.ts";
 import { FILE_STAMPS_SQL, type FileStampRow, fileStampsFrom } from "./stamps.ts";
 
 /**
@@ -153,8 +154,9 @@ export function createWriter(db: Database.Database) {
   );
   // Run once the session points at the new path: its rows kept as '' then were given the old one (the trigger of
   // migration 15), and every row read from the moved file is the session's own again.
-  const moveEvents = once(() =>
-    db.prepare("UPDATE session_events SET source_file = '' WHERE session_id = @session AND source_file = @from"),
+  const scopes = createSessionScopes(db);
+  const moveEvents = scopes.statement(
+    (s) => `UPDATE session_events SET source_file = '' WHERE ${s.of("session_events")} AND source_file = @from`,
   );
   const moveProblems = once(() => db.prepare("UPDATE problems SET source_file = @to WHERE source_file = @from"));
   // A file's usage rows through the table's own key, once per agent that has any (each has a generation, kept by
@@ -169,8 +171,8 @@ export function createWriter(db: Database.Database) {
   const sessionsOfFile = once(() => db.prepare("SELECT session_id FROM sessions WHERE source_file = ?"));
   const sessionRow = once(() => db.prepare("SELECT source_file, sk FROM sessions WHERE session_id = ?"));
   // Asked only for the sessions of the file: their rows kept as '' are that file's.
-  const rowsOfSession = once(() =>
-    db.prepare("SELECT rowid, event_id FROM session_events WHERE session_id = ? AND source_file IN ('', ?)"),
+  const rowsOfSession = scopes.statement(
+    (s) => `SELECT rowid, event_id FROM session_events e WHERE ${s.of("e")} AND source_file IN ('', ?)`,
   );
   const delEvent = once(() => db.prepare("DELETE FROM session_events WHERE rowid = ?"));
   const delFts = once(() => db.prepare("DELETE FROM events_fts WHERE rowid = ?"));
@@ -183,9 +185,9 @@ export function createWriter(db: Database.Database) {
   const delFile = once(() => db.prepare("DELETE FROM source_files WHERE path = ?"));
   // One pass over the session's rows through its own index (the planner would otherwise pick the event-type
   // index and count every event of that type in the database).
-  const countKinds = once(() =>
-    db.prepare(`SELECT event_type, role = 'user' AS typed, count(*) AS n FROM session_events INDEXED BY events_session
-    WHERE session_id = ? GROUP BY event_type, typed`),
+  const countKinds = scopes.statement(
+    (s) => `SELECT event_type, role = 'user' AS typed, count(*) AS n FROM session_events e ${s.indexed}
+    WHERE ${s.of("e")} GROUP BY event_type, typed`,
   );
   const setCounts = once(() =>
     db.prepare(`UPDATE sessions SET event_count = @events, prompt_count = @prompts, tool_count = @tools,
@@ -262,7 +264,7 @@ export function createWriter(db: Database.Database) {
       for (const dst of delEdgesFrom().pluck().all(src) as string[]) if (dst.includes(":")) targets.add(dst);
     };
     for (const { session_id } of sessionsOfFile().all(path) as Array<{ session_id: string }>) {
-      for (const r of rowsOfSession().all(session_id, path) as Array<{ rowid: number; event_id: string }>) {
+      for (const r of rowsOfSession().all(path, { sid: session_id }) as Array<{ rowid: number; event_id: string }>) {
         delFts().run(r.rowid);
         dropEdges(r.event_id);
         delEvent().run(r.rowid);
@@ -301,7 +303,7 @@ export function createWriter(db: Database.Database) {
       const to = file.path;
       const sessions = sessionsOfFile().all(from) as Array<{ session_id: string }>;
       moveSessions().run({ from, to });
-      for (const { session_id } of sessions) moveEvents().run({ session: session_id, from });
+      for (const { session_id } of sessions) moveEvents().run({ sid: session_id, from });
       moveProblems().run({ from, to });
       moveUsage().run({ from, to });
       delFile().run(from);
@@ -326,7 +328,7 @@ export function createWriter(db: Database.Database) {
     refreshSessions(sessionIds: Iterable<string>): void {
       for (const id of sessionIds) {
         const c = { id, events: 0, prompts: 0, tools: 0, errors: 0, tests: 0, resumes: 0 };
-        for (const r of countKinds().all(id) as Array<{ event_type: string; typed: number; n: number }>) {
+        for (const r of countKinds().all({ sid: id }) as Array<{ event_type: string; typed: number; n: number }>) {
           c.events += r.n;
           if (r.event_type === "user_message" && r.typed) c.prompts += r.n;
           else if (r.event_type === "tool_call") c.tools += r.n;

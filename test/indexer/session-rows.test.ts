@@ -1,0 +1,88 @@
+/**
+ * A session's events are found through its number (migration 20, store/sqlite/session-rows.ts): the index keyed by
+ * the 36-character session id is gone, a session reads in order from `events_sk`, and rows not yet numbered (an
+ * index converting) are read by id through the partial index that holds only them, with the same answer.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { indexPaths } from "../../src/indexer/indexer.ts";
+import { createSessionScopes } from "../../src/store/sqlite/session-rows.ts";
+import { openStore } from "../../src/store/sqlite/store.ts";
+import { realFixture } from "../helpers/transcripts.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cairn-session-rows-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** SQLite's plan for reading one session's events in order, in the form the scope picks now. */
+function planOfSession(db: Database.Database): string {
+  const scope = createSessionScopes(db).scope();
+  const plan = db
+    .prepare(`EXPLAIN QUERY PLAN SELECT event_id FROM session_events e WHERE ${scope.of("e")} ORDER BY ordinal`)
+    .all({ sid: "x" }) as Array<{ detail: string }>;
+  return plan.map((p) => p.detail).join("\n");
+}
+
+describe("a session's events found by its number", () => {
+  const db = join(dir, "index.db");
+  const files = join(dir, "files");
+
+  it("are read in order from the numbered index, with no index of session ids left", () => {
+    rmSync(files, { recursive: true, force: true });
+    for (const [from, to] of [
+      ["pi/pi-mono__large-session.jsonl", "pi.jsonl"],
+      ["claude/codemie__session-624a4a58.jsonl", "claude.jsonl"],
+    ] as const) {
+      copyFileSync(realFixture(from), join(dir, to));
+    }
+    const store = openStore(db);
+    try {
+      indexPaths({ store, paths: [join(dir, "pi.jsonl"), join(dir, "claude.jsonl")] });
+    } finally {
+      store.close();
+    }
+    const raw = new Database(db);
+    try {
+      const indexes = raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'").pluck().all() as string[];
+      expect(indexes).toContain("events_sk");
+      expect(indexes).not.toContain("events_session");
+      expect(raw.prepare("SELECT count(*) FROM session_events WHERE sk IS NULL").pluck().get()).toBe(0);
+      const plan = planOfSession(raw);
+      expect(plan).toContain("events_sk");
+      expect(plan).not.toContain("TEMP B-TREE");
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("without a number (an index converting), are read by id and come back the same", () => {
+    const read = () => {
+      const store = openStore(db, { readonly: true });
+      try {
+        return store.listSessions({ limit: 10 }).map((s) => {
+          const events = store.sessionEvents(s.session_id);
+          const middle = events[Math.floor(events.length / 2)]!;
+          return { events, links: [store.edgesFrom(middle.event_id), store.edgesTo(middle.event_id)] };
+        });
+      } finally {
+        store.close();
+      }
+    };
+    const want = read();
+    expect(want.length).toBe(2);
+    expect(want.every((s) => s.events.length > 10)).toBe(true);
+    const raw = new Database(db);
+    try {
+      // Half of every session unnumbered, as a conversion stopped midway leaves it.
+      raw.exec("UPDATE session_events SET sk = NULL WHERE rowid % 2 = 0");
+      const plan = planOfSession(raw);
+      expect(plan).toContain("events_unkeyed");
+      expect(plan).toContain("events_sk");
+    } finally {
+      raw.close();
+    }
+    expect(read()).toEqual(want);
+  });
+});
