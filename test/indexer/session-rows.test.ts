@@ -1,14 +1,17 @@
 /**
  * A session's events are found through its number (migration 20, store/sqlite/session-rows.ts): the index keyed by
  * the 36-character session id is gone, a session reads in order from `events_sk`, and rows not yet numbered (an
- * index converting) are read by id through the partial index that holds only them, with the same answer.
+ * index converting) are read by id through the partial index that holds only them, with the same answer. A
+ * `session:` search with words reads the matches in the span of rowids its sessions hold.
  */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../src/indexer/indexer.ts";
+import { parseQuery } from "../../src/search/query.ts";
+import { toEventQuery } from "../../src/search/search.ts";
 import { createSessionScopes } from "../../src/store/sqlite/session-rows.ts";
 import { openStore } from "../../src/store/sqlite/store.ts";
 import { realFixture } from "../helpers/transcripts.ts";
@@ -84,5 +87,56 @@ describe("a session's events found by its number", () => {
       raw.close();
     }
     expect(read()).toEqual(want);
+  });
+});
+
+describe("a session: search with words", () => {
+  it("finds every match of the session and only its, when another session's rows lie inside its span", () => {
+    const db = join(dir, "spans.db");
+    const pi = join(dir, "spans-pi.jsonl");
+    const claude = join(dir, "spans-claude.jsonl");
+    const lines = readFileSync(realFixture("pi/pi-mono__large-session.jsonl"), "utf8").split("\n");
+    const half = Math.floor(lines.length / 2);
+    const store = openStore(db);
+    try {
+      // The pi session's first half, then the Claude session, then the rest of the pi session appended.
+      writeFileSync(pi, `${lines.slice(0, half).join("\n")}\n`);
+      indexPaths({ store, paths: [pi] });
+      copyFileSync(realFixture("claude/codemie__session-624a4a58.jsonl"), claude);
+      indexPaths({ store, paths: [claude] });
+      appendFileSync(pi, lines.slice(half).join("\n"));
+      indexPaths({ store, paths: [pi] });
+      const sessions = store.listSessions({ limit: 10 });
+      expect(sessions.length).toBe(2);
+      const raw = new Database(db, { readonly: true });
+      const matchesOf = (word: string, session: string) =>
+        (
+          raw
+            .prepare(
+              `SELECT e.event_id FROM events_fts f JOIN session_events e ON e.rowid = f.rowid
+               WHERE events_fts MATCH ? AND e.session_id = ?`,
+            )
+            .pluck()
+            .all(word, session) as string[]
+        ).sort();
+      try {
+        let found = 0;
+        for (const s of sessions)
+          for (const word of ["error", "file", "test", "the"]) {
+            const want = matchesOf(word, s.session_id);
+            for (const prefix of [s.session_id, s.session_id.slice(0, 4)]) {
+              const q = toEventQuery(parseQuery(`session:${prefix} ${word}`, new Date()), 10_000);
+              const got = store.searchEvents(q).map((h) => h.event.event_id);
+              expect(got.sort(), `session:${prefix} ${word}`).toEqual(want);
+              found += got.length;
+            }
+          }
+        expect(found).toBeGreaterThan(100);
+      } finally {
+        raw.close();
+      }
+    } finally {
+      store.close();
+    }
   });
 });
