@@ -90,6 +90,25 @@ describe("bundles", () => {
     expect(hits.map((h) => h.event.text).join("\n")).not.toContain("git push");
   });
 
+  it("with a session: filter, the nearest are its own bundles, as the unfiltered search ranks them", async () => {
+    const other = "0d7e5b1a-4c2f-4f3e-9a6b-2c8d1e0f5a7b";
+    writePiSession(dir, other, turns);
+    indexPaths({ store, paths: [dir] });
+    const embedder = hashingEmbedder("fake:a", 16);
+    await refreshVectors(store, embedder);
+    const [v] = await embedder.embed(["git push rejected"], "query");
+    const all = store.nearestEvents(v!, { match: null, limit: 10_000 });
+    for (const sid of [SID, other]) {
+      const want = all.filter((h) => h.event.session_id === sid).map((h) => h.event.event_id);
+      expect(want.length).toBeGreaterThan(3);
+      for (const prefix of [sid, sid.slice(0, 6)]) {
+        const got = store.nearestEvents(v!, { match: null, limit: 3, sessionPrefix: prefix });
+        expect(got.map((h) => h.event.event_id)).toEqual(want.slice(0, 3));
+      }
+    }
+    expect(store.nearestEvents(v!, { match: null, limit: 3, sessionPrefix: "ffff" })).toEqual([]);
+  });
+
   it("a grown file bundles only its new events", async () => {
     const embedder = hashingEmbedder("fake:a", 16);
     await refreshVectors(store, embedder);

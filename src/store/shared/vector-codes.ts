@@ -73,15 +73,15 @@ export function toChunk(row: { rowids: Buffer; kinds: Buffer; bits: Buffer }): B
 }
 
 /**
- * The rowids of the `wanted` vectors nearest to `query` by Hamming distance, among slots whose kind passes
- * `kindOk`. A rowid seen in two slots (re-embedded) is kept once.
+ * The rowids of the `wanted` vectors nearest to `query` by Hamming distance, among slots whose kind and anchor
+ * rowid pass `keep`. A rowid seen in two slots (re-embedded) is kept once.
  * Two passes over plain typed arrays: distances and their histogram, then the slots within the cut-off.
  */
 export function nearestByBits(
   query: Buffer,
   chunks: readonly BitChunk[],
   wanted: number,
-  kindOk: (kind: number) => boolean = () => true,
+  keep: (kind: number, rowid: number) => boolean = () => true,
 ): number[] {
   const q = words(query);
   const n = q.length;
@@ -90,7 +90,7 @@ export function nearestByBits(
     const slots = c.rowids.length;
     const d = new Uint16Array(slots);
     for (let slot = 0; slot < slots; slot++) {
-      if (!kindOk(c.kinds[slot]!)) {
+      if (!keep(c.kinds[slot]!, c.rowids[slot]!)) {
         d[slot] = n * 32 + 1;
         continue;
       }
