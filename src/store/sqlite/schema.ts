@@ -486,7 +486,7 @@ ${CONVERT_ROWS}
     version: 20,
     name: "a session's events found by its number",
     // The index of a session's events in order was keyed by the session's id (36 characters in most agents): it now
-    // is by its number (migration 17), a quarter of the bytes (pi corpus: 7.6 -> 1.9 MB). Rows not yet numbered
+    // is by its number (migration 17), a quarter of the bytes (pi corpus: 7.6 -> 2.1 MB). Rows not yet numbered
     // (an index still converting, compact-rows.ts) are kept in a partial index of their ids, empty once converted,
     // which statements read while any are left (store/sqlite/session-rows.ts).
     sql: `

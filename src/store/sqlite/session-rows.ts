@@ -1,7 +1,7 @@
 /**
  * How SQL finds one session's events (migration 20). They are found through `events_sk (sk, ordinal)`: the
  * session's number (migration 17) in place of its 36-character id cut that index to about a quarter (pi corpus:
- * 7.6 -> 1.9 MB). Rows written before migration 17 carry no number until `cairn index` converts them
+ * 7.6 -> 2.1 MB). Rows written before migration 17 carry no number until `cairn index` converts them
  * (compact-rows.ts); while any such row is left, a statement also reads them, by id, through the partial index
  * `events_unkeyed`, which holds only them. So answers are the same during a conversion, and once it ends every
  * statement takes the keyed form, which keeps the index's order (a next or previous event reads one entry).
