@@ -30,10 +30,8 @@ function planOfSession(db: Database.Database): string {
 
 describe("a session's events found by its number", () => {
   const db = join(dir, "index.db");
-  const files = join(dir, "files");
 
   it("are read in order from the numbered index, with no index of session ids left", () => {
-    rmSync(files, { recursive: true, force: true });
     for (const [from, to] of [
       ["pi/pi-mono__large-session.jsonl", "pi.jsonl"],
       ["claude/codemie__session-624a4a58.jsonl", "claude.jsonl"],
